@@ -1,0 +1,1 @@
+"""Amerikaner online: the rules engine, bots, rooms server and browser client."""

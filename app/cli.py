@@ -1,0 +1,55 @@
+"""The ``amerikaner`` command: ``serve``, ``replay`` and ``simulate``.
+
+Each subcommand lives in its own module and is imported only when used, so that
+``amerikaner replay`` starts fast and needs nothing of the web stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="amerikaner", description="Play Amerikaner online, replay and simulate games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="check game records against the rules")
+    replay.add_argument("files", nargs="+", metavar="FILE")
+
+    sim = sub.add_parser("simulate", help="play deals between bots and print a summary")
+    sim.add_argument("--deals", type=int, required=True)
+    sim.add_argument("--seed", type=int, required=True)
+    sim.add_argument("--bots", default=None, help="comma-separated bot names, one per seat")
+    sim.add_argument("--rules", default="standard", help="a preset name or a rules JSON object")
+    sim.add_argument("--rotate", action="store_true",
+                     help="play each deal once per seat with the bots rotated")
+    sim.add_argument("--records", default=None, metavar="FILE",
+                     help="write one game record per line, one per played deal")
+
+    serve = sub.add_parser("serve", help="run the web server")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    serve.add_argument("--data-dir", default=None)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "replay":
+        from .replay_command import run_replay
+
+        return run_replay(args.files)
+    if args.command == "simulate":
+        from .simulate import run_simulate
+
+        return run_simulate(args)
+    from .serve import run_serve
+
+    return run_serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

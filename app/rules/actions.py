@@ -1,0 +1,159 @@
+"""Actions, in the game record's shape.
+
+Actions are frozen and interned: every ``Play`` of a card and every numeric ``Bid`` is one
+shared object, so ``legal_actions`` allocates nothing per card and ``action in legal`` is
+mostly an identity test.  ``parse_action`` reads the record / wire shape strictly
+(GAME-RECORD.md: integers are integers, cards are exact ids, no unknown keys).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .cards import CARD_IDS, CARD_INDEX, NUM_CARDS, cards_of, mask_of
+from .errors import BadActionShape
+
+BidValue = int | Literal["pass", "amerikaner"]
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A numeric bid, ``"pass"`` or ``"amerikaner"``."""
+
+    value: BidValue
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bid": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard exactly these cards (a mask) after taking the kitty."""
+
+    cards: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"discard": [CARD_IDS[c] for c in cards_of(self.cards)]}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardAny:
+    """The legal-action entry for a discard: any ``count`` cards of the hand."""
+
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"discard": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """The bidder's first lead of a numeric contract with its call (``None``: alone)."""
+
+    card: int
+    call: int | None = None
+    grand: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"play": CARD_IDS[self.card]}
+        if self.call is not None:
+            out["call"] = CARD_IDS[self.call]
+        if self.grand:
+            out["grand"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Any other card played."""
+
+    card: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": CARD_IDS[self.card]}
+
+
+Action = Bid | Discard | DiscardAny | Lead | Play
+
+PASS = Bid("pass")
+AMERIKANER = Bid("amerikaner")
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(NUM_CARDS))
+_NUMERIC_BIDS: dict[int, Bid] = {}
+
+
+def bid(value: BidValue) -> Bid:
+    """The interned bid object for a value."""
+    if value == "pass":
+        return PASS
+    if value == "amerikaner":
+        return AMERIKANER
+    assert isinstance(value, int)
+    b = _NUMERIC_BIDS.get(value)
+    if b is None:
+        b = _NUMERIC_BIDS[value] = Bid(value)
+    return b
+
+
+_LEADS: dict[tuple[int, int | None, bool], Lead] = {}
+
+
+def lead(card: int, call: int | None, grand: bool = False) -> Lead:
+    """The interned first-lead object (first leads are listed once per deal, many at once)."""
+    key = (card, call, grand)
+    found = _LEADS.get(key)
+    if found is None:
+        found = _LEADS[key] = Lead(card, call, grand)
+    return found
+
+
+def _card(value: object, what: str) -> int:
+    if isinstance(value, str):
+        index = CARD_INDEX.get(value)
+        if index is not None:
+            return index
+    raise BadActionShape(f"{what} {value!r} is not a card (cards look like AS, TH, 2C, JK1)")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_action(data: object) -> Action:
+    """The action for a record / wire action object (without or with ``seat``)."""
+    if not isinstance(data, dict):
+        raise BadActionShape("an action must be a JSON object")
+    keys = set(data) - {"seat"}
+    if keys == {"bid"}:
+        value = data["bid"]
+        if value in ("pass", "amerikaner") or _is_int(value):
+            return bid(value)
+        raise BadActionShape('a bid is a whole number, "pass" or "amerikaner"')
+    if keys == {"discard"}:
+        cards = data["discard"]
+        if not isinstance(cards, list):
+            raise BadActionShape("a discard is a list of cards")
+        indices = [_card(c, "discard") for c in cards]
+        if len(set(indices)) != len(indices):
+            raise BadActionShape("the same card is discarded twice")
+        return Discard(mask_of(indices))
+    if "play" in keys and keys <= {"play", "call", "grand"}:
+        card = _card(data["play"], "play")
+        if keys == {"play"}:
+            return PLAYS[card]
+        grand = data.get("grand", False)
+        if "grand" in data and grand is not True:
+            raise BadActionShape('"grand" appears only with the value true')
+        call: int | None = None
+        if "call" in data:
+            if data["call"] is None:
+                raise BadActionShape('leave "call" out to play alone ("call": null is not allowed)')
+            call = _card(data["call"], "call")
+        return lead(card, call, bool(grand))
+    if not keys:
+        raise BadActionShape("an action needs bid, discard or play")
+    raise BadActionShape(f"an action cannot have the keys {', '.join(sorted(keys))}")
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    return action.to_json()

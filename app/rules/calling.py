@@ -1,0 +1,86 @@
+"""The first lead and the call (RULES.md section 6), and the discard rule that protects it.
+
+A card is *live* when it is in another player's hand.  The bidder may lead any suited card;
+its suit becomes trump and one live card of that suit is called.  When the suit has no live
+card, ``no_callable`` decides: play alone, or the lead is not allowed (and with no allowed
+lead at all the deal is void).  Everything here is a pure function of masks.
+"""
+
+from __future__ import annotations
+
+from .actions import Lead, lead
+from .cards import JOKER1, SUIT_MASKS, suit_name
+
+
+def callable_suits(hand: int, others: int) -> int:
+    """A 4-bit mask of the suits the bidder holds and that have a live card."""
+    out = 0
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        if hand & sm and others & sm:
+            out |= 1 << s
+    return out
+
+
+def lead_actions(hand: int, others: int, play_alone: bool, grand: bool) -> list[Lead]:
+    """Every legal first lead: a suited card of the hand with each live card of its suit
+    called (and the same again as grand when allowed); alone where no card is live."""
+    out: list[Lead] = []
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        mine = hand & sm
+        if not mine:
+            continue
+        live = others & sm
+        calls: list[int | None] = []
+        while live:
+            low = live & -live
+            calls.append(low.bit_length() - 1)
+            live ^= low
+        if not calls:
+            if not play_alone:
+                continue
+            calls = [None]
+        while mine:
+            low = mine & -mine
+            card = low.bit_length() - 1
+            mine ^= low
+            for call in calls:
+                out.append(lead(card, call, False))
+                if grand:
+                    out.append(lead(card, call, True))
+    return out
+
+
+def lead_error(action: Lead, hand: int, others: int, play_alone: bool, grand: bool) -> str:
+    """Why a first lead is not allowed, in a player's words ("" when it is allowed)."""
+    card, call = action.card, action.call
+    if not hand >> card & 1:
+        return "that card is not in your hand"
+    if card >= JOKER1:
+        return "the first lead cannot be a joker: it has no suit to make trump"
+    if action.grand and not grand:
+        return "grand is not allowed by these rules"
+    suit = card // 13
+    live = others & SUIT_MASKS[suit]
+    if call is None:
+        if live:
+            return f"call a {suit_name(suit)[:-1]} that another player holds"
+        if not play_alone:
+            return f"no other player holds a {suit_name(suit)[:-1]}: lead another suit"
+        return ""
+    if call >= JOKER1 or call // 13 != suit:
+        return f"the called card must be a {suit_name(suit)[:-1]}, the suit you lead"
+    if hand >> call & 1:
+        return "you cannot call a card of your own"
+    if not live >> call & 1:
+        return "that card is not in play (discarded or removed): call a live card"
+    return ""
+
+
+def discard_keeps_lead(hand_before: int, discard: int, others: int) -> bool:
+    """Section 6.4 convention under ``no_callable: redeal``: a discard may not leave the
+    bidder without a legal first lead when the hand before discarding had one."""
+    if not callable_suits(hand_before, others):
+        return True
+    return bool(callable_suits(hand_before & ~discard, others))

@@ -1,0 +1,118 @@
+"""What transitions return: small immutable event records, in the order things happened.
+
+They are ``NamedTuple``s (cheap to make on the hot path of random play); ``kind`` is the
+stable name used on the wire.  Events carry only public facts, except those marked
+private (``KittyTaken`` and ``Discarded`` name cards only the bidder may see): the rooms
+layer filters them per recipient like views.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class DealStarted(NamedTuple):
+    dealer: int
+    number: int
+    kind: str = "deal_started"
+
+
+class BidMade(NamedTuple):
+    seat: int
+    bid: int | str
+    kind: str = "bid"
+
+
+class AuctionWon(NamedTuple):
+    seat: int
+    bid: int | str
+    kind: str = "auction_won"
+
+
+class AllPassed(NamedTuple):
+    outcome: str  # "redeal" or "minus_round"
+    kind: str = "all_passed"
+
+
+class KittyShown(NamedTuple):
+    cards: tuple[int, ...]
+    kind: str = "kitty_shown"
+
+
+class KittyTaken(NamedTuple):
+    seat: int
+    kind: str = "kitty_taken"
+
+
+class Discarded(NamedTuple):
+    seat: int
+    number: int
+    kind: str = "discarded"
+
+
+class ContractSet(NamedTuple):
+    bidder: int
+    trump: int | None
+    called: int | None
+    grand: bool
+    kind: str = "contract_set"
+
+
+class CardPlayed(NamedTuple):
+    seat: int
+    card: int
+    kind: str = "card_played"
+
+
+class PartnerRevealed(NamedTuple):
+    seat: int
+    card: int
+    kind: str = "partner_revealed"
+
+
+class TrickWon(NamedTuple):
+    seat: int
+    cards: tuple[int, ...]
+    kind: str = "trick_won"
+
+
+class DealVoid(NamedTuple):
+    reason: str  # "all_passed" or "no_callable"
+    kind: str = "deal_void"
+
+
+class DealScored(NamedTuple):
+    points: tuple[int, ...]
+    made: bool | None
+    kind: str = "deal_scored"
+
+
+class MatchEnded(NamedTuple):
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    kind: str = "match_ended"
+
+
+Event = (DealStarted | BidMade | AuctionWon | AllPassed | KittyShown | KittyTaken | Discarded
+         | ContractSet | CardPlayed | PartnerRevealed | TrickWon | DealVoid | DealScored
+         | MatchEnded)
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The wire form: card indices become ids."""
+    from .cards import CARD_IDS
+
+    out: dict[str, Any] = {"type": event.kind}
+    for key, value in event._asdict().items():
+        if key == "kind":
+            continue
+        if key in ("card", "called") and isinstance(value, int):
+            value = CARD_IDS[value]
+        elif key == "trump" and isinstance(value, int):
+            value = "SHDC"[value]
+        elif key == "cards":
+            value = [CARD_IDS[c] for c in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out

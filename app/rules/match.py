@@ -1,0 +1,127 @@
+"""A match: deals one after another, running totals, the dealer's rotation and the end.
+
+``Match`` owns the only source of randomness in the engine, the shuffle, and takes it as
+an argument: ``secrets.SystemRandom()`` by default (RULES.md 3.4), a seeded
+``random.Random`` for tests and simulations.  Everything after the shuffle is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from . import events as ev
+from .actions import Action
+from .cards import cards_of
+from .deal import OVER, DealState
+from .errors import MatchOver, WrongPhase
+from .ruleset import RuleSet
+from .scoring import match_winners
+
+DEAL_OVER, MATCH_OVER = "deal_over", "match_over"
+
+
+def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
+    """Shuffle the deck of these rules and deal it: hands (masks) and the kitty (a mask)."""
+    deck = cards_of(rules.shape.deck)
+    rng.shuffle(deck)
+    h = rules.shape.hand_size
+    hands = []
+    for s in range(rules.options.players):
+        mask = 0
+        for c in deck[s * h:(s + 1) * h]:
+            mask |= 1 << c
+        hands.append(mask)
+    kitty = 0
+    for c in deck[h * rules.options.players:]:
+        kitty |= 1 << c
+    return hands, kitty
+
+
+class Match:
+    """Deals, totals and the match's end.  ``apply`` goes to the current deal."""
+
+    def __init__(self, rules: RuleSet, rng: random.Random | None = None,
+                 first_dealer: int | None = None, auto_redeal: bool = True) -> None:
+        self.rules = rules
+        self.n = rules.options.players
+        self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
+        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(self.n)
+        self.auto_redeal = auto_redeal
+        self.deals: list[DealState] = []
+        self.totals = [0] * self.n
+        self.scored: list[tuple[int, ...]] = []  # points of each scored deal, in order
+        self.finished = False
+        self.winners: tuple[int, ...] = ()
+
+    @property
+    def deal(self) -> DealState | None:
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def phase(self) -> str:
+        if self.finished:
+            return MATCH_OVER
+        deal = self.deal
+        if deal is None or deal.phase == OVER:
+            return DEAL_OVER
+        return deal.phase
+
+    @property
+    def turn(self) -> int | None:
+        deal = self.deal
+        return None if deal is None or self.finished else deal.turn
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """What ``seat`` (default: the seat to act) may do now."""
+        deal = self.deal
+        if deal is None or self.finished or deal.turn is None:
+            return ()
+        if seat is not None and seat != deal.turn:
+            return ()
+        return deal.legal_actions()
+
+    def start_deal(self, hands: list[int] | None = None, kitty: int = 0) -> list[Any]:
+        """Deal the next deal (shuffled, or these hands when replaying a record)."""
+        if self.finished:
+            raise MatchOver("the match is over")
+        if self.deal is not None and self.deal.phase != OVER:
+            raise WrongPhase("the current deal is not finished")
+        if hands is None:
+            hands, kitty = deal_cards(self.rules, self.rng)
+        self.deals.append(DealState(self.rules, self.dealer, hands, kitty))
+        return [ev.DealStarted(self.dealer, len(self.deals))]
+
+    def apply(self, seat: int, action: Action) -> list[Any]:
+        if self.finished:
+            raise MatchOver("the match is over")
+        deal = self.deal
+        if deal is None or deal.phase == OVER:
+            raise WrongPhase("wait for the next deal")
+        events = deal.apply(seat, action)
+        if deal.phase == OVER:
+            events.extend(self._deal_ended(deal))
+        return events
+
+    def _deal_ended(self, deal: DealState) -> list[Any]:
+        o = self.rules.options
+        if deal.outcome == "void":
+            if deal.void_reason == "all_passed" and o.all_pass == "redeal_next_dealer":
+                self.dealer = (self.dealer + 1) % self.n
+            return self.start_deal() if self.auto_redeal else []
+        assert deal.points is not None
+        self.scored.append(deal.points)
+        for s, p in enumerate(deal.points):
+            self.totals[s] += p
+        self.dealer = (self.dealer + 1) % self.n
+        limit = self.rules.deals_limit
+        if limit is None:
+            ended = max(self.totals) >= o.target
+        else:
+            ended = len(self.scored) >= limit
+        if not ended:
+            return []
+        self.finished = True
+        self.winners = match_winners(self.totals)
+        return [ev.MatchEnded(self.winners, tuple(self.totals))]

@@ -1,0 +1,68 @@
+"""Trick play as pure functions of masks: which cards may be played, who wins a trick.
+
+These are the hot path of every simulation, so they work on integers only and return
+interned ``Play`` tuples from tables built once at import.
+"""
+
+from __future__ import annotations
+
+from .actions import PLAYS, Play
+from .cards import JOKER1, SUIT_MASKS
+
+_SUIT_BITS = 13
+_LOW13 = (1 << _SUIT_BITS) - 1
+
+
+def _suit_table(suit: int) -> tuple[tuple[Play, ...], ...]:
+    base = suit * 13
+    return tuple(
+        tuple(PLAYS[base + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)
+    )
+
+
+# SUIT_PLAYS[s][m]: the plays of suit s whose 13-bit rank mask is m, lowest first.
+SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(_suit_table(s) for s in range(4))
+JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (
+    (), (PLAYS[JOKER1],), (PLAYS[JOKER1 + 1],), (PLAYS[JOKER1], PLAYS[JOKER1 + 1]))
+
+
+def plays_of(mask: int) -> tuple[Play, ...]:
+    """The ``Play`` actions for every card in ``mask``, in index order."""
+    return (SUIT_PLAYS[0][mask & _LOW13] + SUIT_PLAYS[1][(mask >> 13) & _LOW13]
+            + SUIT_PLAYS[2][(mask >> 26) & _LOW13] + SUIT_PLAYS[3][(mask >> 39) & _LOW13]
+            + JOKER_PLAYS[mask >> 52])
+
+
+def playable_mask(hand: int, led: int | None, forced: int) -> int:
+    """Cards of ``hand`` that may be played to a trick whose first card is ``led``.
+
+    ``forced`` is a mask holding the called card while it must be played (trick one), else 0.
+    Follow suit if you can (section 8.1); after a led joker anything goes (8.4); a joker may
+    be played on a suited lead only by a player who cannot follow (it is not of the suit).
+    """
+    if led is None or led >= JOKER1:
+        return hand
+    follow = hand & SUIT_MASKS[led // 13]
+    if follow:
+        if follow & forced:
+            return forced
+        return follow
+    return hand
+
+
+def trick_winner(cards: list[int], trump: int | None, led_two_wins: bool) -> int:
+    """The index (in play order) of the card that wins a complete trick."""
+    led = cards[0]
+    if led >= JOKER1:
+        return 0  # a led joker wins (8.4)
+    if led_two_wins and led % 13 == 0:
+        return 0  # a led two wins (8.3)
+    mask = 0
+    for c in cards:
+        if c < JOKER1:
+            mask |= 1 << c
+    if trump is not None:
+        trumps = mask & SUIT_MASKS[trump]
+        if trumps:
+            return cards.index(trumps.bit_length() - 1)
+    return cards.index((mask & SUIT_MASKS[led // 13]).bit_length() - 1)

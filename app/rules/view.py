@@ -1,0 +1,254 @@
+"""What one seat (or a spectator) may know: the observer of the engine.
+
+``SeatView(match, seat)`` answers questions about the match with only the facts that seat
+may know (RULES.md and PROTOCOL.md): its own hand; the public auction, plays and trick
+counts; the called card; the partner only once the called card is played (the holder
+knows from its own hand); the kitty only when shown or when it is this bidder's; the
+discards only for the bidder.  Bots read a ``SeatView``; ``to_wire()`` is the protocol's
+``view`` object.  Nothing else in the engine builds a view, so nothing can leak around it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action, Bid
+from .cards import CARD_IDS, SUITS, cards_of, sort_key
+from .deal import AUCTION, DISCARD, OVER, DealState
+from .match import DEAL_OVER, MATCH_OVER, Match
+
+
+class SeatView:
+    """A read-only window on ``match`` for ``seat`` (``None``: a spectator)."""
+
+    __slots__ = ("_deal", "_match", "seat")
+
+    def __init__(self, match: Match, seat: int | None) -> None:
+        self._match = match
+        self._deal: DealState | None = match.deal
+        self.seat = seat
+
+    # -- public facts ----------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self._match.n
+
+    @property
+    def rules(self) -> Any:
+        return self._match.rules
+
+    @property
+    def phase(self) -> str:
+        return self._match.phase
+
+    @property
+    def turn(self) -> int | None:
+        return self._match.turn
+
+    @property
+    def dealer(self) -> int | None:
+        return self._deal.dealer if self._deal else None
+
+    @property
+    def hand_size(self) -> int:
+        return self._match.rules.shape.hand_size
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        if self.seat is None:
+            return ()
+        return self._match.legal_actions(self.seat)
+
+    @property
+    def hand(self) -> int:
+        """This seat's cards as a mask (0 for a spectator)."""
+        if self.seat is None or self._deal is None:
+            return 0
+        return self._deal.hands[self.seat]
+
+    @property
+    def hand_counts(self) -> list[int]:
+        if self._deal is None:
+            return [0] * self._match.n
+        return [h.bit_count() for h in self._deal.hands]
+
+    @property
+    def auction(self) -> list[tuple[int, int | str]]:
+        d = self._deal
+        if d is None:
+            return []
+        return [(s, a.value) for s, a in d.actions if isinstance(a, Bid)]
+
+    @property
+    def bidder(self) -> int | None:
+        return self._deal.bidder if self._deal else None
+
+    @property
+    def contract_bid(self) -> int | str | None:
+        return self._deal.contract_bid if self._deal else None
+
+    @property
+    def trump(self) -> int | None:
+        return self._deal.trump if self._deal else None
+
+    @property
+    def called(self) -> int | None:
+        return self._deal.called if self._deal else None
+
+    @property
+    def grand(self) -> bool:
+        return bool(self._deal and self._deal.grand)
+
+    @property
+    def minus_round(self) -> bool:
+        return bool(self._deal and self._deal.minus_round)
+
+    @property
+    def partner(self) -> int | None:
+        """The partner's seat once the called card is played (to the holder: from the call)."""
+        d = self._deal
+        if d is None or d.partner is None:
+            return None
+        if d.partner_revealed or d.partner == self.seat:
+            return d.partner
+        return None
+
+    @property
+    def trick(self) -> list[tuple[int, int]]:
+        d = self._deal
+        if d is None:
+            return []
+        return list(zip(d.trick_seats, d.trick_cards, strict=True))
+
+    @property
+    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """Completed tricks of this deal: (leader, cards in play order, winner)."""
+        return list(self._deal.tricks) if self._deal else []
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return list(self._deal.tricks_won) if self._deal else [0] * self._match.n
+
+    @property
+    def played(self) -> int:
+        """Mask of every card played so far in this deal (public)."""
+        d = self._deal
+        mask = 0
+        if d is None:
+            return mask
+        for _, cards, _ in d.tricks:
+            for c in cards:
+                mask |= 1 << c
+        for c in d.trick_cards:
+            mask |= 1 << c
+        return mask
+
+    @property
+    def kitty(self) -> int | None:
+        """The kitty as dealt, when this seat may know it; ``None`` otherwise."""
+        d = self._deal
+        if d is None or not d.kitty:
+            return None
+        if d.kitty_shown:
+            return d.kitty
+        if self.seat is not None and self.seat == d.bidder and d.phase != AUCTION:
+            return d.kitty
+        return None
+
+    @property
+    def discards(self) -> int | None:
+        d = self._deal
+        if d is None or self.seat is None or self.seat != d.bidder or not d.discards:
+            return None
+        return d.discards
+
+    @property
+    def removed(self) -> int:
+        return self._match.rules.shape.removed
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._match.totals)
+
+    def discard_allowed(self, cards: int) -> str:
+        """For the bidder in the discard phase: "" when these cards may go, else why not."""
+        d = self._deal
+        if d is None or d.phase != DISCARD or self.seat != d.bidder:
+            return "you have nothing to discard"
+        return d.discard_allowed(cards)
+
+    # -- the wire --------------------------------------------------------------------
+
+    def to_wire(self) -> dict[str, Any]:
+        """The protocol's ``view`` object (card ids, record-shaped ``legal``)."""
+        m, d, seat = self._match, self._deal, self.seat
+        trump = self.trump
+        hand = sorted(cards_of(self.hand), key=lambda c: sort_key(c, trump))
+        view: dict[str, Any] = {
+            "phase": m.phase,
+            "you": seat,
+            "turn": self.turn,
+            "hand": [CARD_IDS[c] for c in hand],
+            "legal": [a.to_json() for a in self.legal],
+            "contract": self._contract_wire(),
+            "trick": [{"seat": s, "card": CARD_IDS[c]} for s, c in self.trick],
+            "tricks_won": self.tricks_won,
+            "scores": self.scores,
+            "players": m.n,
+            "dealer": self.dealer,
+            "deal_number": len(m.scored) + (0 if m.phase in (DEAL_OVER, MATCH_OVER) else 1),
+            "hand_size": self.hand_size,
+            "hand_counts": self.hand_counts,
+            "auction": [{"seat": s, "bid": b} for s, b in self.auction],
+            "kitty": _ids(self.kitty),
+            "kitty_size": m.rules.options.kitty,
+            "discards": _ids(self.discards),
+            "last_trick": _trick_wire(d.tricks[-1]) if d and d.tricks else None,
+            "tricks_played": d.tricks_played if d else 0,
+            "minus_round": self.minus_round,
+            "result": self._result_wire(),
+            "score_sheet": [list(p) for p in m.scored],
+            "winners": list(m.winners),
+            "redeal": self._redeal_reason(),
+        }
+        if d is not None and d.partner is not None and d.partner == seat:
+            view["you_are_partner"] = True
+        return view
+
+    def _contract_wire(self) -> dict[str, Any] | None:
+        d = self._deal
+        if d is None or d.bidder is None:
+            return None
+        return {
+            "bidder": d.bidder,
+            "bid": d.contract_bid,
+            "trump": SUITS[d.trump] if d.trump is not None else None,
+            "called": CARD_IDS[d.called] if d.called is not None else None,
+            "partner": self.partner,
+            "grand": d.grand,
+        }
+
+    def _result_wire(self) -> dict[str, Any] | None:
+        d = self._deal
+        if d is None or d.phase != OVER or d.outcome == "void":
+            return None
+        return {"outcome": d.outcome, "points": list(d.points or ()), "made": d.made,
+                "tricks_won": list(d.tricks_won)}
+
+    def _redeal_reason(self) -> str | None:
+        deals = self._match.deals
+        if len(deals) >= 2 and deals[-2].outcome == "void" and deals[-1].phase != OVER:
+            return deals[-2].void_reason
+        return None
+
+
+def _ids(mask: int | None) -> list[str] | None:
+    return None if mask is None else [CARD_IDS[c] for c in cards_of(mask)]
+
+
+def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:
+    leader, cards, winner = trick
+    n = len(cards)
+    return {"cards": [{"seat": (leader + i) % n, "card": CARD_IDS[c]}
+                      for i, c in enumerate(cards)], "winner": winner}

@@ -1,0 +1,16 @@
+"""The bot interface: a bot reads one seat's view and returns one of its legal actions."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from app.rules import Action, SeatView
+
+
+class Bot(Protocol):
+    """Anything that picks an action for the seat of a ``SeatView``; never sees the state."""
+
+    name: str
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action: ...

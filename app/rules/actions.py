@@ -1,15 +1,16 @@
 """Actions, in the game record's shape.
 
-Actions are frozen and interned: every ``Play`` of a card and every numeric ``Bid`` is one
-shared object, so ``legal_actions`` allocates nothing per card and ``action in legal`` is
-mostly an identity test.  ``parse_action`` reads the record / wire shape strictly
+Actions are immutable ``NamedTuple``s ending in a ``kind`` tag, so that two actions are
+equal exactly when they are the same action (``Play(5) != Bid(5)``) and comparing them runs
+in C.  Every ``Play`` of a card, numeric ``Bid`` and first ``Lead`` is also interned, so
+``legal_actions`` allocates nothing per card and ``action in legal`` is mostly an identity
+test.  ``parse_action`` reads the record / wire shape strictly
 (GAME-RECORD.md: integers are integers, cards are exact ids, no unknown keys).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .cards import CARD_IDS, CARD_INDEX, NUM_CARDS, cards_of, mask_of
 from .errors import BadActionShape
@@ -17,43 +18,43 @@ from .errors import BadActionShape
 BidValue = int | Literal["pass", "amerikaner"]
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(NamedTuple):
     """A numeric bid, ``"pass"`` or ``"amerikaner"``."""
 
     value: BidValue
+    kind: str = "bid"
 
     def to_json(self) -> dict[str, Any]:
         return {"bid": self.value}
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(NamedTuple):
     """Discard exactly these cards (a mask) after taking the kitty."""
 
     cards: int
+    kind: str = "discard"
 
     def to_json(self) -> dict[str, Any]:
         return {"discard": [CARD_IDS[c] for c in cards_of(self.cards)]}
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardAny:
+class DiscardAny(NamedTuple):
     """The legal-action entry for a discard: any ``count`` cards of the hand."""
 
     count: int
+    kind: str = "discard_any"
 
     def to_json(self) -> dict[str, Any]:
         return {"discard": self.count}
 
 
-@dataclass(frozen=True, slots=True)
-class Lead:
+class Lead(NamedTuple):
     """The bidder's first lead of a numeric contract with its call (``None``: alone)."""
 
     card: int
     call: int | None = None
     grand: bool = False
+    kind: str = "lead"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"play": CARD_IDS[self.card]}
@@ -64,11 +65,11 @@ class Lead:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """Any other card played."""
 
     card: int
+    kind: str = "play"
 
     def to_json(self) -> dict[str, Any]:
         return {"play": CARD_IDS[self.card]}
@@ -95,16 +96,21 @@ def bid(value: BidValue) -> Bid:
     return b
 
 
-_LEADS: dict[tuple[int, int | None, bool], Lead] = {}
+# LEADS[grand][card][call]: every first lead, made once (index 52 of a row: no call).
+# A deal lists its first leads all at once, often a hundred of them.
+_NO_CALL = 52
+LEADS: tuple[tuple[tuple[Lead, ...], ...], ...] = tuple(
+    tuple(tuple(Lead(card, call if call < 52 else None, g) for call in range(53))
+          for card in range(52))
+    for g in (False, True)
+)
 
 
 def lead(card: int, call: int | None, grand: bool = False) -> Lead:
-    """The interned first-lead object (first leads are listed once per deal, many at once)."""
-    key = (card, call, grand)
-    found = _LEADS.get(key)
-    if found is None:
-        found = _LEADS[key] = Lead(card, call, grand)
-    return found
+    """The interned first-lead object (jokers, which cannot lead first, are made fresh)."""
+    if card < 52 and (call is None or call < 52):
+        return LEADS[grand][card][_NO_CALL if call is None else call]
+    return Lead(card, call, grand)
 
 
 def _card(value: object, what: str) -> int:

@@ -8,8 +8,8 @@ lead at all the deal is void).  Everything here is a pure function of masks.
 
 from __future__ import annotations
 
-from .actions import Lead, lead
-from .cards import JOKER1, SUIT_MASKS, suit_name
+from .actions import LEADS, Lead
+from .cards import JOKER1, SUIT_MASKS, cards_of, suit_name
 
 
 def callable_suits(hand: int, others: int) -> int:
@@ -26,29 +26,20 @@ def lead_actions(hand: int, others: int, play_alone: bool, grand: bool) -> list[
     """Every legal first lead: a suited card of the hand with each live card of its suit
     called (and the same again as grand when allowed); alone where no card is live."""
     out: list[Lead] = []
+    tables = (LEADS[False], LEADS[True]) if grand else (LEADS[False],)
     for s in range(4):
         sm = SUIT_MASKS[s]
         mine = hand & sm
         if not mine:
             continue
         live = others & sm
-        calls: list[int | None] = []
-        while live:
-            low = live & -live
-            calls.append(low.bit_length() - 1)
-            live ^= low
+        calls = cards_of(live) if live else ([52] if play_alone else [])
         if not calls:
-            if not play_alone:
-                continue
-            calls = [None]
-        while mine:
-            low = mine & -mine
-            card = low.bit_length() - 1
-            mine ^= low
-            for call in calls:
-                out.append(lead(card, call, False))
-                if grand:
-                    out.append(lead(card, call, True))
+            continue
+        for card in cards_of(mine):
+            for table in tables:
+                row = table[card]
+                out.extend([row[call] for call in calls])
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events as ev
-from .actions import AMERIKANER, PASS, Action, Bid, Discard, DiscardAny, Lead, Play, bid, lead
+from .actions import Action, Bid, Discard, DiscardAny, Lead, Play, lead
 from .calling import discard_keeps_lead, lead_actions, lead_error
 from .cards import JOKER1, SUIT_MASKS, card_name, cards_of, suit_name
 from .errors import (
@@ -26,9 +26,11 @@ from .errors import (
 )
 from .ruleset import RuleSet
 from .scoring import score_deal
-from .tricks import playable_mask, plays_of, trick_winner
+from .tricks import playable, trick_winner
 
 AUCTION, DISCARD, LEAD, PLAY, OVER = "auction", "discard", "lead", "play", "over"
+CardPlayed = ev.CardPlayed
+_new_event = tuple.__new__
 
 
 class DealState:
@@ -36,7 +38,7 @@ class DealState:
 
     __slots__ = (
         "_legal", "actions", "amerikaner", "bidder", "called", "contract_bid", "dealer",
-        "dealt", "discards", "grand", "hand_size", "hands", "high", "high_bidder",
+        "dealt", "discards", "forced", "grand", "hand_size", "hands", "high", "high_bidder",
         "kitty", "kitty_shown", "last_trick", "led_two_wins", "made", "minus_round",
         "n", "outcome", "partner", "partner_revealed", "passed", "phase", "points",
         "rules", "trick_cards", "trick_seats", "tricks", "tricks_played", "tricks_won",
@@ -67,6 +69,7 @@ class DealState:
         self.minus_round = False
         self.trump: int | None = None
         self.called: int | None = None
+        self.forced = 0  # the called card's bit while it must be played (trick one)
         self.partner: int | None = None
         self.partner_revealed = False
         self.grand = False
@@ -100,38 +103,27 @@ class DealState:
         """What the seat in ``turn`` may do now; ``()`` when nobody is to act."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self.phase is PLAY:
+                cards = self.trick_cards
+                legal = playable(self.hands[self.turn],  # type: ignore[index]
+                                 cards[0] if cards else None, self.forced)
+            else:
+                legal = self._compute_legal()
+            self._legal = legal
         return legal
 
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
-        if phase == PLAY:
-            assert self.turn is not None
-            return plays_of(self._playable(self.turn))
-        if phase == AUCTION:
-            o = self.rules.options
-            shape = self.rules.shape
-            low = max(self.high + 1, shape.min_bid)
-            out: list[Action] = [PASS]
-            out.extend(bid(v) for v in range(low, shape.max_bid + 1))
-            if o.amerikaner:
-                out.append(AMERIKANER)
-            return tuple(out)
-        if phase == DISCARD:
+        if phase is AUCTION:
+            return self.rules.auction_legal[self.high]
+        if phase is DISCARD:
             return (DiscardAny(self.rules.options.kitty),)
-        if phase == LEAD:
+        if phase is LEAD:
             assert self.bidder is not None
             o = self.rules.options
             return tuple(lead_actions(self.hands[self.bidder], self.others_mask(self.bidder),
                                       o.no_callable == "play_alone", o.grand))
         return ()
-
-    def _playable(self, seat: int) -> int:
-        forced = 0
-        if self.tricks_played == 0 and self.called is not None:
-            forced = 1 << self.called
-        led = self.trick_cards[0] if self.trick_cards else None
-        return playable_mask(self.hands[seat], led, forced)
 
     def discard_allowed(self, cards: int) -> str:
         """"" when the bidder may discard exactly ``cards``; otherwise why not."""
@@ -152,27 +144,35 @@ class DealState:
 
     def apply(self, seat: int, action: Action) -> list[Any]:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
-        if self.turn is None:
-            raise WrongPhase("the deal is over")
         if seat != self.turn:
+            if self.turn is None:
+                raise WrongPhase("the deal is over")
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not yours")
         phase = self.phase
-        if phase == PLAY:
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = plays_of(self._playable(seat))
+        if phase is PLAY:
+            # The hot path of every simulation: kept inline, with _play's work repeated
+            # here for the common case of a card that neither ends a trick nor reveals.
+            legal = self._legal or self.legal_actions()
             if action not in legal:
                 raise self._play_error(seat, action)
             self._legal = None
             self.actions.append((seat, action))
-            return self._play(seat, action.card)  # type: ignore[union-attr]
-        if phase == AUCTION:
+            card = action.card  # type: ignore[union-attr]
+            cards = self.trick_cards
+            if card == self.called or len(cards) == self.n - 1:
+                return self._play(seat, card)
+            self.hands[seat] ^= 1 << card
+            self.trick_seats.append(seat)
+            cards.append(card)
+            self.turn = (seat + 1) % self.n
+            return [_new_event(CardPlayed, (seat, card, "card_played"))]
+        if phase is AUCTION:
             if action not in self.legal_actions():
                 raise self._bid_error(action)
             self._legal = None
             self.actions.append((seat, action))
             return self._bid(seat, action)  # type: ignore[arg-type]
-        if phase == DISCARD:
+        if phase is DISCARD:
             if not isinstance(action, Discard):
                 raise WrongPhase(f"discard {self.rules.options.kitty} cards first")
             why = self.discard_allowed(action.cards)
@@ -278,6 +278,7 @@ class DealState:
         self.called = action.call
         if action.call is not None:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
+            self.forced = 1 << action.call
         self.phase = PLAY
         events: list[Any] = [ev.ContractSet(seat, self.trump, action.call, action.grand)]
         return events + self._play(seat, card)
@@ -287,20 +288,25 @@ class DealState:
         cards = self.trick_cards
         self.trick_seats.append(seat)
         cards.append(card)
-        events: list[Any] = [ev.CardPlayed(seat, card)]
         if card == self.called:
             self.partner_revealed = True
-            events.append(ev.PartnerRevealed(seat, card))
+            events: list[Any] = [ev.CardPlayed(seat, card), ev.PartnerRevealed(seat, card)]
+        else:
+            events = [ev.CardPlayed(seat, card)]
         if len(cards) < self.n:
             self.turn = (seat + 1) % self.n
             return events
-        won = trick_winner(cards, self.trump, self.led_two_wins)
-        winner = self.trick_seats[won]
+        return self._trick_done(events)
+
+    def _trick_done(self, events: list[Any]) -> list[Any]:
+        cards = self.trick_cards
+        winner = self.trick_seats[trick_winner(cards, self.trump, self.led_two_wins)]
         done = (self.trick_seats[0], tuple(cards), winner)
         self.tricks.append(done)
         self.last_trick = done
         self.tricks_won[winner] += 1
         self.tricks_played += 1
+        self.forced = 0
         self.trick_seats = []
         self.trick_cards = []
         events.append(ev.TrickWon(winner, done[1]))

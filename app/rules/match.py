@@ -13,7 +13,6 @@ from typing import Any
 
 from . import events as ev
 from .actions import Action
-from .cards import cards_of
 from .deal import OVER, DealState
 from .errors import MatchOver, WrongPhase
 from .ruleset import RuleSet
@@ -22,21 +21,22 @@ from .scoring import match_winners
 DEAL_OVER, MATCH_OVER = "deal_over", "match_over"
 
 
+_BITS = tuple(1 << c for c in range(54))
+
+
 def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
     """Shuffle the deck of these rules and deal it: hands (masks) and the kitty (a mask)."""
-    deck = cards_of(rules.shape.deck)
-    rng.shuffle(deck)
+    deck = list(rules.shape.deck_cards)
+    # Fisher-Yates with rng.random(), as random.shuffle did before 3.11 (its bias is below
+    # 2**-46); it is about twice as fast as today's shuffle, which matters in simulations.
+    rand = rng.random
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
     h = rules.shape.hand_size
-    hands = []
-    for s in range(rules.options.players):
-        mask = 0
-        for c in deck[s * h:(s + 1) * h]:
-            mask |= 1 << c
-        hands.append(mask)
-    kitty = 0
-    for c in deck[h * rules.options.players:]:
-        kitty |= 1 << c
-    return hands, kitty
+    bit = _BITS.__getitem__
+    hands = [sum(map(bit, deck[s * h:(s + 1) * h])) for s in range(rules.options.players)]
+    return hands, sum(map(bit, deck[h * rules.options.players:]))
 
 
 class Match:
@@ -75,10 +75,10 @@ class Match:
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """What ``seat`` (default: the seat to act) may do now."""
-        deal = self.deal
-        if deal is None or self.finished or deal.turn is None:
+        if not self.deals:
             return ()
-        if seat is not None and seat != deal.turn:
+        deal = self.deals[-1]
+        if deal.turn is None or (seat is not None and seat != deal.turn):
             return ()
         return deal.legal_actions()
 
@@ -94,13 +94,14 @@ class Match:
         return [ev.DealStarted(self.dealer, len(self.deals))]
 
     def apply(self, seat: int, action: Action) -> list[Any]:
+        """Apply ``seat``'s action to the current deal; a finished deal updates the match."""
         if self.finished:
             raise MatchOver("the match is over")
-        deal = self.deal
-        if deal is None or deal.phase == OVER:
+        if not self.deals or self.deals[-1].turn is None:
             raise WrongPhase("wait for the next deal")
+        deal = self.deals[-1]
         events = deal.apply(seat, action)
-        if deal.phase == OVER:
+        if deal.turn is None:
             events.extend(self._deal_ended(deal))
         return events
 

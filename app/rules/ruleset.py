@@ -81,6 +81,7 @@ class DeckShape:
     """What the options make of the deck: who gets how many cards, and the bid range."""
 
     deck: int            # mask of the cards in play (removed twos excluded)
+    deck_cards: tuple[int, ...]  # the same cards as a tuple, ready to shuffle
     removed: int         # mask of the removed twos
     hand_size: int       # h: cards per hand, tricks per deal
     side_tricks: int     # T: tricks the bidder's side can take (h, +1 with a kitty trick)
@@ -123,13 +124,14 @@ def _shape(o: Options, max_below_t: int) -> DeckShape:
         which = "min_bid" if o.min_bid is not None else "max_bid"
         raise RulesetError(which, f"the lowest bid ({min_bid}) is above the highest ({max_bid})")
     assert deck < (1 << NUM_CARDS)
-    return DeckShape(deck, removed, hand, side, min_bid, max_bid)
+    cards = tuple(c for c in range(NUM_CARDS) if deck >> c & 1)
+    return DeckShape(deck, cards, removed, hand, side, min_bid, max_bid)
 
 
 class RuleSet:
     """A validated rule set: a preset, the overrides given, the resolved options and shape."""
 
-    __slots__ = ("deals_limit", "options", "overrides", "preset", "shape")
+    __slots__ = ("auction_legal", "deals_limit", "options", "overrides", "preset", "shape")
 
     def __init__(self, preset: str = "standard", **overrides: Any) -> None:
         if preset not in PRESETS:
@@ -160,6 +162,9 @@ class RuleSet:
         self.options = options
         self.deals_limit = deals_limit
         self.shape = _shape(options, MAX_BELOW_T[preset])
+        # auction_legal[high]: the legal bids over a high bid of `high` (0: no bid yet),
+        # computed once because the auction asks for it at every turn.
+        self.auction_legal = _auction_table(self.shape, options.amerikaner)
 
     @classmethod
     def from_json(cls, data: object) -> RuleSet:
@@ -200,6 +205,16 @@ class RuleSet:
 
     def __repr__(self) -> str:
         return f"RuleSet({self.to_json()!r})"
+
+
+def _auction_table(shape: DeckShape, amerikaner: bool) -> tuple[tuple[Any, ...], ...]:
+    from .actions import AMERIKANER, PASS, bid
+
+    tail = (AMERIKANER,) if amerikaner else ()
+    return tuple(
+        (PASS, *(bid(v) for v in range(max(high + 1, shape.min_bid), shape.max_bid + 1)), *tail)
+        for high in range(shape.max_bid + 1)
+    )
 
 
 def _pydantic_message(err: Any) -> str:

@@ -50,6 +50,19 @@ def playable_mask(hand: int, led: int | None, forced: int) -> int:
     return hand
 
 
+def playable(hand: int, led: int | None, forced: int) -> tuple[Play, ...]:
+    """``playable_mask`` as ``Play`` actions; following suit costs one table look-up."""
+    if led is None or led >= JOKER1:
+        return plays_of(hand)
+    suit = led // 13
+    follow = hand & SUIT_MASKS[suit]
+    if follow:
+        if follow & forced:
+            return (PLAYS[forced.bit_length() - 1],)
+        return SUIT_PLAYS[suit][follow >> (13 * suit)]
+    return plays_of(hand)
+
+
 def trick_winner(cards: list[int], trump: int | None, led_two_wins: bool) -> int:
     """The index (in play order) of the card that wins a complete trick."""
     led = cards[0]

@@ -25,7 +25,7 @@ class SeatView:
 
     def __init__(self, match: Match, seat: int | None) -> None:
         self._match = match
-        self._deal: DealState | None = match.deal
+        self._deal: DealState | None = match.deals[-1] if match.deals else None
         self.seat = seat
 
     # -- public facts ----------------------------------------------------------------
@@ -56,9 +56,10 @@ class SeatView:
 
     @property
     def legal(self) -> tuple[Action, ...]:
-        if self.seat is None:
+        d = self._deal
+        if d is None or self.seat is None or d.turn != self.seat:
             return ()
-        return self._match.legal_actions(self.seat)
+        return d.legal_actions()
 
     @property
     def hand(self) -> int:

@@ -23,7 +23,7 @@ class RandomBot:
             numeric = [a for a in legal if isinstance(a, Bid) and isinstance(a.value, int)]
             return numeric[0] if numeric else legal[-1]
         if type(first) is DiscardAny:
-            return random_discard(view, first.count, rng)
+            return random_discard(view, first.number, rng)
         return legal[int(rng.random() * len(legal))]
 
 

@@ -41,11 +41,11 @@ class Discard(NamedTuple):
 class DiscardAny(NamedTuple):
     """The legal-action entry for a discard: any ``count`` cards of the hand."""
 
-    count: int
+    number: int
     kind: str = "discard_any"
 
     def to_json(self) -> dict[str, Any]:
-        return {"discard": self.count}
+        return {"discard": self.number}
 
 
 class Lead(NamedTuple):

@@ -12,24 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from . import events as ev
-from .actions import Action, Bid, Discard, DiscardAny, Lead, Play, lead
-from .calling import discard_keeps_lead, lead_actions, lead_error
-from .cards import JOKER1, SUIT_MASKS, card_name, cards_of, suit_name
+from .actions import PLAYS, Action, Bid, Discard, DiscardAny, Lead, Play, lead
+from .calling import discard_keeps_lead, lead_actions
+from .cards import JOKER1, SUIT_MASKS, cards_of
 from .errors import (
-    ActionError,
-    IllegalBid,
     IllegalDiscard,
-    IllegalLead,
-    IllegalPlay,
     NotYourTurn,
     WrongPhase,
 )
+from .explain import bid_error, lead_error_for, play_error
 from .ruleset import RuleSet
 from .scoring import score_deal
-from .tricks import playable, trick_winner
+from .tricks import SUIT_PLAYS, plays_of, trick_winner
 
 AUCTION, DISCARD, LEAD, PLAY, OVER = "auction", "discard", "lead", "play", "over"
 CardPlayed = ev.CardPlayed
+TrickWon = ev.TrickWon
 _new_event = tuple.__new__
 
 
@@ -37,12 +35,45 @@ class DealState:
     """Everything about one deal, including what only some seats may know (see view.py)."""
 
     __slots__ = (
-        "_legal", "actions", "amerikaner", "bidder", "called", "contract_bid", "dealer",
-        "dealt", "discards", "forced", "grand", "hand_size", "hands", "high", "high_bidder",
-        "kitty", "kitty_shown", "last_trick", "led_two_wins", "made", "minus_round",
-        "n", "outcome", "partner", "partner_revealed", "passed", "phase", "points",
-        "rules", "trick_cards", "trick_seats", "tricks", "tricks_played", "tricks_won",
-        "trump", "turn", "void_reason",
+        "_legal",
+        "actions",
+        "amerikaner",
+        "bidder",
+        "called",
+        "contract_bid",
+        "dealer",
+        "dealt",
+        "discards",
+        "forced",
+        "grand",
+        "hand_size",
+        "hands",
+        "high",
+        "high_bidder",
+        "kitty",
+        "kitty_shown",
+        "led_mask",
+        "led_plays",
+        "led_shift",
+        "led_two_wins",
+        "made",
+        "minus_round",
+        "n",
+        "outcome",
+        "partner",
+        "partner_revealed",
+        "passed",
+        "phase",
+        "points",
+        "rules",
+        "trick_cards",
+        "trick_seats",
+        "tricks",
+        "tricks_played",
+        "tricks_won",
+        "trump",
+        "turn",
+        "void_reason",
     )
 
     def __init__(self, rules: RuleSet, dealer: int, hands: list[int], kitty: int) -> None:
@@ -70,20 +101,24 @@ class DealState:
         self.trump: int | None = None
         self.called: int | None = None
         self.forced = 0  # the called card's bit while it must be played (trick one)
+        # The led suit of the trick in progress: its mask (0 when leading or after a led
+        # joker: then any card goes), its shift and its table of plays.
+        self.led_mask = 0
+        self.led_shift = 0
+        self.led_plays = SUIT_PLAYS[0]
         self.partner: int | None = None
         self.partner_revealed = False
         self.grand = False
         self.trick_seats: list[int] = []
         self.trick_cards: list[int] = []
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
-        self.last_trick: tuple[int, tuple[int, ...], int] | None = None
         self.tricks_played = 0
         self.tricks_won = [0] * n
         self.outcome: str | None = None  # played, void, minus_round
         self.void_reason: str | None = None
         self.points: tuple[int, ...] | None = None
         self.made: bool | None = None
-        self._legal: tuple[Action, ...] | None = None
+        self._legal: tuple[Action, ...] = rules.auction_legal[0]
 
     # -- questions -------------------------------------------------------------------
 
@@ -100,30 +135,23 @@ class DealState:
         return mask
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """What the seat in ``turn`` may do now; ``()`` when nobody is to act."""
-        legal = self._legal
-        if legal is None:
-            if self.phase is PLAY:
-                cards = self.trick_cards
-                legal = playable(self.hands[self.turn],  # type: ignore[index]
-                                 cards[0] if cards else None, self.forced)
-            else:
-                legal = self._compute_legal()
-            self._legal = legal
-        return legal
+        """What the seat in ``turn`` may do now; ``()`` when nobody is to act.
 
-    def _compute_legal(self) -> tuple[Action, ...]:
-        phase = self.phase
-        if phase is AUCTION:
-            return self.rules.auction_legal[self.high]
-        if phase is DISCARD:
-            return (DiscardAny(self.rules.options.kitty),)
-        if phase is LEAD:
-            assert self.bidder is not None
-            o = self.rules.options
-            return tuple(lead_actions(self.hands[self.bidder], self.others_mask(self.bidder),
-                                      o.no_callable == "play_alone", o.grand))
-        return ()
+        Kept up to date by every transition (``_legal``), so asking is free.
+        """
+        return self._legal
+
+    def _plays_for(self, seat: int) -> tuple[Play, ...]:
+        """Section 8: follow the led suit if you can (the called card, if you hold it, in
+        trick one); otherwise, when leading, or after a led joker (``led_mask`` 0), any
+        card.  A joker is in no suit's mask, so it is playable only when not following."""
+        hand = self.hands[seat]
+        follow = hand & self.led_mask
+        if not follow:
+            return plays_of(hand)
+        if follow & self.forced:
+            return (PLAYS[self.forced.bit_length() - 1],)
+        return self.led_plays[follow >> self.led_shift]
 
     def discard_allowed(self, cards: int) -> str:
         """"" when the bidder may discard exactly ``cards``; otherwise why not."""
@@ -144,56 +172,54 @@ class DealState:
 
     def apply(self, seat: int, action: Action) -> list[Any]:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
+        if seat != self.turn or action not in self._legal:
+            return self._apply_unlisted(seat, action)
+        self.actions.append((seat, action))
+        if self.phase is not PLAY:
+            if self.phase is AUCTION:
+                return self._bid(seat, action)  # type: ignore[arg-type]
+            return self._lead(seat, action)  # type: ignore[arg-type]
+        # The hot path of every simulation: a card that neither starts nor ends a trick
+        # nor reveals the partner is handled here; the rest goes through _play.
+        card = action[0]
+        cards = self.trick_cards
+        if not cards or card == self.called or len(cards) == self.n - 1:
+            return self._play(seat, card)  # type: ignore[arg-type]
+        self.hands[seat] ^= 1 << card  # type: ignore[operator]
+        self.trick_seats.append(seat)
+        cards.append(card)  # type: ignore[arg-type]
+        seat += 1
+        if seat == self.n:
+            seat = 0
+        self.turn = seat
+        self._legal = self._plays_for(seat)
+        return [_new_event(CardPlayed, (seat - 1 if seat else self.n - 1, card, "card_played"))]
+
+    def _apply_unlisted(self, seat: int, action: Action) -> list[Any]:
+        """The actions ``legal_actions`` cannot list (a discard; a first lead alone written
+        as a plain play), or the precise error for anything not allowed."""
+        if self.turn is None:
+            raise WrongPhase("the deal is over")
         if seat != self.turn:
-            if self.turn is None:
-                raise WrongPhase("the deal is over")
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not yours")
         phase = self.phase
-        if phase is PLAY:
-            # The hot path of every simulation: kept inline, with _play's work repeated
-            # here for the common case of a card that neither ends a trick nor reveals.
-            legal = self._legal or self.legal_actions()
-            if action not in legal:
-                raise self._play_error(seat, action)
-            self._legal = None
-            self.actions.append((seat, action))
-            card = action.card  # type: ignore[union-attr]
-            cards = self.trick_cards
-            if card == self.called or len(cards) == self.n - 1:
-                return self._play(seat, card)
-            self.hands[seat] ^= 1 << card
-            self.trick_seats.append(seat)
-            cards.append(card)
-            self.turn = (seat + 1) % self.n
-            return [_new_event(CardPlayed, (seat, card, "card_played"))]
-        if phase is AUCTION:
-            if action not in self.legal_actions():
-                raise self._bid_error(action)
-            self._legal = None
-            self.actions.append((seat, action))
-            return self._bid(seat, action)  # type: ignore[arg-type]
         if phase is DISCARD:
             if not isinstance(action, Discard):
                 raise WrongPhase(f"discard {self.rules.options.kitty} cards first")
             why = self.discard_allowed(action.cards)
             if why:
                 raise IllegalDiscard(why)
-            self._legal = None
             self.actions.append((seat, action))
             return self._discard(seat, action.cards)
-        # LEAD
-        if isinstance(action, Play):
-            action = lead(action.card, None, False)
-        if not isinstance(action, Lead):
-            raise WrongPhase("lead the first card and call your partner's card")
-        if action not in self.legal_actions():
-            o = self.rules.options
-            why = lead_error(action, self.hands[seat], self.others_mask(seat),
-                             o.no_callable == "play_alone", o.grand)
-            raise IllegalLead(why or "that lead is not allowed")
-        self._legal = None
-        self.actions.append((seat, action))
-        return self._lead(seat, action)
+        if phase is LEAD and type(action) is Play:
+            alone = lead(action.card, None, False)
+            if alone in self._legal:
+                return self.apply(seat, alone)
+        if phase is AUCTION:
+            raise bid_error(self, action)
+        if phase is LEAD:
+            raise lead_error_for(self, seat, action)
+        raise play_error(self, seat, action)
 
     def _bid(self, seat: int, action: Bid) -> list[Any]:
         n = self.n
@@ -217,6 +243,7 @@ class DealState:
         while self.passed >> nxt & 1:
             nxt = (nxt + 1) % n
         self.turn = nxt
+        self._legal = self.rules.auction_legal[self.high]
         return events
 
     def _auction_won(self) -> list[Any]:
@@ -234,6 +261,7 @@ class DealState:
             events.append(ev.KittyTaken(b))
             self.phase = DISCARD
             self.turn = b
+            self._legal = (DiscardAny(o.kitty),)
             return events
         return events + self._begin_play()
 
@@ -242,12 +270,14 @@ class DealState:
             self.minus_round = True
             self.phase = PLAY
             self.turn = (self.dealer + 1) % self.n
+            self._legal = self._plays_for(self.turn)
             return [ev.AllPassed("minus_round")]
         return [ev.AllPassed("redeal"), *self._void("all_passed")]
 
     def _void(self, reason: str) -> list[Any]:
         self.phase = OVER
         self.turn = None
+        self._legal = ()
         self.outcome = "void"
         self.void_reason = reason
         self.points = (0,) * self.n
@@ -261,13 +291,16 @@ class DealState:
     def _begin_play(self) -> list[Any]:
         b = self.bidder
         assert b is not None
+        self.turn = b
         if self.amerikaner:
             self.phase = PLAY
-            self.turn = b
+            self._legal = self._plays_for(b)
             return [ev.ContractSet(b, None, None, False)]
         self.phase = LEAD
-        self.turn = b
-        if not self.legal_actions():
+        o = self.rules.options
+        self._legal = tuple(lead_actions(self.hands[b], self.others_mask(b),
+                                         o.no_callable == "play_alone", o.grand))
+        if not self._legal:
             return self._void("no_callable")
         return []
 
@@ -286,75 +319,46 @@ class DealState:
     def _play(self, seat: int, card: int) -> list[Any]:
         self.hands[seat] ^= 1 << card
         cards = self.trick_cards
+        if not cards and card < JOKER1:
+            suit = card // 13
+            self.led_mask = SUIT_MASKS[suit]
+            self.led_shift = 13 * suit
+            self.led_plays = SUIT_PLAYS[suit]
         self.trick_seats.append(seat)
         cards.append(card)
+        events: list[Any] = [_new_event(CardPlayed, (seat, card, "card_played"))]
         if card == self.called:
             self.partner_revealed = True
-            events: list[Any] = [ev.CardPlayed(seat, card), ev.PartnerRevealed(seat, card)]
-        else:
-            events = [ev.CardPlayed(seat, card)]
+            events.append(ev.PartnerRevealed(seat, card))
         if len(cards) < self.n:
-            self.turn = (seat + 1) % self.n
+            self.turn = nxt = (seat + 1) % self.n
+            self._legal = self._plays_for(nxt)
             return events
         return self._trick_done(events)
 
     def _trick_done(self, events: list[Any]) -> list[Any]:
         cards = self.trick_cards
         winner = self.trick_seats[trick_winner(cards, self.trump, self.led_two_wins)]
-        done = (self.trick_seats[0], tuple(cards), winner)
-        self.tricks.append(done)
-        self.last_trick = done
+        played = tuple(cards)
+        self.tricks.append((self.trick_seats[0], played, winner))
         self.tricks_won[winner] += 1
         self.tricks_played += 1
         self.forced = 0
+        self.led_mask = 0
         self.trick_seats = []
         self.trick_cards = []
-        events.append(ev.TrickWon(winner, done[1]))
+        events.append(_new_event(TrickWon, (winner, played, "trick_won")))
         if self.tricks_played < self.hand_size:
             self.turn = winner
+            self._legal = plays_of(self.hands[winner])
             return events
         self.phase = OVER
         self.turn = None
+        self._legal = ()
         self.outcome = "minus_round" if self.minus_round else "played"
         self.points, self.made = score_deal(self)
         events.append(ev.DealScored(self.points, self.made))
         return events
-
-    # -- precise errors --------------------------------------------------------------
-
-    def _bid_error(self, action: Action) -> ActionError:
-        if not isinstance(action, Bid):
-            return WrongPhase("the auction is on: bid or pass")
-        value = action.value
-        shape = self.rules.shape
-        if value == "amerikaner":
-            return IllegalBid("Amerikaner is not allowed by these rules")
-        assert isinstance(value, int)
-        if value <= self.high:
-            return IllegalBid(f"bid more than {self.high}, or pass")
-        if value < shape.min_bid:
-            return IllegalBid(f"the lowest bid is {shape.min_bid}")
-        return IllegalBid(f"the highest bid is {shape.max_bid}")
-
-    def _play_error(self, seat: int, action: Action) -> ActionError:
-        if isinstance(action, Lead):
-            return IllegalPlay("a call goes only with the bidder's first lead")
-        if not isinstance(action, Play):
-            return WrongPhase("play a card")
-        card = action.card
-        hand = self.hands[seat]
-        if not hand >> card & 1:
-            return IllegalPlay(f"the {card_name(card)} is not in your hand")
-        if self.called is not None and self.tricks_played == 0 and hand >> self.called & 1:
-            return IllegalPlay(f"you hold the called card: play the {card_name(self.called)}")
-        led = self.trick_cards[0]
-        suit = led // 13
-        if card >= JOKER1:
-            return IllegalPlay(f"you can follow {suit_name(suit)}: a joker may only be "
-                               "played when you cannot follow suit")
-        if hand & SUIT_MASKS[suit]:
-            return IllegalPlay(f"you must follow {suit_name(suit)}")
-        return IllegalPlay("that card cannot be played now")
 
     def copy(self) -> DealState:
         other = DealState.__new__(DealState)

@@ -1,4 +1,4 @@
-"""Trick play as pure functions of masks: which cards may be played, who wins a trick.
+"""Trick play as pure functions: the tables of plays per suit, who wins a trick.
 
 These are the hot path of every simulation, so they work on integers only and return
 interned ``Play`` tuples from tables built once at import.
@@ -31,36 +31,6 @@ def plays_of(mask: int) -> tuple[Play, ...]:
     return (SUIT_PLAYS[0][mask & _LOW13] + SUIT_PLAYS[1][(mask >> 13) & _LOW13]
             + SUIT_PLAYS[2][(mask >> 26) & _LOW13] + SUIT_PLAYS[3][(mask >> 39) & _LOW13]
             + JOKER_PLAYS[mask >> 52])
-
-
-def playable_mask(hand: int, led: int | None, forced: int) -> int:
-    """Cards of ``hand`` that may be played to a trick whose first card is ``led``.
-
-    ``forced`` is a mask holding the called card while it must be played (trick one), else 0.
-    Follow suit if you can (section 8.1); after a led joker anything goes (8.4); a joker may
-    be played on a suited lead only by a player who cannot follow (it is not of the suit).
-    """
-    if led is None or led >= JOKER1:
-        return hand
-    follow = hand & SUIT_MASKS[led // 13]
-    if follow:
-        if follow & forced:
-            return forced
-        return follow
-    return hand
-
-
-def playable(hand: int, led: int | None, forced: int) -> tuple[Play, ...]:
-    """``playable_mask`` as ``Play`` actions; following suit costs one table look-up."""
-    if led is None or led >= JOKER1:
-        return plays_of(hand)
-    suit = led // 13
-    follow = hand & SUIT_MASKS[suit]
-    if follow:
-        if follow & forced:
-            return (PLAYS[forced.bit_length() - 1],)
-        return SUIT_PLAYS[suit][follow >> (13 * suit)]
-    return plays_of(hand)
 
 
 def trick_winner(cards: list[int], trump: int | None, led_two_wins: bool) -> int:

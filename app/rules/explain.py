@@ -1,0 +1,66 @@
+"""Why an action is not allowed, in words a player understands.
+
+Only called after ``legal_actions`` has said no (it alone decides); these functions find
+the precise reason and the error type with its stable wire code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Action, Bid, Discard, Lead, Play
+from .calling import lead_error
+from .cards import JOKER1, SUIT_MASKS, card_name, suit_name
+from .errors import ActionError, IllegalBid, IllegalLead, IllegalPlay, WrongPhase
+
+if TYPE_CHECKING:
+    from .deal import DealState
+
+
+def bid_error(deal: DealState, action: Action) -> ActionError:
+    if not isinstance(action, Bid):
+        return WrongPhase("the auction is on: bid or pass")
+    value = action.value
+    shape = deal.rules.shape
+    if value == "amerikaner":
+        return IllegalBid("Amerikaner is not allowed by these rules")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return IllegalBid('bid a whole number, "pass" or "amerikaner"')
+    if value <= deal.high:
+        return IllegalBid(f"bid more than {deal.high}, or pass")
+    if value < shape.min_bid:
+        return IllegalBid(f"the lowest bid is {shape.min_bid}")
+    return IllegalBid(f"the highest bid is {shape.max_bid}")
+
+
+def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
+    if isinstance(action, Discard):
+        return WrongPhase("the discard is done: lead the first card and call your partner")
+    if not isinstance(action, Lead):
+        return WrongPhase("lead the first card and call your partner's card")
+    o = deal.rules.options
+    why = lead_error(action, deal.hands[seat], deal.others_mask(seat),
+                     o.no_callable == "play_alone", o.grand)
+    return IllegalLead(why or "that lead is not allowed")
+
+
+def play_error(deal: DealState, seat: int, action: Action) -> ActionError:
+    if isinstance(action, Lead):
+        return IllegalPlay("a call or grand goes only with the bidder's first lead")
+    if not isinstance(action, Play):
+        return WrongPhase("play a card")
+    card = action.card
+    hand = deal.hands[seat]
+    if not hand >> card & 1:
+        return IllegalPlay(f"the {card_name(card)} is not in your hand")
+    if deal.forced and hand & deal.forced:
+        return IllegalPlay("you hold the called card: play the "
+                           f"{card_name(deal.forced.bit_length() - 1)}")
+    led = deal.trick_cards[0]
+    suit = led // 13
+    if card >= JOKER1:
+        return IllegalPlay(f"you can follow {suit_name(suit)}: a joker may only be played "
+                           "when you cannot follow suit")
+    if hand & SUIT_MASKS[suit]:
+        return IllegalPlay(f"you must follow {suit_name(suit)}")
+    return IllegalPlay("that card cannot be played now")

@@ -1,0 +1,180 @@
+"""Full random deals per second of our engine against OpenSpiel's ``oh_hell`` in one run.
+
+    python benchmarks/engine.py [--seconds 2] [--rounds 5]
+
+A "deal" is a whole deal: shuffle and deal, auction, kitty exchange, first lead and call,
+every trick, scoring (void deals that are redealt count as part of the next deal's cost).
+Three figures for our side, each the best of ``--rounds`` runs of ``--seconds``:
+
+- ``engine``: ``DealState`` driven by uniform random legal actions (what OpenSpiel's
+  state API is driven by below);
+- ``match``: the same through ``Match`` (totals, dealer rotation, redeals);
+- ``simulate``: the ``amerikaner simulate`` path: ``Match`` + one ``SeatView`` per decision
+  + the ``random`` bot (auctions lean to passes, so more redeals).
+
+OpenSpiel ``oh_hell`` (4 players, ``num_tricks_fixed`` 12: 48 cards dealt by chance nodes,
+4 bids, 48 plays) is driven two ways, both from Python with the same random source:
+``openspiel_chance``: chance nodes sampled from ``chance_outcomes()`` (the API for chance),
+``openspiel_legal``: chance nodes sampled from ``legal_actions()`` (uniform in this game;
+the fastest Python driver we know).  Ratios are printed against both.
+Measurements alternate between the sides so that machine load affects them alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.bots import get_bot
+from app.rules import Discard, DiscardAny, Match, RuleSet, SeatView
+from app.rules.cards import cards_of, mask_of
+from app.rules.deal import DealState
+from app.rules.match import deal_cards
+
+RULES = RuleSet("standard")
+
+
+def _random_discard(deal: DealState, count: int, rng: random.Random) -> Discard:
+    hand = cards_of(deal.hands[deal.bidder or 0])
+    while True:
+        cards = mask_of(rng.sample(hand, count))
+        if not deal.discard_allowed(cards):
+            return Discard(cards)
+
+
+def engine_deals(seconds: float, rng: random.Random) -> float:
+    rand = rng.random
+    done = 0
+    dealer = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        for _ in range(100):
+            while True:
+                hands, kitty = deal_cards(RULES, rng)
+                deal = DealState(RULES, dealer, hands, kitty)
+                while deal.turn is not None:
+                    legal = deal.legal_actions()
+                    action = legal[int(rand() * len(legal))]
+                    if type(action) is DiscardAny:
+                        action = _random_discard(deal, action.number, rng)
+                    deal.apply(deal.turn, action)
+                if deal.outcome != "void":
+                    break
+            dealer = (dealer + 1) % 4
+            done += 1
+    return done / (time.perf_counter() - start)
+
+
+def _match_loop(seconds: float, rng: random.Random, chooser: Callable[[Match], None]) -> float:
+    done = 0
+    start = time.perf_counter()
+    end = start + seconds
+    rules = RULES.with_changes({"match": "deals:1000"})
+    match = Match(rules, rng)
+    while time.perf_counter() < end:
+        for _ in range(100):
+            if match.finished:
+                match = Match(rules, rng)
+            match.start_deal()
+            while match.deals[-1].turn is not None:
+                chooser(match)
+            done += 1
+    return done / (time.perf_counter() - start)
+
+
+def match_deals(seconds: float, rng: random.Random) -> float:
+    rand = rng.random
+
+    def choose(match: Match) -> None:
+        deal = match.deals[-1]
+        legal = deal.legal_actions()
+        action = legal[int(rand() * len(legal))]
+        if type(action) is DiscardAny:
+            action = _random_discard(deal, action.number, rng)
+        match.apply(deal.turn, action)  # type: ignore[arg-type]
+
+    return _match_loop(seconds, rng, choose)
+
+
+def simulate_deals(seconds: float, rng: random.Random) -> float:
+    bot = get_bot("random")
+
+    def choose(match: Match) -> None:
+        seat = match.deals[-1].turn
+        assert seat is not None
+        match.apply(seat, bot.choose(SeatView(match, seat), rng))
+
+    return _match_loop(seconds, rng, choose)
+
+
+def openspiel_games(seconds: float, rng: random.Random, chance_api: bool) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
+    rand = rng.random
+    done = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        for _ in range(100):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if chance_api and state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rand() * len(legal))])
+            done += 1
+    return done / (time.perf_counter() - start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    try:
+        import pyspiel  # noqa: F401
+        have_openspiel = True
+    except ImportError:
+        have_openspiel = False
+        print("open_spiel is not installed (pip install open_spiel): ours only", file=sys.stderr)
+    rng = random.Random(2026)
+    runs: dict[str, Callable[[], float]] = {
+        "engine": lambda: engine_deals(args.seconds, rng),
+        "match": lambda: match_deals(args.seconds, rng),
+        "simulate": lambda: simulate_deals(args.seconds, rng),
+    }
+    if have_openspiel:
+        runs["openspiel_chance"] = lambda: openspiel_games(args.seconds, rng, True)
+        runs["openspiel_legal"] = lambda: openspiel_games(args.seconds, rng, False)
+    best: dict[str, float] = dict.fromkeys(runs, 0.0)
+    for _ in range(args.rounds):
+        for name, run in runs.items():
+            best[name] = max(best[name], run())
+    out: dict[str, object] = {
+        "python": platform.python_version(),
+        "per_second": {k: round(v) for k, v in best.items()},
+    }
+    if have_openspiel:
+        out["ratios"] = {
+            f"{ours}/{theirs}": round(best[ours] / best[theirs], 2)
+            for ours in ("engine", "match", "simulate")
+            for theirs in ("openspiel_chance", "openspiel_legal")
+        }
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

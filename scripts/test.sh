@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs everything the tests need (Chromium included) and runs the whole suite:
+# lint, types, unit/property/server tests, real-browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing Chromium (Debian package)"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+echo "== installing the package with its test dependencies"
+python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+
+echo "== ruff"
+python3 -m ruff check app tests benchmarks
+echo "== mypy --strict"
+python3 -m mypy
+echo "== pytest"
+python3 -m pytest -q -p no:cacheprovider "$@"

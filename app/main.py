@@ -1,0 +1,74 @@
+"""The app factory: the rooms server as a FastAPI app (pages, HTTP API, WebSocket).
+
+``create_app(settings)`` builds everything from the settings; ``amerikaner serve`` runs it
+with uvicorn.  The database and the room registry live for the app's lifespan.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.rooms import api, pages
+from app.rooms.errors import RoomError
+from app.rooms.persistence import Store
+from app.rooms.registry import Registry
+from app.rooms.ws import websocket_endpoint
+from app.settings import Settings
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("amerikaner")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.data_dir)
+        registry = Registry(settings, store)
+        app.state.registry = registry
+        registry.start()
+        log.info("rooms database at %s", store.path)
+        try:
+            yield
+        finally:
+            await registry.close()
+            store.close()
+
+    app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
+    app.state.settings = settings
+    app.add_middleware(pages.SecurityHeaders)
+
+    @app.exception_handler(RoomError)
+    async def room_error(request: Request, exc: RoomError) -> JSONResponse:
+        return api.error_response(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return api.error_response("bad_request", "the request is not of the right shape", 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return api.error_response(code, str(exc.detail), exc.status_code)
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+
+    @app.websocket("/ws/{code}")
+    async def ws(websocket: WebSocket, code: str) -> None:
+        await websocket_endpoint(websocket, code, app.state.registry, settings)
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app

@@ -1,0 +1,128 @@
+"""One WebSocket connection: its seat, its rate limit, and its own bounded send queue.
+
+The room never awaits a client: it puts frames in the connection's queue and a writer
+task per connection sends them.  A connection whose queue overflows, or whose send stalls,
+is dropped (it can reconnect and gets the full view again), so a slow or dead client never
+holds up the room or anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+log = logging.getLogger("amerikaner.rooms")
+
+CLOSE_TOO_SLOW = 4408
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+
+    __slots__ = ("burst", "last", "rate", "strikes", "tokens")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+        self.strikes = 0  # messages refused in a row
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
+
+
+class Connection:
+    """A client connection; ``seat`` is the seat it holds (``None``: a spectator)."""
+
+    def __init__(self, ws: WebSocket, queue_size: int, send_timeout: float,
+                 rate: float, burst: int) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.spectator = False
+        self.limiter = RateLimiter(rate, burst)
+        self.closed = False
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        self._send_timeout = send_timeout
+        self._writer: asyncio.Task[None] | None = None
+
+    @property
+    def bound(self) -> bool:
+        """Said hello: holds a seat or watches."""
+        return self.seat is not None or self.spectator
+
+    def start(self) -> None:
+        self._writer = asyncio.create_task(self._write_loop())
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue one frame; never waits.  Overflow drops the connection."""
+        if self.closed:
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("dropping a connection that fell %d frames behind", self._queue.maxsize)
+            self.close(CLOSE_TOO_SLOW)
+
+    def close(self, code: int = 1000) -> None:
+        """Stop sending and close the socket (in the background)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._writer is not None:
+            self._writer.cancel()
+        asyncio.get_running_loop().create_task(self._close_socket(code))
+
+    async def _close_socket(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code), timeout=self._send_timeout)
+
+    async def finish(self, code: int = 1000) -> None:
+        """Flush what is queued (e.g. an error), then close."""
+        if self.closed:
+            return
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._writer), self._send_timeout)
+        self.close(code)
+
+    async def stop(self) -> None:
+        """The connection ended: stop the writer."""
+        self.closed = True
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(BaseException):
+                await self._writer
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    return
+                await asyncio.wait_for(self.ws.send_text(text), timeout=self._send_timeout)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # a send that stalls or fails: this client is gone or too slow
+            if not self.closed:
+                self.close(CLOSE_TOO_SLOW)

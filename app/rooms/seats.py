@@ -1,0 +1,78 @@
+"""A seat of a room: who holds it (a person's token hash, or nobody) and who plays it.
+
+The states a seat can be in:
+
+- lobby, empty: ``token_hash is None``, ``bot`` = the level that will fill it at the start;
+- a person: ``token_hash`` set, ``bot is None`` (``away`` while a bot stands in for them);
+- a bot, after the start: ``token_hash is None``, ``bot`` = its level;
+- a takeover pending: ``token_hash`` set *and* ``bot`` set; the bot finishes the deal,
+  the person plays from the next one (``takeover``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str | None = None
+    token_hash: str | None = None
+    bot: str | None = None
+    away: bool = False
+    ready: bool = False
+
+    @property
+    def human(self) -> bool:
+        return self.token_hash is not None
+
+    @property
+    def takeover(self) -> bool:
+        return self.token_hash is not None and self.bot is not None
+
+    @property
+    def player_name(self) -> str:
+        """The name of whoever plays the seat now (a pending person is not playing yet)."""
+        return self.name if self.name and not self.bot else f"Bot {self.index + 1}"
+
+    def clear(self, level: str) -> None:
+        """Back to an empty lobby seat."""
+        self.name = None
+        self.token_hash = None
+        self.bot = level
+        self.away = False
+        self.ready = False
+
+    def take_over(self) -> None:
+        """The pending person plays from now on."""
+        self.bot = None
+        self.away = False
+
+    def info(self, connected: bool, host: bool, started: bool) -> dict[str, Any]:
+        """The public description (messages.SeatInfo): never the token hash."""
+        if self.human:
+            name: str | None = self.name
+        else:
+            name = f"Bot {self.index + 1}" if started else None
+        return {
+            "seat": self.index,
+            "name": name,
+            "bot": self.bot,
+            "human": self.human,
+            "connected": connected,
+            "away": self.away,
+            "host": host,
+            "ready": self.ready,
+            "takeover": self.takeover,
+        }
+
+    def to_data(self) -> dict[str, Any]:
+        return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot,
+                "away": self.away, "ready": self.ready}
+
+    @classmethod
+    def from_data(cls, index: int, data: dict[str, Any]) -> Seat:
+        return cls(index, data.get("name"), data.get("token_hash"), data.get("bot"),
+                   bool(data.get("away")), bool(data.get("ready")))

@@ -1,0 +1,78 @@
+"""Server settings: environment variables (``AMERIKANER_*``) as defaults, the
+``amerikaner serve`` flags on top.  docs/operations.md lists them all."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+
+class SettingsError(ValueError):
+    """An environment variable with a value that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    origins: tuple[str, ...] = ()            # extra allowed WebSocket origins
+    bot_delay: float = 1.0                   # seconds a bot "thinks" before acting
+    idle_seconds: float = 600.0              # a room nobody is connected to leaves memory
+    retention_days: float = 30.0             # a room untouched this long leaves the database
+    grace_seconds: int = 30                  # default for new rooms (host can change)
+    next_deal_pause: int = 10                # default for new rooms (host can change)
+    rate: float = 10.0                       # messages per second per connection, average
+    burst: int = 30                          # messages per connection in a burst
+    max_message_bytes: int = 4096
+    send_queue: int = 64                     # frames a connection may fall behind
+    send_timeout: float = 10.0               # seconds one frame may take to send
+    hello_timeout: float = 30.0
+    max_rooms: int = 2000                    # rooms in memory at once
+    log_level: str = "info"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        s = cls()
+        changes: dict[str, object] = {}
+        for name, kind in _ENV.items():
+            raw = env.get("AMERIKANER_" + name.upper())
+            if raw is None or raw == "":
+                continue
+            changes[name] = _convert(name, kind, raw)
+        return replace(s, **changes)  # type: ignore[arg-type]
+
+    def with_overrides(self, **values: object) -> Settings:
+        return replace(self, **{k: v for k, v in values.items() if v is not None})  # type: ignore[arg-type]
+
+
+_ENV: dict[str, str] = {
+    "host": "str", "port": "int", "data_dir": "path", "origins": "list",
+    "bot_delay": "float", "idle_seconds": "float", "retention_days": "float",
+    "grace_seconds": "int", "next_deal_pause": "int", "rate": "float", "burst": "int",
+    "max_message_bytes": "int", "send_queue": "int", "send_timeout": "float",
+    "hello_timeout": "float", "max_rooms": "int", "log_level": "str",
+}
+
+
+def _convert(name: str, kind: str, raw: str) -> object:
+    var = "AMERIKANER_" + name.upper()
+    try:
+        if kind == "int":
+            value: object = int(raw)
+        elif kind == "float":
+            value = float(raw)
+        elif kind == "path":
+            value = Path(raw)
+        elif kind == "list":
+            value = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+        else:
+            value = raw
+    except ValueError:
+        raise SettingsError(f"{var}={raw!r} is not a {kind}") from None
+    if isinstance(value, int | float) and value < 0:
+        raise SettingsError(f"{var} cannot be negative")
+    return value

@@ -1,0 +1,94 @@
+// Card faces drawn with CSS, text and an SVG suit sprite (static/cards/suits.svg).
+//
+// A face shows the rank and suit symbol; its accessible name is the full card name
+// ("Ace of spades") in a visually hidden span, so a button made of a card is named by it.
+
+import { cardName, t } from "./i18n.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SUIT_CLASS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+export function suitOf(id) {
+  return id.startsWith("JK") ? null : id[1];
+}
+
+/** An SVG suit symbol (decorative). */
+export function pip(suit, className = "pip") {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", className);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(SVG_NS, "use");
+  use.setAttribute("href", `/static/cards/suits.svg#${suit}`);
+  svg.append(use);
+  return svg;
+}
+
+function srOnly(text) {
+  const span = document.createElement("span");
+  span.className = "sr-only";
+  span.textContent = text;
+  return span;
+}
+
+function fillFace(el, id, label) {
+  const suit = suitOf(id);
+  el.classList.add("card", "face", suit ? `suit-${SUIT_CLASS[suit]}` : "joker");
+  el.dataset.card = id;
+  el.append(srOnly(label ?? cardName(id)));
+  const face = document.createElement("span");
+  face.className = "face-art";
+  face.setAttribute("aria-hidden", "true");
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  const rank = document.createElement("span");
+  rank.className = "rank";
+  rank.textContent = suit ? t(`rank.short.${id[0]}`) : t("rank.short.joker");
+  corner.append(rank, pip(suit || "J", "pip small"));
+  face.append(corner, pip(suit || "J", "pip big"));
+  el.append(face);
+  return el;
+}
+
+/** A card as a <button> (for the hand); `data-action` tells the click handler what to do. */
+export function cardButton(id, action) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.action = action;
+  return fillFace(button, id);
+}
+
+/** A card face that is not a control (trick, kitty, last trick). */
+export function cardFace(id, label) {
+  return fillFace(document.createElement("div"), id, label);
+}
+
+/** A face-down card (another player's hand). */
+export function cardBack() {
+  const div = document.createElement("div");
+  div.className = "card back";
+  div.setAttribute("aria-hidden", "true");
+  return div;
+}
+
+/** The short text for a card in history lines, e.g. "A♥" becomes rank + symbol element. */
+export function cardChip(id) {
+  const span = document.createElement("span");
+  const suit = suitOf(id);
+  span.className = `chip ${suit ? "suit-" + SUIT_CLASS[suit] : "joker"}`;
+  span.append(srOnly(cardName(id)));
+  const visible = document.createElement("span");
+  visible.setAttribute("aria-hidden", "true");
+  visible.textContent = suit ? t(`rank.short.${id[0]}`) : t("rank.short.joker");
+  visible.append(pip(suit || "J", "pip inline"));
+  span.append(visible);
+  return span;
+}
+
+export function suitChip(letter) {
+  const span = document.createElement("span");
+  span.className = `chip suit-${SUIT_CLASS[letter]}`;
+  span.append(pip(letter, "pip inline"));
+  span.append(document.createTextNode(` ${t(`suit.${letter}`)}`));
+  return span;
+}

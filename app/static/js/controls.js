@@ -1,0 +1,120 @@
+// The panel under the table: what you can do now (bid, discard, lead and call) and the
+// practice hint.  Every control carries data-action for the room's one click listener.
+
+import { auctionControls } from "./auction.js";
+import { cardChip } from "./cards.js";
+import { cardName, t } from "./i18n.js";
+import { bidText, seatName } from "./table.js";
+import { discardCount } from "./hand.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function actionButton(text, action, data = {}, enabled = true, primary = false) {
+  const b = el("button", primary ? "primary" : "", text);
+  b.type = "button";
+  b.dataset.action = action;
+  Object.assign(b.dataset, data);
+  b.dataset.key = `${action}:${Object.values(data).join(",")}`;
+  b.disabled = !enabled;
+  return b;
+}
+
+function discardPanel(view, ui) {
+  const k = discardCount(view);
+  const box = el("div", "discard-panel");
+  box.append(el("p", "prompt", t("discard.prompt", { k })));
+  box.append(el("p", "", t("discard.chosen", { n: ui.discard.size, k })));
+  box.append(actionButton(t("discard.button"), "discard", {}, ui.discard.size === k, true));
+  return box;
+}
+
+function leadPanel(view, ui) {
+  const box = el("div", "lead-panel");
+  const leads = view.legal.filter((a) => typeof a.play === "string");
+  const card = ui.leadCard && leads.some((a) => a.play === ui.leadCard) ? ui.leadCard : null;
+  if (!card) {
+    box.append(el("p", "prompt", t("lead.prompt")));
+    return box;
+  }
+  const forCard = leads.filter((a) => a.play === card);
+  const grandAllowed = forCard.some((a) => a.grand);
+  const grand = grandAllowed && ui.grand;
+  const prompt = el("p", "prompt");
+  prompt.append(t("lead.chosen"), " ", cardChip(card), ". ", t("lead.call_prompt"));
+  box.append(prompt);
+  if (grandAllowed) {
+    const label = el("label", "inline-check");
+    const check = document.createElement("input");
+    check.type = "checkbox";
+    check.checked = grand;
+    check.dataset.change = "grand";
+    check.dataset.key = "grand";
+    label.append(check, el("span", "", t("lead.grand")));
+    box.append(label, el("p", "hint", t("lead.grand_hint")));
+  }
+  const calls = el("div", "calls");
+  calls.setAttribute("role", "group");
+  calls.setAttribute("aria-label", t("lead.calls"));
+  const seen = new Set();
+  for (const action of forCard) {
+    if (Boolean(action.grand) !== grand) continue;
+    if (action.call) {
+      if (seen.has(action.call)) continue;
+      seen.add(action.call);
+      calls.append(actionButton(t("lead.call", { card: cardName(action.call) }), "lead",
+        { card, call: action.call }));
+    } else {
+      calls.append(actionButton(t("lead.alone"), "lead", { card, call: "" }));
+    }
+  }
+  box.append(calls);
+  return box;
+}
+
+function hintText(view) {
+  const hint = view.hint;
+  if (!hint) return null;
+  if ("bid" in hint) return t("hint.bid", { bid: bidText(hint.bid) });
+  if (Array.isArray(hint.discard)) return t("hint.discard", { cards: hint.discard.map(cardName).join(", ") });
+  if (hint.call) return t("hint.lead_call", { card: cardName(hint.play), call: cardName(hint.call) });
+  if (hint.play) return t("hint.play", { card: cardName(hint.play) });
+  return null;
+}
+
+/** The one-line status: whose turn it is and what they are doing. */
+export function turnText(view) {
+  const phase = view.phase;
+  if (phase === "lobby") return view.room.you_are_host ? t("status.lobby_host") : t("status.lobby");
+  if (phase === "deal_over") return t("status.deal_over");
+  if (phase === "match_over") return t("status.match_over");
+  if (view.turn === null || view.turn === undefined) return "";
+  const mine = view.turn === view.you;
+  const key = { auction: "bid", discard: "discard", lead: "lead", play: "play" }[phase] || "play";
+  if (mine) return t(`status.you_${key}`);
+  return t(`status.other_${key}`, { name: seatName(view, view.turn) });
+}
+
+export function renderControls(view, ui) {
+  const box = document.getElementById("controls");
+  const parts = [];
+  const mine = view.you !== null && view.turn === view.you;
+  if (mine && view.phase === "auction") {
+    const bids = auctionControls(view);
+    if (bids) parts.push(bids);
+  } else if (mine && view.phase === "discard" && discardCount(view)) {
+    parts.push(discardPanel(view, ui));
+  } else if (mine && view.phase === "lead") {
+    parts.push(leadPanel(view, ui));
+  }
+  const hint = mine ? hintText(view) : null;
+  if (hint) {
+    const p = el("p", "hint-box", hint);
+    parts.push(p);
+  }
+  box.replaceChildren(...parts);
+}

@@ -1,0 +1,191 @@
+// The lobby panel: the table's rules (the host edits them: preset, then every option
+// with a one-line explanation; the server's answer to a bad combination names the
+// option, and it is shown next to it), Start, and Leave for a seated guest.
+
+import { has, t } from "./i18n.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A value as a player reads it: "left of the dealer", "on", "4". */
+export function valueLabel(option, value) {
+  if (value === true) return t("value.on");
+  if (value === false) return t("value.off");
+  if (value === null || value === undefined) return t("value.auto");
+  const key = `value.${option}.${value}`;
+  if (has(key)) return t(key);
+  if (option === "match" && String(value).startsWith("deals:")) {
+    return t("value.match.deals", { n: String(value).slice(6) });
+  }
+  return String(value);
+}
+
+export function optionName(option) {
+  return has(`opt.${option}.name`) ? t(`opt.${option}.name`) : option;
+}
+
+function choiceControl(option, spec, value) {
+  const select = el("select");
+  for (const v of spec.values) {
+    const o = el("option", "", valueLabel(option, v));
+    o.value = String(v);
+    select.append(o);
+  }
+  select.value = String(value);
+  return select;
+}
+
+function intControl(spec, value, placeholder) {
+  const input = el("input");
+  input.type = "number";
+  input.inputMode = "numeric";
+  if (spec.min !== undefined) input.min = String(spec.min);
+  if (spec.max !== undefined) input.max = String(spec.max);
+  input.value = value === null || value === undefined ? "" : String(value);
+  if (placeholder) input.placeholder = placeholder;
+  return input;
+}
+
+function matchControl(value) {
+  const select = el("select");
+  const deals = String(value).startsWith("deals:") ? String(value).slice(6) : null;
+  for (const v of ["target", "single_deal", "deals:2", "deals:4", "deals:8", "deals:12"]) {
+    const o = el("option", "", valueLabel("match", v));
+    o.value = v;
+    select.append(o);
+  }
+  if (deals && ![...select.options].some((o) => o.value === value)) {
+    const o = el("option", "", valueLabel("match", value));
+    o.value = value;
+    select.append(o);
+  }
+  select.value = String(value);
+  return select;
+}
+
+function optionRow(option, spec, room, error) {
+  const row = el("div", "option");
+  row.dataset.option = option;
+  const label = el("label");
+  const name = el("span", "", optionName(option));
+  const resolved = room.rules_resolved[option];
+  const overridden = option in room.rules;
+  let control;
+  if (spec.type === "bool") {
+    control = el("input");
+    control.type = "checkbox";
+    control.checked = Boolean(resolved);
+    label.append(control, name);
+  } else {
+    if (spec.type === "choice") control = choiceControl(option, spec, resolved);
+    else if (spec.type === "match") control = matchControl(resolved);
+    else if (spec.type === "int_or_derived") {
+      control = intControl({ min: 1, max: 20 }, overridden ? room.rules[option] : null,
+        t("value.auto_n", { n: resolved }));
+    } else control = intControl(spec, resolved);
+    label.append(name, control);
+  }
+  control.dataset.change = "rule";
+  control.dataset.option = option;
+  control.dataset.type = spec.type;
+  control.dataset.key = `rule:${option}`;
+  const help = el("p", "", has(`opt.${option}.help`) ? t(`opt.${option}.help`) : "");
+  help.id = `help-${option}`;
+  control.setAttribute("aria-describedby", help.id);
+  row.append(label, help);
+  if (error && error.option === option) {
+    const p = el("p", "error", error.message);
+    p.id = `error-${option}`;
+    control.setAttribute("aria-describedby", `${p.id} ${help.id}`);
+    control.setAttribute("aria-invalid", "true");
+    row.append(p);
+  }
+  return row;
+}
+
+function hostForm(room, meta, error) {
+  const form = el("div", "rules-form");
+  const presetRow = el("div", "option");
+  const label = el("label");
+  const select = el("select");
+  select.dataset.change = "preset";
+  select.dataset.key = "preset";
+  for (const p of meta.presets) {
+    const o = el("option", "", t(`preset.label.${p}`));
+    o.value = p;
+    select.append(o);
+  }
+  select.value = room.rules.preset || meta.default;
+  label.append(el("span", "", t("lobby.preset")), select);
+  presetRow.append(label, el("p", "", t(`preset.about.${select.value}`)));
+  form.append(presetRow);
+  for (const [option, spec] of Object.entries(meta.options)) {
+    form.append(optionRow(option, spec, room, error));
+  }
+  return form;
+}
+
+/** A short summary of the rules for guests: preset, shape and every changed option. */
+export function rulesSummary(room) {
+  const r = room.rules_resolved;
+  const list = el("ul", "rules-summary");
+  const add = (text) => list.append(el("li", "", text));
+  add(t(`preset.label.${r.preset || room.rules.preset || "standard"}`));
+  add(t("lobby.shape", { players: r.players, hand: r.hand_size, kitty: r.kitty, min: r.min_bid, max: r.max_bid }));
+  for (const [option, value] of Object.entries(room.rules)) {
+    if (option === "preset") continue;
+    add(`${optionName(option)}: ${valueLabel(option, value)}`);
+  }
+  return list;
+}
+
+export function renderLobby(view, meta, ui) {
+  const box = document.getElementById("lobby");
+  box.hidden = view.phase !== "lobby";
+  if (box.hidden) {
+    ui.lobbySignature = null;
+    return;
+  }
+  const room = view.room;
+  const seated = room.your_seat !== null && room.your_seat !== undefined;
+  const signature = JSON.stringify([room.rules, room.you_are_host, seated, ui.rulesError,
+    document.documentElement.lang, Boolean(meta)]);
+  if (signature === ui.lobbySignature) return;
+  ui.lobbySignature = signature;
+  const parts = [el("h2", "", t("lobby.heading"))];
+  if (room.you_are_host) {
+    const start = el("button", "primary", t("lobby.start"));
+    start.type = "button";
+    start.dataset.action = "start";
+    start.dataset.key = "start";
+    const actions = el("div", "actions");
+    actions.append(start);
+    parts.push(el("p", "hint", t("lobby.start_hint")), actions);
+  } else {
+    parts.push(el("p", "hint", t("lobby.wait_host")));
+  }
+  if (ui.rulesError) {
+    parts.push(el("p", "error", t("lobby.rules_error", { message: ui.rulesError.message })));
+  }
+  parts.push(rulesSummary(room));
+  if (room.you_are_host && meta) {
+    const details = el("details", "rules-details");
+    details.open = ui.rulesOpen || Boolean(ui.rulesError);
+    details.dataset.toggle = "rules";
+    const summary = el("summary", "", t("lobby.change_rules"));
+    details.append(summary, hostForm(room, meta, ui.rulesError));
+    parts.push(details);
+  }
+  if (seated && !room.you_are_host && !room.practice) {
+    const leave = el("button", "", t("lobby.leave"));
+    leave.type = "button";
+    leave.dataset.action = "leave";
+    leave.dataset.key = "leave";
+    parts.push(leave);
+  }
+  box.replaceChildren(...parts);
+}

@@ -1,0 +1,363 @@
+// The room page: one connection, one `switch (message.type)`, one click listener.
+//
+// Every view is rendered from the latest `state` message: the server is authoritative
+// and the client decides nothing; it only highlights what `legal` allows.  Local state is
+// limited to selections in progress (discard choice, the card picked for the first lead).
+
+import { renderAuctionHistory } from "./auction.js";
+import { renderChat, setUpChat } from "./chat.js";
+import { renderControls, turnText } from "./controls.js";
+import { discardCount, renderHand, setUpHandKeys } from "./hand.js";
+import { t } from "./i18n.js";
+import { renderLobby } from "./lobby.js";
+import { api, Connection, forgetToken, saveToken, savedToken } from "./net.js";
+import { setUpPage } from "./page.js";
+import { renderResult } from "./result.js";
+import { renderScoreSheet } from "./scoresheet.js";
+import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
+import { renderLastTrick, renderTrick } from "./trick.js";
+
+const NAME_KEY = "amerikaner.name";
+const roomEl = document.getElementById("room");
+const code = roomEl.dataset.room.toLowerCase();
+
+const ui = {
+  discard: new Set(),
+  leadCard: null,
+  grand: false,
+  rulesError: null,
+  rulesOpen: false,
+  lobbySignature: null,
+  stage: null,
+};
+let view = null;
+let version = 0;
+let meta = null;
+let pending = null;
+let errorTimer = null;
+
+const conn = new Connection(code, { onMessage, onStatus });
+
+// -- messages from the server ---------------------------------------------------------
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      // The seat and version also arrive in the state that follows.
+      break;
+    case "state":
+      version = message.version;
+      view = message.view;
+      render();
+      break;
+    case "error":
+      onError(message);
+      break;
+    case "chat":
+      // The same line arrives in the next state's view.room.chat, which is rendered.
+      break;
+    case "pong":
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(message) {
+  if (message.code === "stale_version" && pending && isLegal(pending)) {
+    // The room moved on (a chat line, someone connecting) but our action still holds.
+    const action = pending;
+    pending = null;
+    send({ type: "action", version, action });
+    return;
+  }
+  pending = null;
+  if (message.code === "bad_rules") {
+    const colon = message.message.indexOf(":");
+    ui.rulesError = { option: colon > 0 ? message.message.slice(0, colon) : "", message: message.message };
+    ui.lobbySignature = null;
+    render();
+    return;
+  }
+  showError(message.message);
+}
+
+function onStatus(status, detail) {
+  const el = document.getElementById("conn-status");
+  if (status === "open") el.textContent = "";
+  else if (status === "connecting") el.textContent = view ? t("conn.reconnecting") : t("conn.connecting");
+  else if (status === "retrying") el.textContent = detail === "offline" ? t("conn.offline") : t("conn.lost");
+  else if (status === "closed") onClosed(detail);
+}
+
+function onClosed(event) {
+  const el = document.getElementById("conn-status");
+  if (event.code === 4401) {
+    // The token is unknown (the seat was given back): watch, and offer to join.
+    forgetToken(code);
+    el.textContent = "";
+    connect();
+    return;
+  }
+  if (event.code === 4404) el.textContent = t("conn.no_room");
+  else if (event.code === 4403) el.textContent = t("conn.private");
+  else el.textContent = t("conn.closed");
+  renderJoinPanel();
+}
+
+function showError(text) {
+  const el = document.getElementById("room-error");
+  el.textContent = text;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { el.textContent = ""; }, 6000);
+}
+
+// -- sending ----------------------------------------------------------------------------
+
+function send(message) {
+  if (!conn.send(message)) showError(t("conn.not_connected"));
+}
+
+function same(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+function isLegal(action) {
+  if (!view || view.turn !== view.you) return false;
+  if ("discard" in action) return discardCount(view) === action.discard.length;
+  return view.legal.some((a) => same(a, action));
+}
+
+function act(action) {
+  pending = action;
+  send({ type: "action", version, action });
+}
+
+function connect() {
+  // Read the token at every (re)connect: joining or leaving changes it.
+  conn.start(() => {
+    const token = savedToken(code);
+    return token ? { type: "hello", token } : { type: "hello", spectate: true };
+  });
+}
+
+async function join(seat) {
+  const input = document.getElementById("join-name");
+  const name = input.value.trim();
+  if (!name) {
+    showError(t("error.name_required"));
+    input.focus();
+    return;
+  }
+  localStorage.setItem(NAME_KEY, name);
+  const body = seat === undefined ? { name } : { name, seat };
+  try {
+    const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body);
+    saveToken(code, joined.token);
+    connect();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function downloadRecord() {
+  try {
+    const record = await api("GET", `/api/rooms/${encodeURIComponent(code)}/record`, undefined, savedToken(code));
+    const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `amerikaner-${code}-${view ? view.room.match_number : 1}.json`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function roomLink() {
+  return `${location.origin}/r/${code}`;
+}
+
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText(roomLink());
+    document.getElementById("conn-status").textContent = "";
+    showError(t("room.link_copied"));
+  } catch {
+    showError(t("room.copy_this", { url: roomLink() }));
+  }
+}
+
+// -- the one click listener -----------------------------------------------------------
+
+const clicks = {
+  bid: (b) => act({ bid: /^\d+$/.test(b.dataset.bid) ? Number(b.dataset.bid) : b.dataset.bid }),
+  play: (b) => act({ play: b.dataset.card }),
+  "toggle-discard": (b) => {
+    const card = b.dataset.card;
+    if (ui.discard.has(card)) ui.discard.delete(card);
+    else if (ui.discard.size < discardCount(view)) ui.discard.add(card);
+    render();
+  },
+  discard: () => act({ discard: [...ui.discard] }),
+  "lead-card": (b) => {
+    ui.leadCard = b.dataset.card;
+    render();
+    const first = document.querySelector("#controls .calls button");
+    if (first) first.focus();
+  },
+  lead: (b) => {
+    const action = { play: b.dataset.card };
+    if (b.dataset.call) action.call = b.dataset.call;
+    if (ui.grand) action.grand = true;
+    act(action);
+  },
+  "take-seat": (b) => join(Number(b.dataset.seat)),
+  join: () => join(undefined),
+  start: () => send({ type: "start" }),
+  ready: () => send({ type: "ready" }),
+  rematch: () => send({ type: "rematch" }),
+  leave: () => {
+    send({ type: "leave" });
+    forgetToken(code);
+    setTimeout(connect, 200);
+  },
+  download: downloadRecord,
+  "copy-link": copyLink,
+  share: () => navigator.share({ title: "Amerikaner", url: roomLink() }).catch(() => {}),
+};
+
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-action]");
+  if (!target || target.disabled || target.getAttribute("aria-disabled") === "true") return;
+  const handler = clicks[target.dataset.action];
+  if (handler) handler(target);
+});
+
+// Form controls: the host's rules and bot levels, the grand checkbox.
+document.addEventListener("change", (event) => {
+  const control = event.target;
+  const kind = control.dataset && control.dataset.change;
+  if (!kind || !view) return;
+  if (kind === "seat-bot") {
+    send({ type: "seat_bot", seat: Number(control.dataset.seat), level: control.value });
+  } else if (kind === "preset") {
+    ui.rulesError = null;
+    send({ type: "rules", rules: { preset: control.value } });
+  } else if (kind === "rule") {
+    ui.rulesError = null;
+    const rules = { ...view.room.rules };
+    const option = control.dataset.option;
+    const type = control.dataset.type;
+    if (type === "bool") rules[option] = control.checked;
+    else if (type === "choice") {
+      const spec = meta.options[option];
+      rules[option] = spec.values.find((v) => String(v) === control.value);
+    } else if (type === "match") rules[option] = control.value;
+    else if (control.value === "") delete rules[option];
+    else rules[option] = Number(control.value);
+    send({ type: "rules", rules });
+  } else if (kind === "grand") {
+    ui.grand = control.checked;
+    render();
+  }
+});
+
+document.addEventListener("toggle", (event) => {
+  if (event.target.dataset && event.target.dataset.toggle === "rules") ui.rulesOpen = event.target.open;
+}, true);
+
+// -- rendering ------------------------------------------------------------------------
+
+function captureFocus() {
+  const active = document.activeElement;
+  if (!active || !active.dataset || !active.dataset.key) return null;
+  const hand = active.closest("#hand");
+  const index = hand ? [...hand.children].indexOf(active) : -1;
+  return { key: active.dataset.key, index, area: active.closest("#hand, #controls, #seats, #result, #lobby") };
+}
+
+function restoreFocus(saved) {
+  if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
+  const same = document.querySelector(`[data-key="${CSS.escape(saved.key)}"]`);
+  if (same && !same.disabled) {
+    same.focus();
+    return;
+  }
+  const cards = [...document.querySelectorAll("#hand button")];
+  if (saved.index >= 0 && cards.length) {
+    cards[Math.min(saved.index, cards.length - 1)].focus();
+    return;
+  }
+  const fallback = document.querySelector("#controls button:not(:disabled), #hand button");
+  if (fallback && saved.area) fallback.focus();
+}
+
+function resetSelections() {
+  const stage = `${view.deal_number}:${view.phase}:${view.turn === view.you}`;
+  if (stage !== ui.stage) {
+    ui.stage = stage;
+    ui.discard.clear();
+    ui.leadCard = null;
+    ui.grand = false;
+  }
+  if (view.phase !== "lobby") ui.rulesError = null;
+}
+
+function renderJoinPanel() {
+  const panel = document.getElementById("join-panel");
+  const seated = view && view.room.your_seat !== null && view.room.your_seat !== undefined;
+  panel.hidden = !view || seated || view.room.practice;
+}
+
+function render() {
+  if (!view) return;
+  const focus = captureFocus();
+  resetSelections();
+  document.body.classList.toggle("is-practice", Boolean(view.room.practice));
+  renderSeats(view);
+  renderContract(view);
+  renderTrick(view, render);
+  renderCenterPanel(view);
+  renderControls(view, ui);
+  renderHand(view, ui);
+  renderResult(view);
+  renderLobby(view, meta, ui);
+  renderAuctionHistory(view);
+  renderLastTrick(view);
+  renderScoreSheet(view);
+  renderChat(view);
+  renderJoinPanel();
+  document.getElementById("turn-status").textContent = turnText(view);
+  restoreFocus(focus);
+}
+
+async function loadMeta() {
+  try {
+    meta = await api("GET", "/api/rules");
+  } catch {
+    meta = null;
+  }
+  ui.lobbySignature = null;
+  render();
+}
+
+async function init() {
+  await setUpPage();
+  document.getElementById("join-name").value = localStorage.getItem(NAME_KEY) || "";
+  if (navigator.share) document.getElementById("share-button").hidden = false;
+  document.addEventListener("languagechange", () => {
+    ui.lobbySignature = null;
+    render();
+  });
+  setUpHandKeys();
+  setUpChat(send);
+  connect();
+  loadMeta();
+}
+
+init();

@@ -1,0 +1,198 @@
+// The table: the seats around it (you at the bottom; left, top, right clockwise as in
+// the source app), the contract banner and whose turn it is.
+
+import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
+import { t } from "./i18n.js";
+
+// Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
+const POSITIONS = {
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+  5: ["bottom", "left", "topleft", "topright", "right"],
+};
+
+/** The seat shown at the bottom: yours, your claimed seat, or seat 0 for a spectator. */
+export function viewerSeat(view) {
+  if (view.you !== null && view.you !== undefined) return view.you;
+  const claimed = view.room && view.room.your_seat;
+  return claimed === null || claimed === undefined ? 0 : claimed;
+}
+
+export function positionOf(view, seat) {
+  const n = view.players;
+  const offset = (seat - viewerSeat(view) + n) % n;
+  return (POSITIONS[n] || POSITIONS[4])[offset];
+}
+
+/** A seat's display name: the person's name, "Bot 2", or "Empty seat". */
+export function seatName(view, seat) {
+  const info = view.room && view.room.seats[seat];
+  if (info && info.name) return info.name;
+  if (view.phase === "lobby" && info && !info.human) return t("seat.empty", { n: seat + 1 });
+  return t("seat.bot", { n: seat + 1 });
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function badge(text, kind) {
+  return el("span", `badge ${kind}`, text);
+}
+
+export function bidText(bid) {
+  if (bid === "pass") return t("bid.pass_done");
+  if (bid === "amerikaner") return t("bid.amerikaner");
+  return String(bid);
+}
+
+function lobbySeatControls(view, seat, info) {
+  const box = el("div", "seat-controls");
+  const room = view.room;
+  const seated = room.your_seat !== null && room.your_seat !== undefined;
+  if (!info.human && !seated && !room.practice) {
+    const take = el("button", "", t("seat.take", { n: seat + 1 }));
+    take.type = "button";
+    take.dataset.action = "take-seat";
+    take.dataset.seat = String(seat);
+    take.dataset.key = `take-seat:${seat}`;
+    box.append(take);
+  }
+  if (!info.human && room.you_are_host) {
+    const label = el("label", "bot-level");
+    const span = el("span", "sr-only", t("seat.bot_level", { n: seat + 1 }));
+    const select = el("select");
+    select.dataset.change = "seat-bot";
+    select.dataset.seat = String(seat);
+    select.dataset.key = `seat-bot:${seat}`;
+    for (const level of room.settings.bot_levels) {
+      const option = el("option", "", t(`bot.${level}`));
+      option.value = level;
+      select.append(option);
+    }
+    select.value = info.bot || room.settings.bot_levels[0];
+    label.append(span, select);
+    box.append(label);
+  } else if (!info.human && info.bot) {
+    box.append(el("span", "hint-on-felt", t(`bot.${info.bot}`)));
+  }
+  return box;
+}
+
+function seatBox(view, seat) {
+  const info = view.room.seats[seat];
+  const pos = positionOf(view, seat);
+  const box = el("div", `seat pos-${pos}`);
+  box.dataset.seat = String(seat);
+  if (view.turn === seat) box.classList.add("turn");
+  const isYou = view.room.your_seat === seat;
+  const name = el("div", "name", seatName(view, seat));
+  box.append(name);
+  const badges = el("div", "badges");
+  if (isYou) badges.append(badge(t("seat.you"), "you"));
+  if (info.host) badges.append(badge(t("seat.host"), "host"));
+  if (view.phase !== "lobby" && view.dealer === seat) badges.append(badge(t("seat.dealer"), "dealer"));
+  const contract = view.contract;
+  if (contract && contract.bidder === seat) badges.append(badge(t("seat.bidder"), "bidder"));
+  if (contract && contract.partner === seat && contract.partner !== contract.bidder) {
+    badges.append(badge(t("seat.partner"), "partner"));
+  }
+  if (info.away) badges.append(badge(t("seat.away"), "away"));
+  else if (info.human && !info.connected) badges.append(badge(t("seat.disconnected"), "away"));
+  if (info.takeover) badges.append(badge(t("seat.takeover"), "host"));
+  if (view.phase === "deal_over" && info.human && info.ready) badges.append(badge(t("seat.ready"), "host"));
+  if (view.turn === seat) badges.append(badge(t("seat.to_play"), "turn-badge"));
+  box.append(badges);
+
+  if (view.phase === "lobby") {
+    box.append(lobbySeatControls(view, seat, info));
+    return box;
+  }
+  if (view.phase === "auction") {
+    const bids = view.auction.filter((b) => b.seat === seat);
+    if (bids.length) box.append(el("div", "last-bid", bidText(bids[bids.length - 1].bid)));
+  }
+  if (seat !== view.you) {
+    const count = view.hand_counts[seat] || 0;
+    const backs = el("div", "backs");
+    for (let i = 0; i < Math.min(count, 8); i++) backs.append(cardBack());
+    box.append(backs, el("div", "count", t("seat.cards", { n: count })));
+  }
+  if (["play", "lead", "deal_over", "match_over"].includes(view.phase) || view.tricks_played) {
+    box.append(el("div", "won", t("seat.tricks", { n: view.tricks_won[seat] || 0 })));
+  }
+  return box;
+}
+
+export function renderSeats(view) {
+  const container = document.getElementById("seats");
+  const boxes = [];
+  for (let seat = 0; seat < view.players; seat++) boxes.push(seatBox(view, seat));
+  container.replaceChildren(...boxes);
+}
+
+/** The contract banner: bidder, bid, trump, called card, the partner once revealed. */
+export function renderContract(view) {
+  const banner = document.getElementById("contract");
+  banner.replaceChildren();
+  if (view.phase === "lobby") return;
+  const parts = [];
+  parts.push(el("span", "deal-no", t("contract.deal", { n: view.deal_number })));
+  if (view.minus_round) {
+    parts.push(el("span", "", t("contract.minus_round")));
+  }
+  const c = view.contract;
+  if (c) {
+    parts.push(el("span", "", t("contract.bid", { name: seatName(view, c.bidder), bid: bidText(c.bid) })));
+    if (c.bid !== "amerikaner" && (c.trump || c.grand || c.called)) {
+      const trump = el("span", "");
+      if (c.grand || !c.trump) trump.textContent = t("contract.no_trump");
+      else trump.append(t("contract.trump"), " ", suitChip(c.trump));
+      parts.push(trump);
+    }
+    if (c.called) {
+      const called = el("span", "", `${t("contract.called")} `);
+      called.append(cardChip(c.called));
+      parts.push(called);
+    }
+    if (c.partner !== null && c.partner !== undefined) {
+      parts.push(el("span", "", t("contract.partner", { name: seatName(view, c.partner) })));
+    } else if (view.you_are_partner) {
+      parts.push(el("span", "", t("contract.you_are_partner")));
+    }
+  }
+  banner.append(...parts);
+}
+
+/** The middle of the table under the trick: the kitty when it may be seen, your
+ *  discards, a redeal or minus-round notice. */
+export function renderCenterPanel(view) {
+  const panel = document.getElementById("center-panel");
+  const parts = [];
+  if (view.phase === "lobby") {
+    const free = view.room.seats.filter((s) => !s.human).length;
+    parts.push(el("p", "", free ? t("center.waiting", { n: free }) : t("center.full")));
+  }
+  if (view.redeal && ["auction", "discard", "lead"].includes(view.phase)) {
+    parts.push(el("p", "", t(`center.redeal.${view.redeal}`)));
+  }
+  const showKitty = view.kitty && (view.phase === "discard" || (view.phase === "lead" && view.you !== view.contract?.bidder));
+  if (showKitty) {
+    parts.push(el("p", "", t("center.kitty")));
+    const row = el("div", "kitty-row");
+    for (const id of view.kitty) row.append(cardFace(id));
+    parts.push(row);
+  }
+  if (view.discards && ["lead", "play"].includes(view.phase)) {
+    const p = el("p", "", `${t("center.your_discards")} `);
+    view.discards.forEach((id, i) => {
+      if (i) p.append(" ");
+      p.append(cardChip(id));
+    });
+    parts.push(p);
+  }
+  panel.replaceChildren(...parts);
+}

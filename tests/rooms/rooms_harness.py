@@ -1,0 +1,219 @@
+"""Test harness for the rooms server: a real uvicorn server on loopback (in a thread, or
+an ``amerikaner serve`` process) and real WebSocket clients that check every frame they
+receive against the protocol's models."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from app.main import create_app
+from app.rooms.messages import server_adapter
+from app.settings import Settings
+
+WS_MAX = 64 * 1024
+
+
+class ServerThread:
+    """``create_app(settings)`` served by uvicorn in a background thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
+                                ws_per_message_deflate=False, ws_max_size=WS_MAX)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        sock = self.server.servers[0].sockets[0]
+        self.port = sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def registry(self) -> Any:
+        return self.app.state.registry
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServeProcess:
+    """A real ``amerikaner serve`` process on a free port."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0", **(env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServeProcess:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port),
+             "--data-dir", str(self.data_dir)],
+            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.output())
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("amerikaner serve did not answer /healthz")
+
+    def stop(self) -> str:
+        assert self.proc is not None
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return self.output()
+
+    def output(self) -> str:
+        assert self.proc is not None
+        if self.proc.stdout is None or self.proc.poll() is None:
+            return ""
+        return self.proc.stdout.read().decode(errors="replace")
+
+
+def create_room(base: str, name: str = "Ann", **body: Any) -> dict[str, Any]:
+    r = httpx.post(base + "/api/rooms", json={"name": name, **body})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def join_room(base: str, code: str, name: str, **body: Any) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name, **body})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+class Client:
+    """A WebSocket client of one room; every frame is validated and kept."""
+
+    def __init__(self, base: str, code: str, token: str | None = None, spectate: bool = False,
+                 hello: bool = True, origin: str | None = None) -> None:
+        url = base.replace("http://", "ws://") + f"/ws/{code}"
+        kwargs: dict[str, Any] = {"compression": None, "open_timeout": 5,
+                                  "max_size": 2 * WS_MAX, "legacy": True}
+        if origin is not None:
+            kwargs["origin"] = origin
+        self.ws: ClientConnection = connect(url, **kwargs)
+        self.frames: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.version = -1
+        self.seat: int | None = None
+        if hello:
+            msg: dict[str, Any] = {"type": "hello"}
+            if token is not None:
+                msg["token"] = token
+            if spectate:
+                msg["spectate"] = True
+            self.send(msg)
+            welcome = self.wait_for(lambda m: m["type"] == "welcome")
+            self.seat = welcome["seat"]
+            self.wait_for(lambda m: m["type"] == "state")
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def send_raw(self, text: str | bytes) -> None:
+        self.ws.send(text)
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        raw = self.ws.recv(timeout=timeout)
+        msg: dict[str, Any] = json.loads(raw)
+        server_adapter.validate_python(msg)  # every frame fits the protocol's models
+        self.frames.append(msg)
+        if msg["type"] == "state":
+            assert msg["version"] > self.version or self.version < 0, (msg["version"],
+                                                                      self.version)
+            self.version = msg["version"]
+            self.state = msg["view"]
+        return msg
+
+    def wait_for(self, pred: Callable[[dict[str, Any]], bool],
+                 timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching frame; last state: {self.state}")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def wait_state(self, pred: Callable[[dict[str, Any]], bool],
+                   timeout: float = 20) -> dict[str, Any]:
+        if self.state is not None and pred(self.state):
+            return self.state
+        msg = self.wait_for(lambda m: m["type"] == "state" and pred(m["view"]), timeout)
+        return msg["view"]
+
+    def error(self, timeout: float = 10) -> dict[str, Any]:
+        return self.wait_for(lambda m: m["type"] == "error", timeout)
+
+    def drain(self, quiet: float = 0.2) -> None:
+        """Read until nothing comes for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(quiet)
+            except TimeoutError:
+                return
+
+    def act(self, action: dict[str, Any], version: int | None = None) -> None:
+        self.send({"type": "action", "version": self.version if version is None else version,
+                   "action": action})
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def pick_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal action for the seat of ``view`` (a discard: any K cards of the hand)."""
+    legal = view["legal"]
+    choice = dict(rng.choice(legal))
+    if "discard" in choice and isinstance(choice["discard"], int):
+        choice["discard"] = rng.sample(view["hand"], choice["discard"])
+    if choice.get("bid") not in (None, "pass") and rng.random() < 0.6:
+        choice = {"bid": "pass"}
+    return choice
+
+
+def my_turn(view: dict[str, Any]) -> bool:
+    return view["turn"] is not None and view["turn"] == view["you"] and bool(view["legal"])

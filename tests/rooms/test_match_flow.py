@@ -1,0 +1,122 @@
+"""A whole match through the server: one person and three bots, the record it leaves
+(replayed by ``amerikaner replay``), the rematch, and the practice table's hints."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rooms_harness import Client, ServerThread, create_room, my_turn, pick_action
+
+from app.rules import RuleSet, parse_action
+from app.rules.cards import CARD_INDEX
+
+
+def play_until(client: Client, phase: str, rng: random.Random) -> dict[str, Any]:
+    """Play this seat's turns (and say ready between deals) until ``phase``."""
+    while True:
+        view = client.wait_state(
+            lambda v: my_turn(v) or v["phase"] in ("deal_over", "match_over", phase))
+        if view["phase"] == phase:
+            return view
+        if view["phase"] == "deal_over":
+            client.send({"type": "ready"})
+            client.wait_state(lambda v: v["phase"] != "deal_over")
+            continue
+        if view["phase"] == "match_over":
+            raise AssertionError("the match ended early")
+        client.act(pick_action(view, rng))
+        reply = client.wait_for(lambda m: m["type"] in ("state", "error"))
+        assert reply["type"] == "state", reply
+
+
+def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
+                                                      tmp_path: Path) -> None:
+    room = create_room(server.base, rules={"preset": "standard", "target": 30})
+    code, token = room["room"], room["token"]
+    ann = Client(server.base, code, token=token)
+    assert ann.seat == 0 and ann.state is not None and ann.state["phase"] == "lobby"
+    assert ann.state["room"]["you_are_host"] and ann.state["legal"] == []
+    ann.send({"type": "seat_bot", "seat": 2, "level": "random"})
+    ann.wait_state(lambda v: v["room"]["seats"][2]["bot"] == "random")
+    ann.send({"type": "start"})
+    view = ann.wait_state(lambda v: v["phase"] != "lobby")
+    seats = view["room"]["seats"]
+    assert [s["bot"] for s in seats][1:] == ["heuristic", "random", "heuristic"]
+    assert [s["name"] for s in seats] == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
+    assert len(view["hand"]) == 12 and view["room"]["match_number"] == 1
+
+    final = play_until(ann, "match_over", random.Random(7))
+    totals = final["scores"]
+    assert max(totals) >= 30
+    assert final["winners"] == [s for s, t in enumerate(totals) if t == max(totals)]
+    assert [sum(col) for col in zip(*final["score_sheet"], strict=True)] == totals
+    assert final["legal"] == [] and final["turn"] is None
+    assert final["room"]["record_available"]
+
+    r = httpx.get(f"{server.base}/api/rooms/{code}/record",
+                  headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    record = r.json()
+    assert record["format"] == "amerikaner-record/1"
+    assert record["players"] == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    out = subprocess.run([sys.executable, "-m", "app.cli", "replay", str(path)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    line = json.loads(out.stdout)
+    assert line["ok"] and line["finished"]
+    assert line["totals"] == totals and line["winners"] == final["winners"]
+
+    # rematch: same seats, a new match; the finished match's record stays downloadable
+    bo = Client(server.base, code, spectate=True)
+    bo.send({"type": "rematch"})
+    assert bo.error()["code"] == "not_host"
+    ann.send({"type": "rematch"})
+    again = ann.wait_state(lambda v: v["room"]["match_number"] == 2)
+    assert again["phase"] in ("auction", "discard", "lead", "play", "deal_over")
+    assert again["scores"] == [0, 0, 0, 0] and again["score_sheet"] == []
+    assert [s["bot"] for s in again["room"]["seats"]] == [None, "heuristic", "random",
+                                                           "heuristic"]
+    r2 = httpx.get(f"{server.base}/api/rooms/{code}/record",
+                   headers={"Authorization": f"Bearer {token}"})
+    assert r2.json() == record
+
+
+def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None:
+    room = create_room(server.base, practice=True, rules={"preset": "guide",
+                                                          "match": "single_deal"})
+    ann = Client(server.base, room["room"], token=room["token"])
+    refused = Client(server.base, room["room"], hello=False)
+    refused.send({"type": "hello", "spectate": True})
+    assert refused.error()["code"] == "private_room"
+    ann.send({"type": "start"})
+    rules = RuleSet.from_json({"preset": "guide", "match": "single_deal"})
+    hints = 0
+    while True:
+        msg = ann.wait_for(lambda m: m["type"] == "state")
+        view = msg["view"]
+        if view["phase"] in ("deal_over", "match_over"):
+            break
+        if not my_turn(view):
+            assert view["hint"] is None
+            continue
+        hint = view["hint"]
+        assert hint is not None
+        action = parse_action(hint)  # record shape
+        legal = [json.dumps(a, sort_keys=True) for a in view["legal"]]
+        if "discard" in hint:
+            assert len(hint["discard"]) == rules.options.kitty
+            assert set(hint["discard"]) <= set(view["hand"])
+            assert all(c in CARD_INDEX for c in hint["discard"])
+        else:
+            assert json.dumps(action.to_json(), sort_keys=True) in legal
+        hints += 1
+        ann.act(hint)  # following the hints plays the whole deal
+    assert hints >= 3

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-NAME_MAX = 24
+NAME_MAX = 32
 CHAT_MAX = 200
 SEAT = Annotated[int, Field(ge=0, le=4)]
 
@@ -274,7 +274,7 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 
 def clean_name(value: str) -> str:
-    """A display name: trimmed, 1..24 printable characters."""
+    """A display name: trimmed, 1..32 printable characters."""
     name = " ".join(value.split())
     if not name:
         raise ValueError("a name cannot be empty")

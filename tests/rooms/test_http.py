@@ -67,7 +67,7 @@ def test_errors_have_the_protocol_shape(server: ServerThread) -> None:
     _error(httpx.post(f"{base}/api/rooms", json={"nom": "A"}), 422, "bad_request")
     _error(httpx.post(f"{base}/api/rooms", json={"name": 5}), 422, "bad_request")
     _error(httpx.post(f"{base}/api/rooms", json={"name": "   "}), 400, "bad_name")
-    _error(httpx.post(f"{base}/api/rooms", json={"name": "x" * 25}), 400, "bad_name")
+    _error(httpx.post(f"{base}/api/rooms", json={"name": "x" * 33}), 400, "bad_name")
     _error(httpx.post(f"{base}/api/rooms", json={"name": "a\u0007b"}), 400, "bad_name")
     code = create_room(base)["room"]
     _error(httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "B", "seat": "1"}),

@@ -29,7 +29,7 @@ export function discardCount(view) {
 export function renderHand(view, ui) {
   const hand = document.getElementById("hand");
   const area = document.getElementById("hand-area");
-  area.hidden = view.you === null || view.you === undefined || view.phase === "lobby";
+  area.hidden = view.you === null || view.you === undefined || !view.hand.length;
   if (area.hidden) {
     hand.replaceChildren();
     return;

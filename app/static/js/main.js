@@ -44,7 +44,7 @@ async function createRoom(practice) {
 
 async function joinRoom() {
   const codeInput = document.getElementById("code");
-  const code = codeInput.value.trim().toUpperCase();
+  const code = codeInput.value.trim().toLowerCase();
   if (!code) {
     showError(t("error.code_required"));
     codeInput.focus();

@@ -34,6 +34,9 @@ let view = null;
 let version = 0;
 let meta = null;
 let pending = null;
+let sentAt = null;
+let retried = false;
+let practiceStarted = false;
 let errorTimer = null;
 
 const conn = new Connection(code, { onMessage, onStatus });
@@ -49,6 +52,7 @@ function onMessage(message) {
       version = message.version;
       view = message.view;
       render();
+      startPractice();
       break;
     case "error":
       onError(message);
@@ -64,11 +68,11 @@ function onMessage(message) {
 }
 
 function onError(message) {
-  if (message.code === "stale_version" && pending && isLegal(pending)) {
+  sentAt = null;
+  if (message.code === "stale_version" && pending && !retried && isLegal(pending)) {
     // The room moved on (a chat line, someone connecting) but our action still holds.
-    const action = pending;
-    pending = null;
-    send({ type: "action", version, action });
+    retried = true;
+    act(pending);
     return;
   }
   pending = null;
@@ -130,6 +134,10 @@ function isLegal(action) {
 }
 
 function act(action) {
+  // One action per view: a double click must not play a second card into the next trick.
+  if (sentAt === version) return;
+  if (action !== pending) retried = false;
+  sentAt = version;
   pending = action;
   send({ type: "action", version, action });
 }
@@ -270,6 +278,13 @@ document.addEventListener("change", (event) => {
 document.addEventListener("toggle", (event) => {
   if (event.target.dataset && event.target.dataset.toggle === "rules") ui.rulesOpen = event.target.open;
 }, true);
+
+// A practice table has nobody to wait for: its person starts it at once.
+function startPractice() {
+  if (practiceStarted || !view.room.practice || view.phase !== "lobby" || !view.room.you_are_host) return;
+  practiceStarted = true;
+  send({ type: "start" });
+}
 
 // -- rendering ------------------------------------------------------------------------
 

@@ -1,0 +1,103 @@
+"""A person at the table, driven through the page only by roles and accessible names.
+
+``take_turn`` looks at what the page offers right now and does the obvious thing: bid the
+lowest legal number (or pass), pick discards until ``Discard`` is enabled, pick a lead and
+call the first offered card, or play the first enabled card.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+
+BID = re.compile(r"^Bid \d+$")
+CALL = re.compile(r"^(Call .+|Play alone)$")
+SHORT = 1500  # ms: an element may vanish when the next state arrives
+
+
+def hand(page: Any) -> Any:
+    return page.get_by_role("region", name="Your hand")
+
+
+def enabled_cards(page: Any) -> Any:
+    return hand(page).get_by_role("button", disabled=False)
+
+
+def deal_over(page: Any) -> bool:
+    return bool(page.get_by_role("button", name="Next deal").is_visible()
+                or page.get_by_role("button", name="Download record").is_visible())
+
+
+def take_turn(page: Any, *, bid: bool) -> str | None:
+    """Do one thing if it is this page's turn; return what was done (None: nothing)."""
+    try:
+        pass_button = page.get_by_role("button", name="Pass", exact=True)
+        if pass_button.is_visible():
+            numbers = page.get_by_role("button", name=BID, disabled=False)
+            if bid and numbers.count():
+                numbers.first.click(timeout=SHORT)
+                return "bid"
+            pass_button.click(timeout=SHORT)
+            return "pass"
+        discard = page.get_by_role("button", name="Discard", exact=True)
+        if discard.is_visible():
+            while discard.is_disabled():
+                hand(page).get_by_role("button", pressed=False).first.click(timeout=SHORT)
+            discard.click(timeout=SHORT)
+            return "discard"
+        calls = page.get_by_role("button", name=CALL)
+        if calls.count():
+            calls.first.click(timeout=SHORT)
+            return "call"
+        cards = enabled_cards(page)
+        if cards.count():
+            cards.first.click(timeout=SHORT)
+            return "play"
+    except PlaywrightError:
+        return None  # the page moved on under us; look again
+    return None
+
+
+def play_until_deal_over(pages: list[Any], bidders: set[int], timeout: float = 150) -> list[str]:
+    """Let every page act until all of them show the deal's end; the moves made."""
+    moves: list[str] = []
+    deadline = time.monotonic() + timeout
+    while not all(deal_over(p) for p in pages):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the deal did not end; moves so far: {moves}")
+        acted = False
+        for i, page in enumerate(pages):
+            move = take_turn(page, bid=i in bidders)
+            if move:
+                moves.append(f"{i}:{move}")
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(80)
+    return moves
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    client = page.evaluate("document.documentElement.clientWidth")
+    assert width <= client, f"horizontal scroll: content {width}px wide in {client}px"
+
+
+def focus_by_tab(page: Any, locator: Any, limit: int = 80) -> None:
+    """Press Tab until ``locator`` has the focus (keyboard-only navigation)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if locator.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError("could not reach the control with Tab")
+
+
+def tab_until(page: Any, predicate: str, limit: int = 80) -> None:
+    """Press Tab until ``predicate`` (a JS function of the focused element) holds."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"({predicate})(document.activeElement)"):
+            return
+    raise AssertionError(f"could not reach a control with Tab: {predicate}")

@@ -59,6 +59,8 @@ export function renderHand(view, ui) {
     if (hinted.has(id)) button.classList.add("hinted");
     return button;
   });
+  // Dim the cards that cannot be played only while some can: a hand is not grey between turns.
+  hand.classList.toggle("choosing", plays.size > 0);
   hand.replaceChildren(...buttons);
 }
 

@@ -1,0 +1,68 @@
+"""Keyboard only: create a practice table, bid and play a whole trick with Tab and Enter.
+Practice shows hints; switching to French names the cards in French."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .players import enabled_cards, focus_by_tab, hand, tab_until
+
+ENABLED_CARD = ("el => el.closest('#hand') !== null && el.tagName === 'BUTTON'"
+                " && el.getAttribute('aria-disabled') === 'false'")
+
+
+def tricks_taken(page: Any) -> int:
+    texts = page.get_by_text(re.compile(r"^Tricks: \d+$")).all_inner_texts()
+    return sum(int(t.split()[-1]) for t in texts)
+
+
+def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
+    page = new_page("solo")
+    page.goto("/")
+    focus_by_tab(page, page.get_by_role("textbox", name="Your name"))
+    page.keyboard.type("Kim")
+    focus_by_tab(page, page.get_by_role("button", name="Practice"))
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+
+    # A practice table starts at once: three bots, no chat, no joining.
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    expect(page.get_by_text("Bot 2", exact=True).first).to_be_visible()
+
+    # Pass by keyboard when asked to bid (bots may take the contract).
+    played = False
+    for _ in range(200):
+        if page.get_by_role("button", name="Pass", exact=True).is_visible():
+            expect(page.get_by_text(re.compile("^Hint: the best bot would say"))).to_be_visible()
+            tab_until(page, "el => el.textContent === 'Pass'")
+            page.keyboard.press("Enter")
+            expect(page.get_by_role("button", name="Pass", exact=True)).to_be_hidden()
+        elif page.get_by_role("button", name="Discard", exact=True).is_visible():
+            raise AssertionError("a pass cannot win the auction")
+        elif enabled_cards(page).count():
+            before = tricks_taken(page)
+            expect(page.get_by_text(re.compile("^Hint: the best bot would play"))).to_be_visible()
+            tab_until(page, ENABLED_CARD)
+            page.keyboard.press("Enter")
+            played = True
+            # The trick is finished by the bots; the focus stays in the hand.
+            expect(hand(page).get_by_role("button")).to_have_count(11)
+            page.wait_for_function(
+                "n => [...document.querySelectorAll('.seat .won')].map(e => +e.textContent"
+                ".replace(/\\D/g, '')).reduce((a, b) => a + b, 0) > n", arg=before)
+            assert page.evaluate("document.activeElement.closest('#hand') !== null")
+            break
+        page.wait_for_timeout(100)
+    assert played, "never got to play a card"
+    page.screenshot(path=artifacts / "practice-desktop.png", full_page=True)
+
+    # French: the cards are named in French.
+    page.get_by_role("combobox", name="Language").select_option("fr")
+    french_hand = page.get_by_role("region", name="Votre main")
+    expect(french_hand.get_by_role("button").first).to_have_accessible_name(
+        re.compile(r"^(.+ de (pique|cœur|carreau|trèfle)|Joker)$"))
+    expect(page.get_by_role("heading", name="Feuille de marque")).to_be_visible()

@@ -1,0 +1,102 @@
+"""The pages' safety and completeness: the CSP forbids inline script and style and the
+templates need neither; no script inserts markup; every language has every text; the
+rules page is built from the engine's rule set (GET /api/rules)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+STATIC = Path(__file__).resolve().parents[2] / "app" / "static"
+
+
+class InlineFinder(HTMLParser):
+    """Collects inline scripts, event-handler attributes, style attributes and outside URLs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {k for k, _ in attrs}
+        if tag == "script":
+            self._in_script = True
+            if "src" not in names:
+                self.problems.append("inline <script>")
+        if tag == "style":
+            self.problems.append("<style> element")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.problems.append(f"{name}= attribute on <{tag}>")
+            if name == "style":
+                self.problems.append(f"style= attribute on <{tag}>")
+            if name in ("src", "href") and value and re.match(r"^(https?:)?//", value):
+                self.problems.append(f"outside URL {value}")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+
+def test_pages_are_safe_under_the_csp(server: str) -> None:
+    for path in ("/", "/rules", "/r/abcdefghjk"):
+        response = httpx.get(server + path)
+        assert response.status_code == 200, path
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert "style-src 'self'" in csp
+        finder = InlineFinder()
+        finder.feed(response.text)
+        assert finder.problems == [], f"{path}: {finder.problems}"
+
+
+def test_scripts_never_insert_markup() -> None:
+    for js in (STATIC / "js").glob("*.js"):
+        # The SVG namespace is a name, not a place anything is loaded from.
+        text = js.read_text(encoding="utf-8").replace('"http://www.w3.org/2000/svg"', "")
+        for forbidden in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                          "eval(", "new Function", "setAttribute(\"style\"", "http://",
+                          "https://"):
+            assert forbidden not in text, f"{js.name} uses {forbidden}"
+
+
+def test_every_language_has_every_text() -> None:
+    languages = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+                 for p in (STATIC / "i18n").glob("*.json")}
+    assert set(languages) == {"en", "nb", "fr"}
+    keys = set(languages["en"])
+    for lang, texts in languages.items():
+        assert set(texts) == keys, f"{lang}: missing {keys - set(texts)}, extra {set(texts) - keys}"
+        assert all(isinstance(v, str) and v for v in texts.values()), lang
+    used: set[str] = set()
+    for js in (STATIC / "js").glob("*.js"):
+        used |= set(re.findall(r"\bt\(\"([a-z0-9_.]+)\"", js.read_text(encoding="utf-8")))
+    templates = STATIC.parent / "templates"
+    for html in templates.glob("*.html"):
+        used |= set(re.findall(r'data-i18n(?:-label|-placeholder|-title)?="([^"]+)"',
+                               html.read_text(encoding="utf-8")))
+    assert used - keys == set()
+
+
+def test_rules_page_is_built_from_the_rule_set(new_page: Any, server: str) -> None:
+    meta = httpx.get(f"{server}/api/rules").json()
+    page = new_page("rules")
+    page.goto("/rules")
+    presets = page.get_by_role("table")
+    for preset in meta["presets"]:
+        expect(presets.get_by_role("rowheader", name=re.compile(preset))).to_be_visible()
+    for option in meta["options"]:
+        expect(page.locator("dt code", has_text=re.compile(f"^{option}$"))).to_be_visible()
+    # Norwegian: the explanations come from the language files.
+    page.get_by_role("combobox", name="Language").select_option("nb")
+    expect(page.get_by_role("heading", name="Reglene for Amerikaner")).to_be_visible()
+    expect(page.get_by_role("heading", name="Alle alternativer")).to_be_visible()
+    players_help = "Antall plasser ved bordet. Fire er det klassiske spillet."
+    expect(page.get_by_text(players_help)).to_be_visible()

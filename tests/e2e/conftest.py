@@ -37,38 +37,55 @@ def _free_port() -> int:
         return port
 
 
+class ServeProcess:
+    """A real ``amerikaner serve`` on loopback; ``start`` again after ``stop`` to restart it
+    on the same port and data folder."""
+
+    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServeProcess:
+        env = {**os.environ, "AMERIKANER_BOT_DELAY": "0.05", "AMERIKANER_LOG_LEVEL": "warning"}
+        with (self.data_dir / "serve.log").open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"amerikaner serve did not start: {self.data_dir}/serve.log")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real ``amerikaner serve`` process."""
-    data_dir = tmp_path_factory.mktemp("e2e-data")
-    port = _free_port()
-    env = {**os.environ, "AMERIKANER_BOT_DELAY": "0.05", "AMERIKANER_LOG_LEVEL": "warning"}
-    log = (data_dir / "serve.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--data-dir", str(data_dir)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"amerikaner serve did not start: {data_dir / 'serve.log'}")
-        time.sleep(0.1)
+    """The base URL of a real ``amerikaner serve`` process shared by the session."""
+    serve = ServeProcess(tmp_path_factory.mktemp("e2e-data")).start()
     try:
-        yield base
+        yield serve.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        serve.stop()
 
 
 @pytest.fixture(scope="session")

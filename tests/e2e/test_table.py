@@ -80,3 +80,7 @@ def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
     guest.get_by_role("button", name="Next deal").click()
     expect(hand(host).get_by_role("button")).to_have_count(12, timeout=15_000)
     expect(host.get_by_text("Deal 2")).to_be_visible()
+
+    # Someone who leaves is shown as away to the others.
+    guest.close()
+    expect(host.get_by_text("disconnected", exact=True)).to_be_visible()

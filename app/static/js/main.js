@@ -69,12 +69,12 @@ function presetHint() {
   document.getElementById("preset-hint").textContent = t(`preset.about.${select.value}`);
 }
 
-async function init() {
-  await setUpPage();
-  nameInput().value = localStorage.getItem(NAME_KEY) || "";
+function init() {
+  // Listeners first and synchronously: a click right after the page loads must work.
+  const input = nameInput();
+  if (!input.value) input.value = localStorage.getItem(NAME_KEY) || "";
   document.getElementById("preset").addEventListener("change", presetHint);
   document.addEventListener("languagechange", presetHint);
-  presetHint();
   // One listener for every button of the page, reading data-action.
   document.getElementById("content").addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-action]");
@@ -92,6 +92,7 @@ async function init() {
   document.getElementById("code").addEventListener("keydown", (event) => {
     if (event.key === "Enter") document.querySelector("[data-action='join']").click();
   });
+  setUpPage().then(presetHint);
 }
 
 init();

@@ -362,8 +362,9 @@ async function loadMeta() {
 }
 
 async function init() {
+  const joinName = document.getElementById("join-name");
+  if (!joinName.value) joinName.value = localStorage.getItem(NAME_KEY) || "";
   await setUpPage();
-  document.getElementById("join-name").value = localStorage.getItem(NAME_KEY) || "";
   if (navigator.share) document.getElementById("share-button").hidden = false;
   document.addEventListener("languagechange", () => {
     ui.lobbySignature = null;

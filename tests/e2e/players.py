@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -61,8 +62,10 @@ def take_turn(page: Any, *, bid: bool) -> str | None:
     return None
 
 
-def play_until_deal_over(pages: list[Any], bidders: set[int], timeout: float = 150) -> list[str]:
-    """Let every page act until all of them show the deal's end; the moves made."""
+def play_until_deal_over(pages: list[Any], bidders: set[int], timeout: float = 150,
+                         midway: Callable[[], None] | None = None) -> list[str]:
+    """Let every page act until all of them show the deal's end; the moves made.
+    ``midway`` is called once, after the fourth card a person played."""
     moves: list[str] = []
     deadline = time.monotonic() + timeout
     while not all(deal_over(p) for p in pages):
@@ -74,6 +77,8 @@ def play_until_deal_over(pages: list[Any], bidders: set[int], timeout: float = 1
             if move:
                 moves.append(f"{i}:{move}")
                 acted = True
+                if midway and sum(m.endswith(":play") for m in moves) == 4:
+                    midway()
         if not acted:
             pages[0].wait_for_timeout(80)
     return moves

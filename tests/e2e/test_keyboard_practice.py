@@ -60,6 +60,12 @@ def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
     assert played, "never got to play a card"
     page.screenshot(path=artifacts / "practice-desktop.png", full_page=True)
 
+    # The four-colour deck: diamonds turn blue, clubs green.
+    diamond = hand(page).get_by_role("button", name=re.compile(" of (diamonds|clubs)$")).first
+    red = diamond.evaluate("el => getComputedStyle(el).color")
+    page.get_by_role("checkbox", name="Four-colour deck").check()
+    assert diamond.evaluate("el => getComputedStyle(el).color") != red
+
     # French: the cards are named in French.
     page.get_by_role("combobox", name="Language").select_option("fr")
     french_hand = page.get_by_role("region", name="Votre main")

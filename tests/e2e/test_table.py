@@ -63,7 +63,12 @@ def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
     card_name = re.compile(r" of (spades|hearts|diamonds|clubs)$")
     assert watcher.get_by_role("button", name=card_name).count() == 0
 
-    moves = play_until_deal_over([host, guest], bidders={0})
+    def midway() -> None:
+        host.screenshot(path=artifacts / "play-desktop.png", full_page=True)
+        guest.screenshot(path=artifacts / "play-mobile.png", full_page=True)
+        no_horizontal_scroll(guest)
+
+    moves = play_until_deal_over([host, guest], bidders={0}, midway=midway)
     assert any(m.endswith(":play") for m in moves)
     no_horizontal_scroll(guest)
 
@@ -74,6 +79,12 @@ def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
         expect(page.get_by_role("img", name="Line chart of the running totals")).to_be_visible()
     host.screenshot(path=artifacts / "deal-over-desktop.png", full_page=True)
     guest.screenshot(path=artifacts / "deal-over-mobile.png", full_page=True)
+
+    # Chat lines are text too.
+    guest.get_by_role("textbox", name="Message").fill("<b>well played</b>")
+    guest.get_by_role("button", name="Send").click()
+    expect(host.get_by_text("<b>well played</b>", exact=True)).to_be_visible()
+    assert host.locator("#chat-log b").count() == 0
 
     # Both are ready: the next deal is dealt.
     host.get_by_role("button", name="Next deal").click()

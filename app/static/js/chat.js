@@ -27,7 +27,10 @@ export function renderChat(view) {
     const who = document.createElement("span");
     who.className = "who";
     who.textContent = `${line.name}:`;
-    li.append(who, document.createTextNode(line.text));
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = line.text;
+    li.append(who, " ", text);
     return li;
   }));
   log.scrollTop = log.scrollHeight;

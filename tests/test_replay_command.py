@@ -18,7 +18,7 @@ import pytest
 
 from app.replay_command import replay_file, run_replay
 
-EXAMPLES = Path("/work/shared/spec/examples")
+EXAMPLES = Path(__file__).resolve().parent / "examples"
 GOOD = ["seed000-made-8.json", "seed000-down-6.json"]
 
 

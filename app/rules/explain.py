@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, Bid, Discard, Lead, Play
+from .actions import Action, Bid, Discard, Lead, Play, lead
 from .calling import lead_error
 from .cards import JOKER1, SUIT_MASKS, card_name, suit_name
 from .errors import ActionError, IllegalBid, IllegalLead, IllegalPlay, WrongPhase
@@ -26,7 +26,7 @@ def bid_error(deal: DealState, action: Action) -> ActionError:
         return IllegalBid("Amerikaner is not allowed by these rules")
     if not isinstance(value, int) or isinstance(value, bool):
         return IllegalBid('bid a whole number, "pass" or "amerikaner"')
-    if value <= deal.high:
+    if deal.high and value <= deal.high:
         return IllegalBid(f"bid more than {deal.high}, or pass")
     if value < shape.min_bid:
         return IllegalBid(f"the lowest bid is {shape.min_bid}")
@@ -36,6 +36,8 @@ def bid_error(deal: DealState, action: Action) -> ActionError:
 def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
     if isinstance(action, Discard):
         return WrongPhase("the discard is done: lead the first card and call your partner")
+    if isinstance(action, Play):  # a plain play is a lead alone (GAME-RECORD.md)
+        action = lead(action.card, None, False)
     if not isinstance(action, Lead):
         return WrongPhase("lead the first card and call your partner's card")
     o = deal.rules.options
@@ -46,7 +48,7 @@ def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
 
 def play_error(deal: DealState, seat: int, action: Action) -> ActionError:
     if isinstance(action, Lead):
-        return IllegalPlay("a call or grand goes only with the bidder's first lead")
+        return IllegalPlay("a call goes only with the bidder's first lead (and so does grand)")
     if not isinstance(action, Play):
         return WrongPhase("play a card")
     card = action.card

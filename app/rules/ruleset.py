@@ -19,7 +19,7 @@ from .cards import JOKER1, JOKER2, NUM_CARDS, TWO_REMOVAL_ORDER
 
 PresetName = Literal["standard", "guide", "norsk", "fullstokk"]
 PRESET_NAMES: tuple[str, ...] = ("standard", "guide", "norsk", "fullstokk")
-MATCH_PATTERN = re.compile(r"^(target|single_deal|deals:[0-9]+)$")
+MATCH_PATTERN = re.compile(r"target|single_deal|deals:[0-9]{1,6}")
 
 
 class RulesetError(ValueError):
@@ -146,8 +146,9 @@ class RuleSet:
             err = exc.errors()[0]
             option = str(err["loc"][0]) if err["loc"] else "rules"
             raise RulesetError(option, _pydantic_message(err)) from None
-        if not MATCH_PATTERN.match(options.match):
-            raise RulesetError("match", "must be target, single_deal or deals:N")
+        if not MATCH_PATTERN.fullmatch(options.match):
+            raise RulesetError(
+                "match", "must be target, single_deal or deals:N (N from 1 to 1000)")
         deals_limit: int | None = None
         if options.match == "single_deal":
             deals_limit = 1

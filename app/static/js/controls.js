@@ -6,13 +6,7 @@ import { cardChip } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
 
 function actionButton(text, action, data = {}, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);

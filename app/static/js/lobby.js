@@ -3,13 +3,7 @@
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { has, t } from "./i18n.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
 
 /** A value as a player reads it: "left of the dealer", "on", "4". */
 export function valueLabel(option, value) {

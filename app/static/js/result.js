@@ -3,13 +3,7 @@
 
 import { t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el, signed } from "./dom.js";
 
 function button(text, action, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
@@ -18,10 +12,6 @@ function button(text, action, enabled = true, primary = false) {
   b.dataset.key = action;
   b.disabled = !enabled;
   return b;
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
 }
 
 function outcomeLine(view) {

@@ -6,15 +6,9 @@ import { has, t } from "./i18n.js";
 import { optionName, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
+import { el } from "./dom.js";
 
 let meta = null;
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function renderText() {
   const box = document.getElementById("rules-text");

@@ -3,24 +3,14 @@
 
 import { t } from "./i18n.js";
 import { seatName } from "./table.js";
+import { el, signed } from "./dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function svg(tag, attrs) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
 }
 
 function runningTotals(sheet, players) {

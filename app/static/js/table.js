@@ -3,6 +3,7 @@
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
 import { t } from "./i18n.js";
+import { el } from "./dom.js";
 
 // Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
 const POSITIONS = {
@@ -30,13 +31,6 @@ export function seatName(view, seat) {
   if (info && info.name) return info.name;
   if (view.phase === "lobby" && info && !info.human) return t("seat.empty", { n: seat + 1 });
   return t("seat.bot", { n: seat + 1 });
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 function badge(text, kind) {

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TOO_SLOW = 4408
+_lingering: set[asyncio.Task[None]] = set()  # writers still stuck in a closing socket
 
 
 class RateLimiter:
@@ -106,12 +107,15 @@ class Connection:
         self.close(code)
 
     async def stop(self) -> None:
-        """The connection ended: stop the writer."""
+        """The connection ended: stop the writer (a send on a closing socket may not
+        notice the cancellation until the closing handshake times out; do not wait)."""
         self.closed = True
-        if self._writer is not None:
+        if self._writer is not None and not self._writer.done():
             self._writer.cancel()
-            with contextlib.suppress(BaseException):
-                await self._writer
+            await asyncio.wait({self._writer}, timeout=1.0)
+            if not self._writer.done():
+                _lingering.add(self._writer)
+                self._writer.add_done_callback(_lingering.discard)
 
     async def _write_loop(self) -> None:
         try:

@@ -77,9 +77,11 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     except WebSocketDisconnect:
         pass
     finally:
-        await conn.stop()
+        # leave the room first: stopping the writer may take a while on a closing socket
+        conn.closed = True
         if sessions.unbind(room, conn) and not room.closed:
             room.commit()
+        await conn.stop()
 
 
 async def _receive(ws: WebSocket) -> str | bytes:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from rooms_harness import ServerThread
 
 from app.settings import Settings
 
-from rooms_harness import ServerThread
 
-
-def test_settings(data_dir: Path, **changes: object) -> Settings:
+def make_settings(data_dir: Path, **changes: object) -> Settings:
+    """Test settings: bots act at once, generous rate limits, long timers unless set."""
     base = Settings(data_dir=data_dir, bot_delay=0.0, idle_seconds=600, rate=200, burst=400,
                     next_deal_pause=60, grace_seconds=30)
     return base.with_overrides(**changes)
@@ -20,5 +21,15 @@ def test_settings(data_dir: Path, **changes: object) -> Settings:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerThread]:
-    with ServerThread(test_settings(tmp_path / "data")) as srv:
+    with ServerThread(make_settings(tmp_path / "data")) as srv:
         yield srv
+
+
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerThread]]:
+    """``make_server(**settings)``: a server with these settings (stopped after the test)."""
+    with ExitStack() as stack:
+        def make(**changes: object) -> ServerThread:
+            return stack.enter_context(ServerThread(make_settings(tmp_path / "data", **changes)))
+
+        yield make

@@ -25,6 +25,7 @@ from app.rooms.messages import server_adapter
 from app.settings import Settings
 
 WS_MAX = 64 * 1024
+OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
 
 
 class ServerThread:
@@ -33,7 +34,8 @@ class ServerThread:
     def __init__(self, settings: Settings) -> None:
         self.app = create_app(settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
-                                ws_per_message_deflate=False, ws_max_size=WS_MAX)
+                                ws_per_message_deflate=False, ws_max_size=WS_MAX,
+                                timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -50,6 +52,8 @@ class ServerThread:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        while OPEN_CLIENTS:
+            OPEN_CLIENTS.pop().close()
         self.server.should_exit = True
         self.thread.join(10)
 
@@ -134,6 +138,7 @@ class Client:
         if origin is not None:
             kwargs["origin"] = origin
         self.ws: ClientConnection = connect(url, **kwargs)
+        OPEN_CLIENTS.append(self)
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.version = -1

@@ -1,0 +1,190 @@
+"""People come and go: reconnecting mid-trick, the away bot and the hand-back, the host
+role passing on, a late friend taking a bot's seat, rooms leaving memory when idle."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from rooms_harness import Client, ServerThread, create_room, join_room, my_turn, pick_action
+
+
+def act_until(client: Client, done: Callable[[dict[str, Any]], bool],
+              rng: random.Random, timeout: float = 30) -> dict[str, Any]:
+    """Play this seat's turns until ``done(view)``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = client.wait_state(lambda v: done(v) or my_turn(v) or v["phase"] == "deal_over",
+                                 timeout=max(deadline - time.monotonic(), 0.1))
+        if done(view):
+            return view
+        if view["phase"] == "deal_over":
+            client.send({"type": "ready"})
+            client.wait_state(lambda v: v["phase"] != "deal_over" or done(v))
+            continue
+        client.act(pick_action(view, rng))
+        client.wait_for(lambda m: m["type"] in ("state", "error"))
+
+
+def test_reconnect_in_the_middle_of_a_trick_returns_the_seat_and_full_view(
+        server: ServerThread) -> None:
+    room = create_room(server.base)
+    code, token = room["room"], room["token"]
+    ann = Client(server.base, code, token=token)
+    ann.send({"type": "start"})
+    rng = random.Random(3)
+    before = act_until(ann, lambda v: my_turn(v) and v["phase"] == "play"
+                       and len(v["trick"]) > 0, rng)
+    ann.close()
+    again = Client(server.base, code, token=token)  # a reload: same token
+    assert again.seat == 0
+    welcome = next(m for m in again.frames if m["type"] == "welcome")
+    after = again.state
+    assert after is not None and welcome["version"] == again.version
+    for key in ("hand", "legal", "trick", "contract", "tricks_won", "scores", "turn", "phase",
+                "auction", "kitty", "discards", "score_sheet"):
+        assert after[key] == before[key], key
+    assert after["room"]["seats"][0]["connected"] and after["room"]["you_are_host"]
+    again.act(pick_action(after, rng))
+    assert again.wait_for(lambda m: m["type"] in ("state", "error"))["type"] == "state"
+
+
+def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
+        server: ServerThread) -> None:
+    room = create_room(server.base)
+    code = room["room"]
+    bo_token = join_room(server.base, code, "Bo")["token"]
+    ann = Client(server.base, code, token=room["token"])
+    bo = Client(server.base, code, token=bo_token)
+    ann.send({"type": "settings", "grace_seconds": 1})
+    ann.wait_state(lambda v: v["room"]["settings"]["grace_seconds"] == 1)
+    ann.send({"type": "start"})
+    bo.wait_state(lambda v: v["phase"] != "lobby")
+    bo.close()
+    rng = random.Random(5)
+    ann.wait_state(lambda v: not v["room"]["seats"][1]["connected"])
+    # Ann plays on; when it is Bo's turn, the grace period runs out and a bot steps in
+    seen_turn = act_until(ann, lambda v: v["turn"] == 1, rng)
+    started = time.monotonic()
+    assert not seen_turn["room"]["seats"][1]["away"]
+    away = ann.wait_state(lambda v: v["room"]["seats"][1]["away"])
+    assert time.monotonic() - started >= 0.5
+    assert away["turn"] == 1
+    moved = act_until(ann, lambda v: v["turn"] not in (1, None) or v["phase"] == "deal_over",
+                      rng)
+    assert moved["room"]["seats"][1]["away"]
+    # Bo comes back: the seat is his at once, and the bot no longer plays it
+    bo = Client(server.base, code, token=bo_token)
+    assert bo.seat == 1 and bo.state is not None
+    assert not bo.state["room"]["seats"][1]["away"]
+    ann.wait_state(lambda v: v["room"]["seats"][1]["connected"]
+                   and not v["room"]["seats"][1]["away"])
+    both = random.Random(9)
+    for _ in range(3):
+        view = None
+        while view is None:
+            for who in (ann, bo):
+                who.drain(0.05)
+            if bo.state is not None and my_turn(bo.state):
+                view = bo.state
+            elif ann.state is not None and my_turn(ann.state):
+                ann.act(pick_action(ann.state, both))
+                ann.wait_for(lambda m: m["type"] in ("state", "error"))
+            elif ann.state is not None and ann.state["phase"] == "deal_over":
+                ann.send({"type": "ready"})
+                bo.send({"type": "ready"})
+                ann.wait_state(lambda v: v["phase"] != "deal_over")
+        time.sleep(0.3)  # a bot would have played by now (no bot delay in tests)
+        bo.drain(0.05)
+        assert bo.state is not None and bo.state["turn"] == 1, "a bot played Bo's turn"
+        bo.act(pick_action(bo.state, both))
+        assert bo.wait_for(lambda m: m["type"] in ("state", "error"))["type"] == "state"
+
+
+def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread) -> None:
+    room = create_room(server.base)
+    code = room["room"]
+    cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
+    ann = Client(server.base, code, token=room["token"])
+    cy = Client(server.base, code, token=cy_token)
+    watcher = Client(server.base, code, spectate=True)
+    cy.send({"type": "start"})
+    assert cy.error()["code"] == "not_host"
+    ann.close()
+    view = cy.wait_state(lambda v: v["room"]["host"] == 2)
+    assert view["room"]["you_are_host"] and view["room"]["seats"][2]["host"]
+    assert not view["room"]["seats"][0]["host"]
+    assert watcher.wait_state(lambda v: v["room"]["host"] == 2)["room"]["you_are_host"] is False
+    info = httpx.get(f"{server.base}/api/rooms/{code}").json()
+    assert info["host"] == 2 and info["phase"] == "lobby"  # the room stays
+    ann = Client(server.base, code, token=room["token"])
+    assert ann.state is not None and ann.state["room"]["host"] == 2
+    ann.send({"type": "start"})
+    assert ann.error()["code"] == "not_host"
+    cy.send({"type": "start"})
+    assert cy.wait_state(lambda v: v["phase"] != "lobby")["room"]["host"] == 2
+
+
+def test_a_late_friend_takes_a_bot_seat_from_the_next_deal_on(server: ServerThread) -> None:
+    room = create_room(server.base)
+    code = room["room"]
+    ann = Client(server.base, code, token=room["token"])
+    ann.send({"type": "start"})
+    first = ann.wait_state(lambda v: v["phase"] != "lobby")
+    if my_turn(first) and not first["auction"]:
+        ann.act({"bid": "pass"})  # a deal nobody has acted in yet would be Cy's already
+    ann.wait_state(lambda v: bool(v["auction"]))
+    joined = join_room(server.base, code, "Cy", seat=2)
+    assert joined["seat"] == 2 and joined["takeover"]
+    cy = Client(server.base, code, token=joined["token"])
+    assert cy.seat == 2 and cy.state is not None
+    assert cy.state["you"] is None and cy.state["hand"] == []  # the public view meanwhile
+    assert cy.state["room"]["your_seat"] == 2
+    seat = cy.state["room"]["seats"][2]
+    assert seat["takeover"] and seat["bot"] is not None and seat["name"] == "Cy"
+    cy.act({"bid": "pass"})
+    assert cy.error()["code"] in ("not_your_turn", "stale_version")
+    info = httpx.get(f"{server.base}/api/rooms/{code}").json()
+    assert info["joinable"] == [1, 3]
+    assert join_room(server.base, code, "Di")["seat"] == 1
+    assert join_room(server.base, code, "Ed")["seat"] == 3
+    r = httpx.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Fa"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "no_free_seat"
+    ann.send({"type": "settings", "grace_seconds": 0})  # Di and Ed never connect
+    rng = random.Random(11)
+    act_until(ann, lambda v: v["phase"] == "deal_over", rng)
+    cy.send({"type": "ready"})
+    ann.send({"type": "ready"})
+    view = cy.wait_state(lambda v: v["phase"] not in ("deal_over", "lobby") and v["you"] == 2)
+    assert len(view["hand"]) == 12
+    assert view["room"]["seats"][2]["bot"] is None and not view["room"]["seats"][2]["takeover"]
+    while not (cy.state is not None and my_turn(cy.state)):
+        if ann.state is not None and my_turn(ann.state):
+            ann.act(pick_action(ann.state, rng))
+        for who in (ann, cy):
+            who.drain(0.05)
+    cy.act(pick_action(cy.state, rng))
+    assert cy.wait_for(lambda m: m["type"] in ("state", "error"))["type"] == "state"
+
+
+def test_an_idle_room_leaves_memory_and_comes_back_from_the_database(
+        make_server: Callable[..., ServerThread]) -> None:
+    srv = make_server(idle_seconds=0.3)
+    room = create_room(srv.base)
+    code = room["room"]
+    ann = Client(srv.base, code, token=room["token"])
+    ann.send({"type": "chat", "text": "back soon"})
+    ann.wait_for(lambda m: m["type"] == "chat")
+    ann.close()
+    deadline = time.monotonic() + 10
+    while code in srv.registry.rooms:
+        assert time.monotonic() < deadline, "the idle room stayed in memory"
+        time.sleep(0.1)
+    info = httpx.get(f"{srv.base}/api/rooms/{code}").json()
+    assert info["seats"][0]["name"] == "Ann"
+    ann = Client(srv.base, code, token=room["token"])
+    assert ann.state is not None
+    assert [c["text"] for c in ann.state["room"]["chat"]] == ["back soon"]

@@ -113,7 +113,7 @@ def test_four_people_and_a_spectator_see_only_what_they_may(
         actor = people[turn]
         assert actor.state is not None
         action = pick_action(actor.state, rng)
-        step(lambda: actor.act(action))
+        step(lambda a=actor, x=action: a.act(x))
         steps += 1
         if "discard" in action or "call" in action:
             # the others cannot do it now: out of turn, nothing changes

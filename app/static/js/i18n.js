@@ -81,6 +81,13 @@ export function applyTranslations(root) {
   if (title) document.title = `${t(title.content)} · Amerikaner`;
 }
 
+/** A server error for the player: the server's precise English message in English, a
+ *  translated message for the error code in the other languages. */
+export function serverMessage(code, message) {
+  if (lang !== "en" && has(`errcode.${code}`)) return t(`errcode.${code}`);
+  return message || (has(`errcode.${code}`) ? t(`errcode.${code}`) : code);
+}
+
 function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

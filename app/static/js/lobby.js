@@ -123,6 +123,22 @@ function hostForm(room, meta, error) {
   return form;
 }
 
+function timingForm(room) {
+  const details = el("fieldset", "timing");
+  details.append(el("legend", "", t("lobby.timing")));
+  const limits = { grace_seconds: [0, 600, "lobby.grace"], next_deal_pause: [0, 300, "lobby.pause"] };
+  for (const [setting, [min, max, key]] of Object.entries(limits)) {
+    const label = el("label", "setting");
+    const input = intControl({ min, max }, room.settings[setting]);
+    input.dataset.change = "settings";
+    input.dataset.setting = setting;
+    input.dataset.key = `settings:${setting}`;
+    label.append(el("span", "", t(key)), input);
+    details.append(label);
+  }
+  return details;
+}
+
 /** A short summary of the rules for guests: preset, shape and every changed option. */
 export function rulesSummary(room) {
   const r = room.rules_resolved;
@@ -146,7 +162,7 @@ export function renderLobby(view, meta, ui) {
   }
   const room = view.room;
   const seated = room.your_seat !== null && room.your_seat !== undefined;
-  const signature = JSON.stringify([room.rules, room.you_are_host, seated, ui.rulesError,
+  const signature = JSON.stringify([room.rules, room.settings, room.you_are_host, seated, ui.rulesError,
     document.documentElement.lang, Boolean(meta)]);
   if (signature === ui.lobbySignature) return;
   ui.lobbySignature = signature;
@@ -171,7 +187,7 @@ export function renderLobby(view, meta, ui) {
     details.open = ui.rulesOpen || Boolean(ui.rulesError);
     details.dataset.toggle = "rules";
     const summary = el("summary", "", t("lobby.change_rules"));
-    details.append(summary, hostForm(room, meta, ui.rulesError));
+    details.append(summary, hostForm(room, meta, ui.rulesError), timingForm(room));
     parts.push(details);
   }
   if (seated && !room.you_are_host && !room.practice) {

@@ -2,7 +2,7 @@
 
 import { api, saveToken } from "./net.js";
 import { setUpPage } from "./page.js";
-import { t } from "./i18n.js";
+import { serverMessage, t } from "./i18n.js";
 
 const NAME_KEY = "amerikaner.name";
 
@@ -84,7 +84,7 @@ function init() {
     try {
       await handlers[button.dataset.action]();
     } catch (error) {
-      showError(error.status === 404 ? t("error.no_such_room") : error.message);
+      showError(serverMessage(error.code, error.message));
     } finally {
       button.disabled = false;
     }

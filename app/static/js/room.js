@@ -8,7 +8,7 @@ import { renderAuctionHistory } from "./auction.js";
 import { renderChat, setUpChat } from "./chat.js";
 import { renderControls, turnText } from "./controls.js";
 import { discardCount, renderHand, setUpHandKeys } from "./hand.js";
-import { t } from "./i18n.js";
+import { serverMessage, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { api, Connection, forgetToken, saveToken, savedToken } from "./net.js";
 import { setUpPage } from "./page.js";
@@ -83,7 +83,7 @@ function onError(message) {
     render();
     return;
   }
-  showError(message.message);
+  showError(serverMessage(message.code, message.message));
 }
 
 function onStatus(status, detail) {
@@ -165,7 +165,7 @@ async function join(seat) {
     saveToken(code, joined.token);
     connect();
   } catch (error) {
-    showError(error.message);
+    showError(serverMessage(error.code, error.message));
   }
 }
 
@@ -182,7 +182,7 @@ async function downloadRecord() {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   } catch (error) {
-    showError(error.message);
+    showError(serverMessage(error.code, error.message));
   }
 }
 
@@ -269,6 +269,11 @@ document.addEventListener("change", (event) => {
     else if (control.value === "") delete rules[option];
     else rules[option] = Number(control.value);
     send({ type: "rules", rules });
+  } else if (kind === "settings") {
+    const value = Number(control.value);
+    if (control.value !== "" && Number.isInteger(value)) {
+      send({ type: "settings", [control.dataset.setting]: value });
+    }
   } else if (kind === "grand") {
     ui.grand = control.checked;
     render();

@@ -8,11 +8,12 @@ import random
 from app.rules import Action, SeatView
 
 from .base import Bot
+from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-BOTS: dict[str, Bot] = {"random": RandomBot()}
+BOTS: dict[str, Bot] = {"random": RandomBot(), "heuristic": HeuristicBot()}
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
-BEST_BOT = "random"
+BEST_BOT = "heuristic"
 
 
 def get_bot(name: str) -> Bot:

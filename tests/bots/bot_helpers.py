@@ -1,0 +1,62 @@
+"""Helpers for the bot tests: playing deals with bots while checking every action, and
+setting up exact deals."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.bots import BOTS
+from app.rules import Discard, Match, RuleSet, SeatView
+from app.rules.cards import mask_of_ids
+
+# Options a room may change, with the values the legality sweep draws from.
+OPTION_VALUES: dict[str, list[Any]] = {
+    "kitty": [0, 4],
+    "kitty_trick": [False, True],
+    "jokers": [0, 1, 2],
+    "remove_twos": ["as_needed", "all"],
+    "amerikaner": [False, True],
+    "first_bidder": ["left_of_dealer", "dealer"],
+    "all_pass": ["redeal_same_dealer", "redeal_next_dealer", "minus_round"],
+    "no_callable": ["redeal", "play_alone"],
+    "show_kitty": [False, True],
+    "grand": [False, True],
+    "led_two_wins": [False, True],
+    "bidder_double": [False, True],
+}
+
+
+def play_checked(match: Match, seat_bots: list[str], rng: random.Random,
+                 max_actions: int = 5000) -> int:
+    """Play ``match`` to its end with these bots, asserting that every action is one the
+    seat's view allows; return the number of actions."""
+    done = 0
+    while not match.finished:
+        seat = match.turn
+        assert seat is not None
+        view = SeatView(match, seat)
+        action = BOTS[seat_bots[seat]].choose(view, rng)
+        if isinstance(action, Discard):
+            why = view.discard_allowed(action.cards)
+            assert why == "", f"{seat_bots[seat]} discarded against the rules: {why}"
+        else:
+            assert action in view.legal, (
+                f"{seat_bots[seat]} chose {action!r}, not among {view.legal!r}")
+        match.apply(seat, action)
+        done += 1
+        assert done < max_actions, "the match does not end"
+    return done
+
+
+def hands_of(*hands: str) -> list[int]:
+    """Hand masks from card ids written like ``"AS KS 2H"``."""
+    return [mask_of_ids(h.split()) for h in hands]
+
+
+def exact_match(rules: RuleSet, hands: list[int], kitty: str = "",
+                dealer: int = 0) -> Match:
+    """A match whose first deal is exactly these hands and kitty."""
+    match = Match(rules, rng=random.Random(0), first_dealer=dealer)
+    match.start_deal(hands=hands, kitty=mask_of_ids(kitty.split()))
+    return match

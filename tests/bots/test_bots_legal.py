@@ -1,0 +1,106 @@
+"""Every bot, under every preset, 3/4/5 players and random option combinations, only ever
+takes actions its seat's view allows, and every deal comes to an end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bot_helpers import OPTION_VALUES, play_checked
+
+from app.bots import BEST_BOT, BOT_LEVELS, BOTS, choose_action
+from app.rules import PRESET_NAMES, Match, RuleSet, RulesetError, SeatView
+from app.rules.cards import cards_of
+
+COMBOS_PER_CASE = 6  # option combinations per preset and table size
+DEALS_PER_COMBO = 6
+
+
+def random_rules(preset: str, players: int, rng: random.Random) -> RuleSet:
+    """A valid rule set with random options (invalid draws are drawn again)."""
+    while True:
+        options = {name: rng.choice(values) for name, values in OPTION_VALUES.items()
+                   if rng.random() < 0.6}
+        try:
+            return RuleSet(preset, players=players, match="single_deal", **options)
+        except RulesetError:
+            continue
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_bots_play_legally_under_random_options(preset: str, players: int) -> None:
+    rng = random.Random(f"{preset}-{players}")
+    for _ in range(COMBOS_PER_CASE):
+        rules = random_rules(preset, players, rng)
+        for _ in range(DEALS_PER_COMBO):
+            seat_bots = [rng.choice(BOT_LEVELS) for _ in range(players)]
+            match = Match(rules, rng=random.Random(rng.getrandbits(32)))
+            match.start_deal()
+            play_checked(match, seat_bots, random.Random(rng.getrandbits(32)))
+            assert match.deals[-1].outcome in ("played", "minus_round")
+
+
+@pytest.mark.parametrize("options", [
+    {"no_callable": "redeal", "show_kitty": True},
+    {"no_callable": "play_alone", "remove_twos": "all", "jokers": 0},
+    {"all_pass": "minus_round", "jokers": 2, "led_two_wins": True},
+    {"grand": True, "bidder_double": True, "amerikaner_points": 20},
+])
+def test_heuristic_table_under_house_rules(options: dict[str, object]) -> None:
+    """Four heuristic seats (the bot meets itself in rooms) over many deals."""
+    rules = RuleSet("standard", match="single_deal", **options)  # type: ignore[arg-type]
+    rng = random.Random(5)
+    for deal in range(40):
+        match = Match(rules, rng=random.Random(deal))
+        match.start_deal()
+        play_checked(match, ["heuristic"] * 4, rng)
+
+
+def test_the_registry() -> None:
+    assert set(BOTS) == {"random", "heuristic"}
+    assert BEST_BOT == "heuristic"
+    assert BOT_LEVELS[0] == "random"
+    match = Match(RuleSet(), rng=random.Random(1))
+    match.start_deal()
+    seat = match.turn
+    assert seat is not None
+    view = SeatView(match, seat)
+    assert choose_action("heuristic", view, random.Random(1)) in view.legal
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        choose_action("genius", view, random.Random(1))
+
+
+def test_bots_see_no_hidden_cards() -> None:
+    """Moving the cards of the other hands around (the same number each) changes nothing a
+    seat can see (the partner's seat is kept apart from the hands until it is revealed),
+    so it must not change what the heuristic does."""
+    rules = RuleSet("standard", match="single_deal")
+    checked = 0
+    for deal_seed in range(12):
+        match = Match(rules, rng=random.Random(deal_seed))
+        match.start_deal()
+        while not match.finished:
+            seat = match.turn
+            assert seat is not None
+            view = SeatView(match, seat)
+            action = BOTS["heuristic"].choose(view, random.Random(3))
+            deal = match.deals[-1]
+            saved = list(deal.hands)
+            others = [s for s in range(len(saved)) if s != seat]
+            pool = [c for s in others for c in cards_of(saved[s])]
+            random.Random(checked).shuffle(pool)
+            start = 0
+            for s in others:
+                count = saved[s].bit_count()
+                deal.hands[s] = sum(1 << c for c in pool[start:start + count])
+                start += count
+            try:
+                moved = BOTS["heuristic"].choose(SeatView(match, seat), random.Random(3))
+            finally:
+                deal.hands[:] = saved
+            assert moved == action
+            checked += 1
+            match.apply(seat, action)
+    assert checked > 300
+

@@ -1,0 +1,16 @@
+"""Shared pytest fixtures for every test folder (kept small: helpers live next to tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+@pytest.fixture(scope="session")
+def examples_dir() -> Path:
+    """The spec's example records (GAME-RECORD.md "Examples"), copied into the repo."""
+    assert (EXAMPLES / "seed000-made-8.json").is_file(), f"missing examples in {EXAMPLES}"
+    return EXAMPLES

@@ -37,7 +37,6 @@ let pending = null;
 let sentAt = null;
 let retried = false;
 let practiceStarted = false;
-let errorTimer = null;
 
 const conn = new Connection(code, { onMessage, onStatus });
 
@@ -109,11 +108,18 @@ function onClosed(event) {
   renderJoinPanel();
 }
 
-function showError(text) {
-  const el = document.getElementById("room-error");
+const messageTimers = {};
+
+/** A message that goes away by itself: an error (alert) or a notice (status). */
+function flash(id, text) {
+  const el = document.getElementById(id);
   el.textContent = text;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => { el.textContent = ""; }, 6000);
+  clearTimeout(messageTimers[id]);
+  messageTimers[id] = setTimeout(() => { el.textContent = ""; }, 6000);
+}
+
+function showError(text) {
+  flash("room-error", text);
 }
 
 // -- sending ----------------------------------------------------------------------------
@@ -193,10 +199,9 @@ function roomLink() {
 async function copyLink() {
   try {
     await navigator.clipboard.writeText(roomLink());
-    document.getElementById("conn-status").textContent = "";
-    showError(t("room.link_copied"));
+    flash("room-notice", t("room.link_copied"));
   } catch {
-    showError(t("room.copy_this", { url: roomLink() }));
+    flash("room-notice", t("room.copy_this", { url: roomLink() }));
   }
 }
 

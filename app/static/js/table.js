@@ -2,7 +2,7 @@
 // the source app), the contract banner and whose turn it is.
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { el } from "./dom.js";
 
 // Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
@@ -37,6 +37,11 @@ function badge(text, kind) {
   return el("span", `badge ${kind}`, text);
 }
 
+/** "Bot: good" for a level the interface knows, else the level's own name. */
+export function botLabel(level) {
+  return has(`bot.${level}`) ? t(`bot.${level}`) : level;
+}
+
 export function bidText(bid) {
   if (bid === "pass") return t("bid.pass_done");
   if (bid === "amerikaner") return t("bid.amerikaner");
@@ -63,7 +68,7 @@ function lobbySeatControls(view, seat, info) {
     select.dataset.seat = String(seat);
     select.dataset.key = `seat-bot:${seat}`;
     for (const level of room.settings.bot_levels) {
-      const option = el("option", "", t(`bot.${level}`));
+      const option = el("option", "", botLabel(level));
       option.value = level;
       select.append(option);
     }
@@ -71,7 +76,7 @@ function lobbySeatControls(view, seat, info) {
     label.append(span, select);
     box.append(label);
   } else if (!info.human && info.bot) {
-    box.append(el("span", "hint-on-felt", t(`bot.${info.bot}`)));
+    box.append(el("span", "hint-on-felt", botLabel(info.bot)));
   }
   return box;
 }

@@ -34,6 +34,11 @@ export function auctionControls(view) {
   if (rules.amerikaner !== false || legal.has("amerikaner")) {
     box.append(button(t("bid.amerikaner"), "bid", { bid: "amerikaner" }, legal.has("amerikaner")));
   }
+  // Practice: the best bot's choice gets the same dashed outline as a hinted card.
+  if (view.hint && "bid" in view.hint) {
+    const hinted = box.querySelector(`[data-bid="${String(view.hint.bid)}"]`);
+    if (hinted) hinted.classList.add("hinted");
+  }
   return box;
 }
 

@@ -60,8 +60,10 @@ function leadPanel(view, ui) {
     if (action.call) {
       if (seen.has(action.call)) continue;
       seen.add(action.call);
-      calls.append(actionButton(t("lead.call", { card: cardName(action.call) }), "lead",
-        { card, call: action.call }));
+      const b = actionButton(t("lead.call", { card: cardName(action.call) }), "lead",
+        { card, call: action.call });
+      if (view.hint && view.hint.play === card && view.hint.call === action.call) b.classList.add("hinted");
+      calls.append(b);
     } else {
       calls.append(actionButton(t("lead.alone"), "lead", { card, call: "" }));
     }

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TOO_SLOW = 4408
-_lingering: set[asyncio.Task[None]] = set()  # writers still stuck in a closing socket
+_lingering: set[asyncio.Task[None]] = set()  # closes and writers still in progress
 
 
 class RateLimiter:
@@ -60,6 +60,8 @@ class Connection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._send_timeout = send_timeout
         self._writer: asyncio.Task[None] | None = None
+        # resolved when the server drops the connection, so that its reader stops waiting
+        self.dropped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     @property
     def bound(self) -> bool:
@@ -87,9 +89,13 @@ class Connection:
         if self.closed:
             return
         self.closed = True
+        if not self.dropped.done():
+            self.dropped.set_result(code)
         if self._writer is not None:
             self._writer.cancel()
-        asyncio.get_running_loop().create_task(self._close_socket(code))
+        task = asyncio.get_running_loop().create_task(self._close_socket(code))
+        _lingering.add(task)
+        task.add_done_callback(_lingering.discard)
 
     async def _close_socket(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -104,7 +110,8 @@ class Connection:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._writer), self._send_timeout)
-        self.close(code)
+        self.closed = True
+        await self._close_socket(code)
 
     async def stop(self) -> None:
         """The connection ended: stop the writer (a send on a closing socket may not

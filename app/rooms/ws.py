@@ -84,8 +84,19 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
         await conn.stop()
 
 
-async def _receive(ws: WebSocket) -> str | bytes:
-    message = await ws.receive()
+async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:
+    """The next frame's data; ``WebSocketDisconnect`` when the client goes or the server
+    drops the connection (a client too slow to read is not waited for)."""
+    if conn is None:
+        message = await ws.receive()
+    else:
+        receiving: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
+        waiting: set[asyncio.Future[Any]] = {receiving, conn.dropped}
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if receiving not in done:
+            receiving.cancel()
+            raise WebSocketDisconnect(conn.dropped.result())
+        message = receiving.result()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
@@ -127,10 +138,10 @@ async def _hello(room: Room, conn: Connection, settings: Settings) -> bool:
 
 async def _loop(room: Room, conn: Connection, settings: Settings) -> None:
     while not conn.closed:
-        raw = await _receive(conn.ws)
+        raw = await _receive(conn.ws, conn)
         if not conn.limiter.allow():
             if conn.limiter.strikes >= FLOOD_STRIKES:
-                conn.close(CLOSE_FLOOD)
+                await conn.finish(CLOSE_FLOOD)
                 return
             if conn.limiter.strikes == 1:
                 conn.send(error_message("rate_limited", "slow down: too many messages"))

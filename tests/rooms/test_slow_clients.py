@@ -1,0 +1,87 @@
+"""A slow or dead client never stalls a room: its own bounded queue overflows and it is
+dropped, while everyone else's messages flow."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import socket
+import time
+from collections.abc import Callable
+
+from rooms_harness import Client, ServerThread, create_room, join_room
+
+from app.rooms.connections import CLOSE_TOO_SLOW, Connection
+
+
+def raw_websocket(port: int, path: str) -> socket.socket:
+    """A WebSocket handshake by hand, on a socket with a tiny receive buffer that the
+    test then never reads: a client that has stopped reading."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    return sock
+
+
+def masked_text_frame(text: str) -> bytes:
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + body
+
+
+def test_a_client_that_stops_reading_is_dropped_and_the_room_goes_on(
+        make_server: Callable[..., ServerThread]) -> None:
+    srv = make_server(send_queue=8, send_timeout=1.0, rate=1000, burst=1000)
+    room = create_room(srv.base)
+    code = room["room"]
+    bo_token = join_room(srv.base, code, "Bo")["token"]
+    ann = Client(srv.base, code, token=room["token"])
+    silent = raw_websocket(srv.port, f"/ws/{code}")
+    silent.sendall(masked_text_frame(json.dumps({"type": "hello", "token": bo_token})))
+    ann.wait_state(lambda v: v["room"]["seats"][1]["connected"])
+    started = time.monotonic()
+    # ~12 KB of state per chat line: enough to fill the kernel's buffers (up to 4 MB)
+    for i in range(700):
+        ann.send({"type": "chat", "text": f"{i:03d} " + "la" * 90})
+        ann.wait_for(lambda m, i=i: m["type"] == "chat" and m["text"].startswith(f"{i:03d}"))
+    assert time.monotonic() - started < 20, "the room was held up"
+    view = ann.wait_state(lambda v: not v["room"]["seats"][1]["connected"], timeout=15)
+    assert not view["room"]["seats"][1]["connected"]
+    silent.close()
+
+
+def test_connection_queue_overflow_closes_with_4408() -> None:
+    class StuckSocket:
+        closed_with: int | None = None
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()  # never returns: a dead peer
+
+        async def close(self, code: int = 1000) -> None:
+            self.closed_with = code
+
+    async def scenario() -> tuple[bool, int | None]:
+        ws = StuckSocket()
+        conn = Connection(ws, queue_size=4, send_timeout=30, rate=10, burst=10)  # type: ignore[arg-type]
+        conn.start()
+        for i in range(10):
+            conn.send({"type": "pong", "n": i})  # never waits, whatever the peer does
+        await asyncio.sleep(0.05)
+        closed = conn.closed
+        await conn.stop()
+        return closed, ws.closed_with
+
+    closed, code = asyncio.run(scenario())
+    assert closed and code == CLOSE_TOO_SLOW

@@ -74,7 +74,7 @@ def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
 
     # The score sheet shows the deal on every page, the spectator's too.
     for page in (host, guest, watcher):
-        sheet = page.get_by_role("table", name=re.compile("^Score sheet"))
+        sheet = page.get_by_role("table", name="Score sheet", exact=True)
         expect(sheet.get_by_role("rowheader", name="1", exact=True)).to_be_visible()
         expect(page.get_by_role("img", name="Line chart of the running totals")).to_be_visible()
     host.screenshot(path=artifacts / "deal-over-desktop.png", full_page=True)

@@ -25,7 +25,9 @@ function runningTotals(sheet, players) {
 
 function table(view, sheet, totals) {
   const tableEl = el("table", "score-table");
-  tableEl.append(el("caption", "sr-only", t("scores.caption")));
+  // Named by the section's heading, so "Score sheet" is written once on the page.
+  tableEl.setAttribute("aria-labelledby", "scores-heading");
+  tableEl.setAttribute("aria-describedby", "scores-about");
   const head = el("thead");
   const hr = el("tr");
   const corner = el("th", "", t("scores.deal"));
@@ -59,7 +61,9 @@ function table(view, sheet, totals) {
   foot.append(fr);
   tableEl.append(head, body, foot);
   const wrap = el("div", "score-wrap");
-  wrap.append(tableEl);
+  const about = el("p", "sr-only", t("scores.caption"));
+  about.id = "scores-about";
+  wrap.append(about, tableEl);
   return wrap;
 }
 

@@ -174,13 +174,16 @@ def play_deal(m: Match, rng: random.Random) -> None:
         m.apply(m.turn, random_action(m, rng))
 
 
+def deal_snapshot(deal: DealState) -> tuple[Any, ...]:
+    """Every field of a deal (its slots), frozen for comparison."""
+    fields = [(name, _frozen(getattr(deal, name)))
+              for name in DealState.__slots__ if name != "_legal"]
+    return (*fields, ("legal", deal.legal_actions()))
+
+
 def snapshot(m: Match) -> tuple[Any, ...]:
     """Everything an action could change, to prove that a rejected one changed nothing."""
-    deal = m.deal
-    state: tuple[Any, ...] = ()
-    if deal is not None:
-        state = tuple((name, _frozen(getattr(deal, name)))
-                      for name in DealState.__slots__ if name != "_legal")
+    state = deal_snapshot(m.deal) if m.deal is not None else ()
     return (state, tuple(m.totals), m.dealer, len(m.deals), tuple(m.scored), m.finished,
             m.winners, m.phase, m.turn)
 

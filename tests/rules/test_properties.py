@@ -8,6 +8,7 @@ from typing import Any
 
 from helpers import (
     check_view,
+    deal_snapshot,
     expected_bids,
     expected_discard_ok,
     expected_leads,
@@ -227,8 +228,11 @@ def test_every_step_follows_the_rules(rs: RuleSet, seed: int) -> None:
         assert m.phase == deal.phase
         check_legal_is_the_rules(m)
         check_listed_apply_and_others_do_not(m, rng)
-        tricks = len(deal.tricks)
-        m.apply(m.turn, random_action(m, rng))
+        tricks, seat, twin = len(deal.tricks), m.turn, deal.copy()
+        action = random_action(m, rng)
+        m.apply(seat, action)
+        twin.apply(seat, action)  # a copy goes exactly where the original goes
+        assert deal_snapshot(twin) == deal_snapshot(deal)
         if len(deal.tricks) > tricks:
             check_trick(m, deal)
         if deal.turn is None:

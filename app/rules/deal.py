@@ -172,7 +172,8 @@ class DealState:
 
     def apply(self, seat: int, action: Action) -> list[Any]:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
-        if seat != self.turn or action not in self._legal:
+        # The discard phase lists a pattern (DiscardAny), not an action: always unlisted.
+        if seat != self.turn or action not in self._legal or self.phase is DISCARD:
             return self._apply_unlisted(seat, action)
         self.actions.append((seat, action))
         if self.phase is not PLAY:
@@ -204,6 +205,8 @@ class DealState:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not yours")
         phase = self.phase
         if phase is DISCARD:
+            if isinstance(action, DiscardAny):
+                raise IllegalDiscard(f"choose the {action.number} cards to discard")
             if not isinstance(action, Discard):
                 raise WrongPhase(f"discard {self.rules.options.kitty} cards first")
             why = self.discard_allowed(action.cards)

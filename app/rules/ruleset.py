@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .cards import JOKER1, JOKER2, NUM_CARDS, TWO_REMOVAL_ORDER
 
@@ -58,6 +58,14 @@ class Options(BaseModel):
     bidder_double: bool = False
     target: int = Field(default=52, ge=1, le=10000)
     match: str = "target"
+
+    @field_validator("players", "kitty", "jokers", mode="before")
+    @classmethod
+    def _whole_number(cls, value: object) -> object:
+        # Literal[3, 4, 5] alone would take True or 4.0 (they compare equal to 1 and 4).
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError("must be a whole number")
+        return value
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(Options.model_fields)
@@ -223,6 +231,8 @@ def _pydantic_message(err: Any) -> str:
     ctx = err.get("ctx") or {}
     if kind == "literal_error":
         return f"must be one of {ctx.get('expected', '')}"
+    if kind == "value_error":
+        return str(ctx.get("error", "is not valid"))
     if kind in ("int_type", "int_parsing"):
         return "must be a whole number"
     if kind == "bool_type":

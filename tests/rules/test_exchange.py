@@ -80,8 +80,6 @@ def test_other_actions_and_seats_in_the_discard_phase() -> None:
         assert snapshot(m) == before
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: applying the listed DiscardAny entry "
-                   "reaches DealState._lead, raises AttributeError and appends to actions")
 def test_the_listed_discard_entry_itself_is_refused_and_changes_nothing() -> None:
     m = won_by_seat_1({})
     entry = m.legal_actions(1)[0]

@@ -215,9 +215,7 @@ STRICT_TYPE_BUGS = [
 
 @pytest.mark.parametrize(("option", "data"), [
     *BAD_RULES,
-    *(pytest.param(o, d, marks=pytest.mark.xfail(
-        strict=True, reason="engine bug: Literal int options accept bools and floats"))
-      for o, d in STRICT_TYPE_BUGS),
+    *(pytest.param(o, d) for o, d in STRICT_TYPE_BUGS),
 ])
 def test_a_rule_set_that_cannot_work_is_rejected_naming_the_option(
         option: str, data: dict[str, Any]) -> None:

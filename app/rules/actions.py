@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-from .cards import CARD_IDS, CARD_INDEX, NUM_CARDS, cards_of, mask_of
+from .cards import CARD_IDS, NUM_CARDS, CardError, cards_of, mask_of, parse_card
 from .errors import BadActionShape
 
 BidValue = int | Literal["pass", "amerikaner"]
@@ -114,11 +114,10 @@ def lead(card: int, call: int | None, grand: bool = False) -> Lead:
 
 
 def _card(value: object, what: str) -> int:
-    if isinstance(value, str):
-        index = CARD_INDEX.get(value)
-        if index is not None:
-            return index
-    raise BadActionShape(f"{what} {value!r} is not a card (cards look like AS, TH, 2C, JK1)")
+    try:
+        return parse_card(value)
+    except CardError as exc:
+        raise BadActionShape(f"{what}: {exc}") from None
 
 
 def _is_int(value: object) -> bool:

@@ -2,7 +2,22 @@
 
 import { t } from "./i18n.js";
 
-let lastSignature = "";
+// The log is append-only while the language stays the same, so that its live region
+// announces new lines, not the whole conversation again.
+let shownLang = "";
+let shownAt = [];
+
+function lineItem(line) {
+  const li = document.createElement("li");
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = `${line.name}:`;
+  const text = document.createElement("span");
+  text.className = "text";
+  text.textContent = line.text;
+  li.append(who, " ", text);
+  return li;
+}
 
 export function renderChat(view) {
   const room = view.room;
@@ -11,29 +26,25 @@ export function renderChat(view) {
   const seated = room.your_seat !== null && room.your_seat !== undefined;
   document.getElementById("chat-form").hidden = !seated;
   const lines = room.chat || [];
-  const signature = JSON.stringify(lines.map((l) => l.at)) + document.documentElement.lang;
-  if (signature === lastSignature) return;
-  lastSignature = signature;
   const log = document.getElementById("chat-log");
-  if (!lines.length) {
+  const lang = document.documentElement.lang;
+  const last = shownAt.length ? shownAt[shownAt.length - 1] : null;
+  const known = last === null ? -1 : lines.findIndex((l) => l.at === last);
+  if (lang === shownLang && shownAt.length && known >= 0) {
+    for (const line of lines.slice(known + 1)) log.append(lineItem(line));
+    while (log.children.length > lines.length) log.firstElementChild.remove();
+  } else if (!lines.length) {
     const li = document.createElement("li");
     li.className = "system";
     li.textContent = t("chat.empty");
     log.replaceChildren(li);
-    return;
+  } else {
+    log.replaceChildren(...lines.map(lineItem));
   }
-  log.replaceChildren(...lines.map((line) => {
-    const li = document.createElement("li");
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = `${line.name}:`;
-    const text = document.createElement("span");
-    text.className = "text";
-    text.textContent = line.text;
-    li.append(who, " ", text);
-    return li;
-  }));
-  log.scrollTop = log.scrollHeight;
+  const added = lines.length && lines[lines.length - 1].at !== last;
+  shownLang = lang;
+  shownAt = lines.map((l) => l.at);
+  if (added) log.scrollTop = log.scrollHeight;
 }
 
 export function setUpChat(send) {

@@ -12,3 +12,14 @@ export function el(tag, className, text) {
 export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
+
+/** Put `nodes` into `container` only when they differ from what it shows: a live region
+ *  must not be re-announced because an unrelated part of the view changed. */
+export function replaceIfDifferent(container, nodes) {
+  const next = nodes.map((n) => [n.className, n.textContent,
+    [...n.querySelectorAll("button, input")].map((c) => `${c.disabled}${c.checked}`).join()]
+    .join("|")).join("\n");
+  if (container.dataset.shown === next) return;
+  container.dataset.shown = next;
+  container.replaceChildren(...nodes);
+}

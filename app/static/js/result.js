@@ -3,7 +3,7 @@
 
 import { t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
-import { el, signed } from "./dom.js";
+import { el, replaceIfDifferent, signed } from "./dom.js";
 
 function button(text, action, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
@@ -61,7 +61,7 @@ export function renderResult(view) {
   const over = view.phase === "deal_over" || view.phase === "match_over";
   box.hidden = !over;
   if (!over) {
-    box.replaceChildren();
+    replaceIfDifferent(box, []);
     return;
   }
   const parts = [el("h2", "", t(view.phase === "match_over" ? "result.match_heading" : "result.deal_heading", { n: view.deal_number }))];
@@ -85,5 +85,5 @@ export function renderResult(view) {
     }
   }
   parts.push(actions);
-  box.replaceChildren(...parts);
+  replaceIfDifferent(box, parts);
 }

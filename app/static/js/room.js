@@ -357,7 +357,9 @@ function render() {
   renderScoreSheet(view);
   renderChat(view);
   renderJoinPanel();
-  document.getElementById("turn-status").textContent = turnText(view);
+  const status = document.getElementById("turn-status");
+  const text = turnText(view);
+  if (status.textContent !== text) status.textContent = text;
   restoreFocus(focus);
 }
 

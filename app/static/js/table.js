@@ -3,7 +3,7 @@
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
 import { has, t } from "./i18n.js";
-import { el } from "./dom.js";
+import { el, replaceIfDifferent } from "./dom.js";
 
 // Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
 const POSITIONS = {
@@ -136,9 +136,11 @@ export function renderSeats(view) {
 /** The contract banner: bidder, bid, trump, called card, the partner once revealed. */
 export function renderContract(view) {
   const banner = document.getElementById("contract");
-  banner.replaceChildren();
-  if (view.phase === "lobby") return;
   const parts = [];
+  if (view.phase === "lobby") {
+    replaceIfDifferent(banner, parts);
+    return;
+  }
   parts.push(el("span", "deal-no", t("contract.deal", { n: view.deal_number })));
   if (view.minus_round) {
     parts.push(el("span", "", t("contract.minus_round")));
@@ -163,7 +165,7 @@ export function renderContract(view) {
       parts.push(el("span", "", t("contract.you_are_partner")));
     }
   }
-  banner.append(...parts);
+  replaceIfDifferent(banner, parts);
 }
 
 /** The middle of the table under the trick: the kitty when it may be seen, your

@@ -86,6 +86,8 @@ function seatBox(view, seat) {
   const pos = positionOf(view, seat);
   const box = el("div", `seat pos-${pos}`);
   box.dataset.seat = String(seat);
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", seatName(view, seat));
   if (view.turn === seat) box.classList.add("turn");
   const isYou = view.room.your_seat === seat;
   const name = el("div", "name", seatName(view, seat));

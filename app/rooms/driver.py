@@ -17,13 +17,23 @@ import random
 import time
 
 from app.bots import choose_action
-from app.rules import SeatView
+from app.rules import Action, SeatView
 from app.rules.match import DEAL_OVER
 
 from . import flow
 from .room import Room, copy_match
 
 log = logging.getLogger("amerikaner.rooms")
+
+
+def _think(level: str, view: SeatView, rng: random.Random) -> Action:
+    """The bot's choice; a bot that fails falls back to the random bot, so that a bug in
+    a bot never stops a table."""
+    try:
+        return choose_action(level, view, rng)
+    except Exception:
+        log.exception("bot %s failed; the random bot plays this turn", level)
+        return choose_action("random", view, rng)
 
 
 class RoomDriver:
@@ -106,7 +116,7 @@ class RoomDriver:
             return due - now
         version = room.version
         snapshot = copy_match(match)
-        action = await asyncio.to_thread(choose_action, level, SeatView(snapshot, turn),
+        action = await asyncio.to_thread(_think, level, SeatView(snapshot, turn),
                                          random.Random(self._rng.random()))
         if room.closed:
             return None

@@ -12,6 +12,7 @@ interleave with another change: that is the room's lock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -195,7 +196,8 @@ class Room:
                              snapshot: Match | None, seat: int | None) -> None:
         """Send in order after the previous publish, with the hint computed off the loop."""
         if chain is not None:
-            await asyncio.shield(chain)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(chain)
         hint = None
         if snapshot is not None and seat is not None:
             try:

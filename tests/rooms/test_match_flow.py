@@ -120,3 +120,26 @@ def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None
         hints += 1
         ann.act(hint)  # following the hints plays the whole deal
     assert hints >= 3
+
+
+def test_the_next_deal_starts_after_the_hosts_pause_without_ready(server: ServerThread) -> None:
+    room = create_room(server.base, rules={"preset": "standard", "match": "deals:3"})
+    ann = Client(server.base, room["room"], token=room["token"])
+    ann.send({"type": "settings", "next_deal_pause": 1})
+    ann.wait_state(lambda v: v["room"]["settings"]["next_deal_pause"] == 1)
+    ann.send({"type": "start"})
+    rng = random.Random(3)
+    over = play_until_phase_without_ready(ann, rng)
+    at = over["room"]["next_deal_at"]
+    assert at is not None and not over["room"]["seats"][0]["ready"]
+    nxt = ann.wait_state(lambda v: v["phase"] not in ("deal_over",), timeout=10)
+    assert nxt["deal_number"] == 2 and nxt["room"]["next_deal_at"] is None
+
+
+def play_until_phase_without_ready(client: Client, rng: random.Random) -> dict[str, Any]:
+    while True:
+        view = client.wait_state(lambda v: my_turn(v) or v["phase"] == "deal_over")
+        if view["phase"] == "deal_over":
+            return view
+        client.act(pick_action(view, rng))
+        client.wait_for(lambda m: m["type"] in ("state", "error"))

@@ -101,8 +101,11 @@ def focus_by_tab(page: Any, locator: Any, limit: int = 80) -> None:
 
 def tab_until(page: Any, predicate: str, limit: int = 80) -> None:
     """Press Tab until ``predicate`` (a JS function of the focused element) holds."""
+    check = f"({predicate})(document.activeElement)"
+    if page.evaluate(check):
+        return
     for _ in range(limit):
         page.keyboard.press("Tab")
-        if page.evaluate(f"({predicate})(document.activeElement)"):
+        if page.evaluate(check):
             return
     raise AssertionError(f"could not reach a control with Tab: {predicate}")

@@ -68,6 +68,8 @@ class Registry:
             return None
         room = self.rooms.get(canonical)
         if room is not None:
+            if not room.connections:
+                room.idle_since = time.monotonic()  # a visit: keep it a while longer
             return room
         loaded = self.store.load(canonical)
         if loaded is None:

@@ -71,16 +71,18 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
                       settings.burst)
     conn.start()
+    bound: Room | None = None
     try:
-        if await _hello(room, conn, settings):
-            await _loop(room, conn, settings)
+        bound = await _hello(code, registry, conn, settings)
+        if bound is not None:
+            await _loop(bound, conn, settings)
     except WebSocketDisconnect:
         pass
     finally:
         # leave the room first: stopping the writer may take a while on a closing socket
         conn.closed = True
-        if sessions.unbind(room, conn) and not room.closed:
-            room.commit()
+        if bound is not None and sessions.unbind(bound, conn) and not bound.closed:
+            bound.commit()
         await conn.stop()
 
 
@@ -103,37 +105,41 @@ async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes
     return text if text is not None else message.get("bytes") or b""
 
 
-async def _hello(room: Room, conn: Connection, settings: Settings) -> bool:
+async def _hello(code: str, registry: Registry, conn: Connection,
+                 settings: Settings) -> Room | None:
+    """Wait for ``hello`` and bind the connection: the room it joined, or ``None``."""
     try:
         raw = await asyncio.wait_for(_receive(conn.ws), settings.hello_timeout)
     except TimeoutError:
         conn.send(error_message("hello_required", "say hello first"))
         await conn.finish(CLOSE_NO_HELLO)
-        return False
+        return None
     try:
         msg = parse_client_message(raw, settings.max_message_bytes)
     except BadMessage as exc:
         conn.send(error_message(exc.code, exc.message))
         await conn.finish(CLOSE_NO_HELLO)
-        return False
+        return None
     if not isinstance(msg, Hello):
         conn.send(error_message("hello_required", "the first message must be a hello"))
         await conn.finish(CLOSE_NO_HELLO)
-        return False
-    if room.closed:
-        await conn.finish(1001)
-        return False
+        return None
+    room = registry.get(code)  # again: the room may have left memory meanwhile
+    if room is None:
+        conn.send(error_message("room_not_found", "there is no room with this code"))
+        await conn.finish(CLOSE_NO_ROOM)
+        return None
     try:
         sessions.bind(room, conn, msg)
     except RoomError as exc:
         conn.send(error_message(exc.code, exc.message))
         close = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE}
         await conn.finish(close.get(exc.code, CLOSE_NO_HELLO))
-        return False
+        return None
     conn.send({"type": "welcome", "room": room.code, "seat": conn.seat,
                "version": room.version + 1})
     room.commit()  # the seat shows connected (or one more spectator); everyone hears it
-    return True
+    return room
 
 
 async def _loop(room: Room, conn: Connection, settings: Settings) -> None:

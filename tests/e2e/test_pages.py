@@ -105,13 +105,14 @@ def test_rules_page_is_built_from_the_rule_set(new_page: Any, server: str) -> No
     expect(page.get_by_text(players_help)).to_be_visible()
 
 
-def test_phone_pages_do_not_scroll_sideways(new_page: Any) -> None:
+def test_phone_pages_do_not_scroll_sideways(new_page: Any, artifacts: Path) -> None:
     page = new_page("phone", viewport=PHONE, is_mobile=True, has_touch=True, locale="nb-NO")
     page.goto("/")
     # The browser's language is Norwegian: the landing page is in bokmål.
     expect(page.get_by_role("button", name="Opprett rom")).to_be_visible()
     expect(page.get_by_role("textbox", name="Navnet ditt")).to_be_visible()
     no_horizontal_scroll(page)
+    page.screenshot(path=artifacts / "landing-mobile-nb.png", full_page=True)
     page.goto("/rules")
     expect(page.get_by_role("heading", name="Alle alternativer")).to_be_visible()
     no_horizontal_scroll(page)

@@ -29,7 +29,8 @@ def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
     host.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
     link = host.url
 
-    guest = new_page("guest", viewport=PHONE, is_mobile=True, has_touch=True)
+    guest = new_page("guest", viewport=PHONE, is_mobile=True, has_touch=True,
+                     reduced_motion="reduce")
     guest.goto(link)
     guest.get_by_role("textbox", name="Your name").fill(HOSTILE)
     guest.get_by_role("button", name="Join", exact=True).click()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from .settings import Settings, SettingsError
 
@@ -23,7 +24,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_env().with_overrides(
-            host=args.host, port=args.port, data_dir=_path(args.data_dir))
+            host=args.host, port=args.port,
+            data_dir=Path(args.data_dir) if args.data_dir is not None else None)
     except SettingsError as exc:
         print(f"amerikaner serve: {exc}", file=sys.stderr)
         return 2
@@ -38,10 +40,3 @@ def run_serve(args: argparse.Namespace) -> int:
     server.run()
     return 0 if server.started else 1
 
-
-def _path(value: str | None) -> object:
-    if value is None:
-        return None
-    from pathlib import Path
-
-    return Path(value)

@@ -72,7 +72,7 @@ def _convert(name: str, kind: str, raw: str) -> object:
         else:
             value = raw
     except ValueError:
-        raise SettingsError(f"{var}={raw!r} is not a {kind}") from None
+        raise SettingsError(f"{var}={raw!r}: expected a {kind}") from None
     if isinstance(value, int | float) and value < 0:
         raise SettingsError(f"{var} cannot be negative")
     return value

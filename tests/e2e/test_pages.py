@@ -116,3 +116,10 @@ def test_phone_pages_do_not_scroll_sideways(new_page: Any, artifacts: Path) -> N
     page.goto("/rules")
     expect(page.get_by_role("heading", name="Alle alternativer")).to_be_visible()
     no_horizontal_scroll(page)
+
+
+def test_unknown_room_says_so(new_page: Any) -> None:
+    page = new_page("lost")
+    page.goto("/r/nosuchroom")
+    expect(page.get_by_text("There is no room with this code.")).to_be_visible()
+    expect(page.get_by_role("region", name="Table", exact=True)).to_have_count(0)

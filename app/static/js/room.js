@@ -341,6 +341,9 @@ function renderJoinPanel() {
 
 function render() {
   if (!view) return;
+  // The table appears with the first state: an unknown room never shows an empty one.
+  document.getElementById("play-area").hidden = false;
+  document.getElementById("side").hidden = false;
   const focus = captureFocus();
   resetSelections();
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));

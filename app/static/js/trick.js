@@ -5,7 +5,7 @@ import { cardFace } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 import { positionOf, seatName } from "./table.js";
 
-const HOLD_MS = 1100;
+const HOLD_MS = 900;
 const COLLECT_MS = 320;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -19,6 +19,12 @@ function playedCard(view, play, winner) {
   figure.dataset.card = play.card;
   const label = t("trick.played_by", { name: seatName(view, play.seat), card: cardName(play.card) });
   figure.append(cardFace(play.card, label));
+  // The name under the card, for the eye (the card's own label already says it).
+  const name = document.createElement("span");
+  name.className = "played-by";
+  name.setAttribute("aria-hidden", "true");
+  name.textContent = seatName(view, play.seat);
+  figure.append(name);
   return figure;
 }
 

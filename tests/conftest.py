@@ -14,3 +14,9 @@ def examples_dir() -> Path:
     """The spec's example records (GAME-RECORD.md "Examples"), copied into the repo."""
     assert (EXAMPLES / "seed000-made-8.json").is_file(), f"missing examples in {EXAMPLES}"
     return EXAMPLES
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last: Playwright's sync API keeps an event loop running in the
+    main thread for the rest of the session, which asyncio.run() in other tests refuses."""
+    items.sort(key=lambda item: "e2e" in item.path.parts)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amerikaner", description="Play Amerikaner online, replay and simulate games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     replay = sub.add_parser("replay", help="check game records against the rules")
@@ -30,10 +31,23 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write one game record per line, one per played deal")
 
     serve = sub.add_parser("serve", help="run the web server")
-    serve.add_argument("--host", default=None)
-    serve.add_argument("--port", type=int, default=None)
-    serve.add_argument("--data-dir", default=None)
+    serve.add_argument("--host", default=None,
+                       help="address to listen on (default 127.0.0.1, or AMERIKANER_HOST)")
+    serve.add_argument("--port", type=int, default=None,
+                       help="port to listen on (default 8000, or AMERIKANER_PORT)")
+    serve.add_argument("--data-dir", default=None,
+                       help="folder of the SQLite database (default ./data, or "
+                            "AMERIKANER_DATA_DIR)")
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("amerikaner")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,6 +27,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 375, "height": 667}
 
 

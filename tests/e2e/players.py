@@ -90,6 +90,16 @@ def no_horizontal_scroll(page: Any) -> None:
     assert width <= client, f"horizontal scroll: content {width}px wide in {client}px"
 
 
+def on_first_screen(page: Any, locator: Any, what: str) -> None:
+    """``locator`` is seen without scrolling: its box, measured from the top of the page,
+    lies within the window's height."""
+    box = locator.evaluate(
+        "el => { const r = el.getBoundingClientRect();"
+        " return {top: r.top + scrollY, bottom: r.bottom + scrollY, height: innerHeight}; }")
+    assert box["top"] >= 0 and box["bottom"] <= box["height"], (
+        f"{what} is not on the first screen: {box}")
+
+
 def focus_by_tab(page: Any, locator: Any, limit: int = 80) -> None:
     """Press Tab until ``locator`` has the focus (keyboard-only navigation)."""
     for _ in range(limit):

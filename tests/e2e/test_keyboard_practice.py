@@ -1,5 +1,6 @@
 """Keyboard only: create a practice table, bid and play a whole trick with Tab and Enter.
-Practice shows hints; switching to French names the cards in French."""
+Practice shows hints; switching to French names the cards in French.  The table runs on a
+1366x768 laptop screen, where the table, the controls and the whole hand fit on one screen."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .players import enabled_cards, focus_by_tab, hand, tab_until
+from .conftest import LAPTOP
+from .players import enabled_cards, focus_by_tab, hand, on_first_screen, tab_until
 
 ENABLED_CARD = ("el => el.closest('#hand') !== null && el.tagName === 'BUTTON'"
                 " && el.getAttribute('aria-disabled') === 'false'")
@@ -20,8 +22,15 @@ def tricks_taken(page: Any) -> int:
     return sum(int(t.split()[-1]) for t in texts)
 
 
+def your_turn_fits(page: Any) -> None:
+    """The table, what you can do and your last card are all seen without scrolling."""
+    on_first_screen(page, page.get_by_role("region", name="Table", exact=True), "the table")
+    on_first_screen(page, page.get_by_role("region", name="Your move"), "the controls")
+    on_first_screen(page, hand(page).get_by_role("button").last, "the last card of the hand")
+
+
 def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
-    page = new_page("solo")
+    page = new_page("solo", viewport=LAPTOP)
     page.goto("/")
     focus_by_tab(page, page.get_by_role("textbox", name="Your name"))
     page.keyboard.type("Kim")
@@ -38,6 +47,7 @@ def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
     for _ in range(200):
         if page.get_by_role("button", name="Pass", exact=True).is_visible():
             expect(page.get_by_text(re.compile("^Hint: the best bot would say"))).to_be_visible()
+            your_turn_fits(page)
             tab_until(page, "el => el.textContent === 'Pass'")
             page.keyboard.press("Enter")
         elif page.get_by_role("button", name="Discard", exact=True).is_visible():
@@ -45,6 +55,7 @@ def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
         elif enabled_cards(page).count():
             before = tricks_taken(page)
             expect(page.get_by_text(re.compile("^Hint: the best bot would play"))).to_be_visible()
+            your_turn_fits(page)
             tab_until(page, ENABLED_CARD)
             page.keyboard.press("Enter")
             played = True

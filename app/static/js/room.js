@@ -347,6 +347,8 @@ function render() {
   const focus = captureFocus();
   resetSelections();
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));
+  // The phase lets the layout make room for what each phase needs (app.css).
+  roomEl.dataset.phase = view.phase;
   renderSeats(view);
   renderContract(view);
   renderTrick(view, render);

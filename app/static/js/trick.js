@@ -80,6 +80,14 @@ export function renderTrick(view, rerender) {
     shown.timer = null;
     shown.hold = null;
   }
+  if (shown.hold && view.trick.length && view.you !== null && view.turn === view.you) {
+    // Cards of the next trick are already down and it is our turn: the player must see
+    // what was led, so the finished trick gives way at once (it stays in "Last trick").
+    clearTimeout(shown.timer);
+    shown.timer = null;
+    shown.hold = null;
+    shown.cards = [];
+  }
   shown.deal = deal;
   shown.tricksPlayed = finished;
   draw(view, rerender);

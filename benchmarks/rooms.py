@@ -49,9 +49,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 
-from rooms_harness import WS_MAX, ServeProcess, create_room, my_turn, pick_action  # noqa: E402
+from rooms_harness import WS_MAX, create_room, my_turn, pick_action  # noqa: E402
+from serve_process import ServeProcess  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 

@@ -22,12 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import (
     OPEN_CLIENTS,
     Client,
-    ServeProcess,
     create_room,
     join_room,
     my_turn,
     pick_action,
 )
+from serve_process import ServeProcess
 
 
 @pytest.fixture

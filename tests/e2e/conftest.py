@@ -8,16 +8,12 @@ uncaught exceptions; a test fails if any appear.  Screenshots go to test-artifac
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from serve_process import ServeProcess as BaseServeProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -31,52 +27,13 @@ LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 375, "height": 667}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class ServeProcess:
-    """A real ``amerikaner serve`` on loopback; ``start`` again after ``stop`` to restart it
-    on the same port and data folder."""
+class ServeProcess(BaseServeProcess):
+    """The shared server process with the browser tests' settings: bots act within 0.05 s
+    (quick, yet a person sees the cards arrive), quiet logs."""
 
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
-        self.data_dir = data_dir
-        self.port = port or _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> ServeProcess:
-        env = {**os.environ, "AMERIKANER_BOT_DELAY": "0.05", "AMERIKANER_LOG_LEVEL": "warning"}
-        with (self.data_dir / "serve.log").open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"amerikaner serve did not start: {self.data_dir}/serve.log")
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
+        super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
+                                    "AMERIKANER_LOG_LEVEL": "warning"}, port)
 
 
 @pytest.fixture(scope="session")

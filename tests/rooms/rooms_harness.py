@@ -5,15 +5,10 @@ receive against the protocol's models."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -60,57 +55,6 @@ class ServerThread:
     @property
     def registry(self) -> Any:
         return self.app.state.registry
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class ServeProcess:
-    """A real ``amerikaner serve`` process on a free port."""
-
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
-        self.data_dir = data_dir
-        self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0", **(env or {})}
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ServeProcess:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port),
-             "--data-dir", str(self.data_dir)],
-            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(self.output())
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("amerikaner serve did not answer /healthz")
-
-    def stop(self) -> str:
-        assert self.proc is not None
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        return self.output()
-
-    def output(self) -> str:
-        assert self.proc is not None
-        if self.proc.stdout is None or self.proc.poll() is None:
-            return ""
-        return self.proc.stdout.read().decode(errors="replace")
 
 
 def create_room(base: str, name: str = "Ann", **body: Any) -> dict[str, Any]:

@@ -1,0 +1,74 @@
+"""A real ``amerikaner serve`` process on loopback, for the tests that need the whole
+program (and for benchmarks/rooms.py): it logs to a file in its data folder, so a chatty
+server never blocks on a full pipe, and ``start`` again after ``stop`` restarts it on the
+same port and data folder."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServeProcess:
+    """``python -m app.cli serve`` with ``AMERIKANER_*`` settings from ``env``."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None,
+                 port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0", **(env or {})}
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = data_dir / "serve.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServeProcess:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"amerikaner serve did not start:\n{self.output()}")
+            time.sleep(0.1)
+
+    def stop(self) -> str:
+        """Stop the server (SIGTERM, then SIGKILL) and return everything it logged."""
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+        return self.output()
+
+    def output(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""

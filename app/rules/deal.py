@@ -180,21 +180,29 @@ class DealState:
             if self.phase is AUCTION:
                 return self._bid(seat, action)  # type: ignore[arg-type]
             return self._lead(seat, action)  # type: ignore[arg-type]
-        # The hot path of every simulation: a card that neither starts nor ends a trick
-        # nor reveals the partner is handled here; the rest goes through _play.
-        card = action[0]
+        # The hot path of every simulation: a card that neither ends a trick nor reveals
+        # the partner is handled here; the rest goes through _play.
+        card: int = action[0]  # type: ignore[assignment]
         cards = self.trick_cards
-        if not cards or card == self.called or len(cards) == self.n - 1:
-            return self._play(seat, card)  # type: ignore[arg-type]
-        self.hands[seat] ^= 1 << card  # type: ignore[operator]
+        if card == self.called or len(cards) == self.n - 1:
+            return self._play(seat, card)
+        if not cards and card < JOKER1:
+            self._set_led(card // 13)
+        self.hands[seat] ^= 1 << card
         self.trick_seats.append(seat)
-        cards.append(card)  # type: ignore[arg-type]
-        seat += 1
-        if seat == self.n:
-            seat = 0
-        self.turn = seat
-        self._legal = self._plays_for(seat)
-        return [_new_event(CardPlayed, (seat - 1 if seat else self.n - 1, card, "card_played"))]
+        cards.append(card)
+        nxt = seat + 1
+        if nxt == self.n:
+            nxt = 0
+        self.turn = nxt
+        self._legal = self._plays_for(nxt)
+        return [_new_event(CardPlayed, (seat, card, "card_played"))]
+
+    def _set_led(self, suit: int) -> None:
+        """The first card of a trick sets the suit to follow."""
+        self.led_mask = SUIT_MASKS[suit]
+        self.led_shift = 13 * suit
+        self.led_plays = SUIT_PLAYS[suit]
 
     def _apply_unlisted(self, seat: int, action: Action) -> list[Any]:
         """The actions ``legal_actions`` cannot list (a discard; a first lead alone written
@@ -323,10 +331,7 @@ class DealState:
         self.hands[seat] ^= 1 << card
         cards = self.trick_cards
         if not cards and card < JOKER1:
-            suit = card // 13
-            self.led_mask = SUIT_MASKS[suit]
-            self.led_shift = 13 * suit
-            self.led_plays = SUIT_PLAYS[suit]
+            self._set_led(card // 13)
         self.trick_seats.append(seat)
         cards.append(card)
         events: list[Any] = [_new_event(CardPlayed, (seat, card, "card_played"))]

@@ -17,11 +17,9 @@ from .deal import OVER, DealState
 from .errors import MatchOver, WrongPhase
 from .ruleset import RuleSet
 from .scoring import match_winners
+from .tricks import BITS
 
 DEAL_OVER, MATCH_OVER = "deal_over", "match_over"
-
-
-_BITS = tuple(1 << c for c in range(54))
 
 
 def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
@@ -34,7 +32,7 @@ def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
         j = int(rand() * (i + 1))
         deck[i], deck[j] = deck[j], deck[i]
     h = rules.shape.hand_size
-    bit = _BITS.__getitem__
+    bit = BITS.__getitem__
     hands = [sum(map(bit, deck[s * h:(s + 1) * h])) for s in range(rules.options.players)]
     return hands, sum(map(bit, deck[h * rules.options.players:]))
 

@@ -10,6 +10,7 @@ from .actions import PLAYS, Play
 from .cards import JOKER1, SUIT_MASKS
 
 _SUIT_BITS = 13
+BITS: tuple[int, ...] = tuple(1 << c for c in range(54))
 _LOW13 = (1 << _SUIT_BITS) - 1
 
 
@@ -40,10 +41,7 @@ def trick_winner(cards: list[int], trump: int | None, led_two_wins: bool) -> int
         return 0  # a led joker wins (8.4)
     if led_two_wins and led % 13 == 0:
         return 0  # a led two wins (8.3)
-    mask = 0
-    for c in cards:
-        if c < JOKER1:
-            mask |= 1 << c
+    mask = sum(map(BITS.__getitem__, cards))  # jokers are in no suit's mask
     if trump is not None:
         trumps = mask & SUIT_MASKS[trump]
         if trumps:

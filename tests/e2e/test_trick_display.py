@@ -12,11 +12,13 @@ from playwright.sync_api import expect
 from .conftest import LAPTOP
 from .players import deal_over, enabled_cards, hand, take_turn
 
-# The cards the trick area shows, and whether one of them is marked as the winner.
+# The cards the trick area shows, and whether one of them is marked as the winner by
+# someone else (then that player leads next: if it is our turn, they have led already).
 TRICK_SHOWN = """() => {
   const area = document.getElementById('trick');
   const cards = [...area.querySelectorAll('.played')];
-  return {count: cards.length, won: cards.some(c => c.classList.contains('winner'))};
+  const won = cards.find(c => c.classList.contains('winner'));
+  return {count: cards.length, wonByOther: !!won && !won.classList.contains('pos-bottom')};
 }"""
 
 
@@ -37,7 +39,9 @@ def test_the_trick_to_follow_is_on_the_table(new_page: Any) -> None:
             shown = page.evaluate(TRICK_SHOWN)
             cards_left = hand(page).get_by_role("button").count()
             if shown["count"] and cards_left < 12:
-                assert not shown["won"], "a finished trick hides the one to follow"
+                # A trick we won may stay a moment while we lead; one won by another
+                # player may not: they have led the trick we must follow.
+                assert not shown["wonByOther"], "a finished trick hides the one to follow"
                 followed += 1
         take_turn(page, bid=False)
         page.wait_for_timeout(50)

@@ -303,23 +303,35 @@ function captureFocus() {
   if (!active || !active.dataset || !active.dataset.key) return null;
   const hand = active.closest("#hand");
   const index = hand ? [...hand.children].indexOf(active) : -1;
-  return { key: active.dataset.key, index, area: active.closest("#hand, #controls, #seats, #result, #lobby") };
+  return {
+    key: active.dataset.key, index, area: active.closest("#hand, #controls, #seats, #result, #lobby"),
+    // A keyboard user's focus ring: the browser does not show it again for an element
+    // focused by script after the old one was replaced, so we mark it ourselves.
+    ring: active.matches(":focus-visible") || active.classList.contains("focus-ring"),
+  };
+}
+
+function focusAgain(element, saved) {
+  element.focus();
+  if (!saved.ring) return;
+  element.classList.add("focus-ring");
+  element.addEventListener("blur", () => element.classList.remove("focus-ring"), { once: true });
 }
 
 function restoreFocus(saved) {
   if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
   const same = document.querySelector(`[data-key="${CSS.escape(saved.key)}"]`);
   if (same && !same.disabled) {
-    same.focus();
+    focusAgain(same, saved);
     return;
   }
   const cards = [...document.querySelectorAll("#hand button")];
   if (saved.index >= 0 && cards.length) {
-    cards[Math.min(saved.index, cards.length - 1)].focus();
+    focusAgain(cards[Math.min(saved.index, cards.length - 1)], saved);
     return;
   }
   const fallback = document.querySelector("#controls button:not(:disabled), #hand button");
-  if (fallback && saved.area) fallback.focus();
+  if (fallback && saved.area) focusAgain(fallback, saved);
 }
 
 function resetSelections() {

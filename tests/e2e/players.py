@@ -109,10 +109,11 @@ def focus_by_tab(page: Any, locator: Any, limit: int = 80) -> None:
     raise AssertionError("could not reach the control with Tab")
 
 
-def tab_until(page: Any, predicate: str, limit: int = 80) -> None:
-    """Press Tab until ``predicate`` (a JS function of the focused element) holds."""
+def tab_until(page: Any, predicate: str, limit: int = 80, *, press_first: bool = False) -> None:
+    """Press Tab until ``predicate`` (a JS function of the focused element) holds
+    (``press_first``: at least once, so that the focus surely came from the keyboard)."""
     check = f"({predicate})(document.activeElement)"
-    if page.evaluate(check):
+    if not press_first and page.evaluate(check):
         return
     for _ in range(limit):
         page.keyboard.press("Tab")

@@ -244,7 +244,7 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
     # Our first turn in the auction (it comes before any card is played).
     expect(page.get_by_role("button", name="Pass", exact=True)).to_be_visible(timeout=30_000)
     audit(page, "auction, our turn", ["en", "nb"], phase="auction")
-    tab_until(page, "el => el.dataset.action === 'bid' && !el.disabled")
+    tab_until(page, "el => el.dataset.action === 'bid' && !el.disabled", press_first=True)
     audit.outline(page.locator(":focus"), "auction: a bid button")
     # The highest bid, to be shown the discard and the first lead as well.
     page.get_by_role("button", name=BID, disabled=False).last.click()
@@ -268,7 +268,7 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
             done.add("play")
             audit(page, "play, our turn, four-colour deck", ["en", "fr"], phase="play")
             tab_until(page, "el => el.closest('#hand') !== null"
-                            " && el.getAttribute('aria-disabled') === 'false'")
+                            " && el.getAttribute('aria-disabled') === 'false'", press_first=True)
             audit.outline(page.locator(":focus"), "play: a card in the hand")
         if not take_turn(page, bid=False):
             page.wait_for_timeout(80)

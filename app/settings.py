@@ -23,6 +23,7 @@ class Settings:
     idle_seconds: float = 600.0              # a room nobody is connected to leaves memory
     retention_days: float = 30.0             # a room untouched this long leaves the database
     grace_seconds: int = 30                  # default for new rooms (host can change)
+    host_grace: float = 15.0                 # a disconnected host keeps the role (a reload)
     next_deal_pause: int = 10                # default for new rooms (host can change)
     rate: float = 10.0                       # messages per second per connection, average
     burst: int = 30                          # messages per connection in a burst
@@ -52,6 +53,7 @@ class Settings:
 _ENV: dict[str, str] = {
     "host": "str", "port": "int", "data_dir": "path", "origins": "list",
     "bot_delay": "float", "idle_seconds": "float", "retention_days": "float",
+    "host_grace": "float",
     "grace_seconds": "int", "next_deal_pause": "int", "rate": "float", "burst": "int",
     "max_message_bytes": "int", "send_queue": "int", "send_timeout": "float",
     "hello_timeout": "float", "max_rooms": "int", "log_level": "str",

@@ -78,6 +78,20 @@ class RoomDriver:
     async def _step(self) -> float | None:
         """Do what is due; the seconds until the next thing is due (``None``: nothing)."""
         room = self.room
+        gone = room.host_gone_since
+        host_wait: float | None = None
+        if gone is not None and room.humans_connected():
+            host_wait = gone + room.host_grace - time.monotonic()
+            if host_wait <= 0:
+                room.commit()  # settle passes the host role on
+                return 0
+        wait = await self._step_game()
+        if host_wait is None:
+            return wait
+        return host_wait if wait is None else min(wait, host_wait)
+
+    async def _step_game(self) -> float | None:
+        room = self.room
         match = room.match
         if match is None or not room.humans_connected():
             return None

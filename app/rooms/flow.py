@@ -123,11 +123,20 @@ def settle(room: Room) -> None:
 
 
 def _pass_host(room: Room) -> None:
-    """The host role goes to the next connected person when the host is not connected."""
+    """The host role goes to the next connected person when the host has been gone for
+    ``host_grace`` seconds (at once if the host's seat is no longer a person's)."""
     connected = room.connected_seats()
     host = room.host
     if host is not None and host in connected:
+        room.host_gone_since = None
         return
+    if host is not None and room.seats[host].human:
+        now = time.monotonic()
+        if room.host_gone_since is None:
+            room.host_gone_since = now
+        if now - room.host_gone_since < room.host_grace:
+            return  # the driver wakes when the grace is over
+    room.host_gone_since = None
     n = len(room.seats)
     start = 0 if host is None else host
     for i in range(1, n + 1):

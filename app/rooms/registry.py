@@ -94,6 +94,7 @@ class Registry:
 
     def _activate(self, room: Room) -> None:
         room.settle = flow.settle
+        room.host_grace = self.settings.host_grace
         driver = RoomDriver(room, self.settings.bot_delay)
         driver.start()
         self.rooms[room.code] = room

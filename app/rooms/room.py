@@ -75,6 +75,10 @@ class Room:
         # runtime only
         self.connections: list[Connection] = []
         self.grace_deadline: dict[int, float] = {}
+        # A host who reloads the page keeps the role: it passes on only after host_grace
+        # seconds without the host (monotonic time the host went, None while connected).
+        self.host_grace = 15.0
+        self.host_gone_since: float | None = None
         self.idle_since = time.monotonic()
         self.saved_deals = 0             # deals of this match stored for good (finished)
         self.wake: Callable[[], None] = lambda: None

@@ -128,6 +128,26 @@ def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread)
     assert cy.wait_state(lambda v: v["phase"] != "lobby")["room"]["host"] == 2
 
 
+def test_a_host_who_reloads_keeps_the_role_and_one_who_stays_away_hands_it_on(
+        make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(host_grace=1.5)
+    room = create_room(server.base)
+    code = room["room"]
+    cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
+    ann = Client(server.base, code, token=room["token"])
+    cy = Client(server.base, code, token=cy_token)
+    ann.close()  # a reload: back within the grace
+    ann = Client(server.base, code, token=room["token"])
+    assert ann.state is not None and ann.state["room"]["you_are_host"]
+    cy.drain(2.0)  # longer than the grace: the role stayed with Ann all along
+    assert cy.state is not None and cy.state["room"]["host"] == 0
+    ann.close()  # now Ann stays away
+    gone = time.monotonic()
+    view = cy.wait_state(lambda v: v["room"]["host"] == 2)
+    assert time.monotonic() - gone >= 1.0, "the role passed before the grace was over"
+    assert view["room"]["you_are_host"]
+
+
 def test_a_late_friend_takes_a_bot_seat_from_the_next_deal_on(server: ServerThread) -> None:
     room = create_room(server.base)
     code = room["room"]

@@ -21,7 +21,7 @@ from app.rules import Action, SeatView
 from app.rules.match import DEAL_OVER
 
 from . import flow
-from .room import Room, copy_match
+from .room import Room
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -129,7 +129,7 @@ class RoomDriver:
         if now < due:
             return due - now
         version = room.version
-        snapshot = copy_match(match)
+        snapshot = match.copy()
         action = await asyncio.to_thread(_think, level, SeatView(snapshot, turn),
                                          random.Random(self._rng.random()))
         if room.closed:

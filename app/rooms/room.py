@@ -36,19 +36,6 @@ log = logging.getLogger("amerikaner.rooms")
 CHAT_KEEP = 50
 
 
-def copy_match(match: Match) -> Match:
-    """A copy a bot can read in another thread while the room goes on (finished deals
-    never change, so only the current one is copied)."""
-    other = Match.__new__(Match)
-    other.__dict__.update(match.__dict__)
-    other.deals = list(match.deals)
-    if other.deals:
-        other.deals[-1] = match.deals[-1].copy()
-    other.totals = list(match.totals)
-    other.scored = list(match.scored)
-    return other
-
-
 def finished_deals(match: Match) -> int:
     """How many deals from the start are over for good (only the last can be going on)."""
     deals = match.deals
@@ -180,7 +167,7 @@ class Room:
                 conn.send_text(text)
             return
         assert self.match is not None
-        snapshot = copy_match(self.match) if hint_seat is not None else None
+        snapshot = self.match.copy() if self.match is not None and hint_seat is not None else None
         self._pub_chain = asyncio.get_running_loop().create_task(
             self._publish_later(chain, sends, pending, snapshot, hint_seat))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-from .cards import CARD_IDS, NUM_CARDS, CardError, cards_of, mask_of, parse_card
+from .cards import CARD_IDS, NUM_CARDS, CardError, ids_of, mask_of, parse_card
 from .errors import BadActionShape
 
 BidValue = int | Literal["pass", "amerikaner"]
@@ -35,7 +35,7 @@ class Discard(NamedTuple):
     kind: str = "discard"
 
     def to_json(self) -> dict[str, Any]:
-        return {"discard": [CARD_IDS[c] for c in cards_of(self.cards)]}
+        return {"discard": ids_of(self.cards)}
 
 
 class DiscardAny(NamedTuple):

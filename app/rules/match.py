@@ -53,6 +53,18 @@ class Match:
         self.finished = False
         self.winners: tuple[int, ...] = ()
 
+    def copy(self) -> Match:
+        """A copy to read elsewhere (a bot's thread) while this one goes on: finished
+        deals never change, so only the current deal is copied."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        other.deals = list(self.deals)
+        if other.deals:
+            other.deals[-1] = self.deals[-1].copy()
+        other.totals = list(self.totals)
+        other.scored = list(self.scored)
+        return other
+
     @property
     def deal(self) -> DealState | None:
         return self.deals[-1] if self.deals else None

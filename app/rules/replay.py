@@ -19,12 +19,13 @@ import reprlib
 from typing import Any, NoReturn
 
 from .actions import Action, Bid, Discard, Lead, Play, lead, parse_action
-from .cards import CARD_IDS, CARD_INDEX, JOKER1, SUITS, ids_of
+from .cards import CARD_IDS, CARD_INDEX, JOKER1, ids_of
 from .deal import LEAD, OVER, PLAY, DealState
 from .errors import ActionError
 from .explain import lead_error_for
 from .match import Match
 from .ruleset import RuleSet, RulesetError
+from .view import contract_to_wire
 
 FORMAT = "amerikaner-record/1"
 RECORD_KEYS = ("format", "rules", "players", "deals")
@@ -345,13 +346,6 @@ def _contract(deal: DealState, outcome: str) -> dict[str, Any] | None:
     """The contract from the end of the auction on; ``None`` for void deals, minus rounds
     and while the auction runs.  Replay knows every hand, so the partner is named from
     the call on."""
-    if outcome == "void" or deal.bidder is None:
+    if outcome == "void":
         return None
-    return {
-        "bidder": deal.bidder,
-        "bid": deal.contract_bid,
-        "trump": SUITS[deal.trump] if deal.trump is not None else None,
-        "called": CARD_IDS[deal.called] if deal.called is not None else None,
-        "partner": deal.partner,
-        "grand": deal.grand,
-    }
+    return contract_to_wire(deal, deal.partner)

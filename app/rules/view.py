@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, Bid
-from .cards import CARD_IDS, SUITS, cards_of, sort_key
+from .cards import CARD_IDS, SUITS, cards_of, ids_of, sort_key
 from .deal import AUCTION, DISCARD, OVER, DealState
 from .match import DEAL_OVER, MATCH_OVER, Match
 
@@ -219,16 +219,7 @@ class SeatView:
 
     def _contract_wire(self) -> dict[str, Any] | None:
         d = self._deal
-        if d is None or d.bidder is None:
-            return None
-        return {
-            "bidder": d.bidder,
-            "bid": d.contract_bid,
-            "trump": SUITS[d.trump] if d.trump is not None else None,
-            "called": CARD_IDS[d.called] if d.called is not None else None,
-            "partner": self.partner,
-            "grand": d.grand,
-        }
+        return None if d is None else contract_to_wire(d, self.partner)
 
     def _result_wire(self) -> dict[str, Any] | None:
         d = self._deal
@@ -244,8 +235,23 @@ class SeatView:
         return None
 
 
+def contract_to_wire(deal: DealState, partner: int | None) -> dict[str, Any] | None:
+    """The contract from the end of the auction on (``None`` before); ``partner`` is given
+    because who may know it differs: a seat's view hides it, a replay knows every hand."""
+    if deal.bidder is None:
+        return None
+    return {
+        "bidder": deal.bidder,
+        "bid": deal.contract_bid,
+        "trump": SUITS[deal.trump] if deal.trump is not None else None,
+        "called": CARD_IDS[deal.called] if deal.called is not None else None,
+        "partner": partner,
+        "grand": deal.grand,
+    }
+
+
 def _ids(mask: int | None) -> list[str] | None:
-    return None if mask is None else [CARD_IDS[c] for c in cards_of(mask)]
+    return None if mask is None else ids_of(mask)
 
 
 def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:

@@ -167,7 +167,7 @@ class Room:
                 conn.send_text(text)
             return
         assert self.match is not None
-        snapshot = self.match.copy() if self.match is not None and hint_seat is not None else None
+        snapshot = self.match.copy() if hint_seat is not None else None
         self._pub_chain = asyncio.get_running_loop().create_task(
             self._publish_later(chain, sends, pending, snapshot, hint_seat))
 

@@ -9,6 +9,7 @@ the events it caused.  It never consults a random source: the cards come in deal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import events as ev
@@ -23,12 +24,16 @@ from .errors import (
 from .explain import bid_error, lead_error_for, play_error
 from .ruleset import RuleSet
 from .scoring import score_deal
-from .tricks import SUIT_PLAYS, plays_of, trick_winner
+from .tricks import BITS, LEADER_WINS, NO_TRUMP, STRENGTHS, SUIT_PLAYS, plays_of
 
 AUCTION, DISCARD, LEAD, PLAY, OVER = "auction", "discard", "lead", "play", "over"
 CardPlayed = ev.CardPlayed
 TrickWon = ev.TrickWon
 _new_event = tuple.__new__
+# CARD_PLAYED[seat][card]: the events of a card that neither ends a trick nor reveals the
+# partner, made once.
+CARD_PLAYED: tuple[tuple[tuple[ev.CardPlayed], ...], ...] = tuple(
+    tuple((CardPlayed(seat, card),) for card in range(54)) for seat in range(5))
 
 
 class DealState:
@@ -38,6 +43,8 @@ class DealState:
         "_legal",
         "actions",
         "amerikaner",
+        "best",
+        "best_seat",
         "bidder",
         "called",
         "contract_bid",
@@ -52,6 +59,7 @@ class DealState:
         "high_bidder",
         "kitty",
         "kitty_shown",
+        "last_in_trick",
         "led_mask",
         "led_plays",
         "led_shift",
@@ -66,6 +74,7 @@ class DealState:
         "phase",
         "points",
         "rules",
+        "strength",
         "trick_cards",
         "trick_seats",
         "tricks",
@@ -80,6 +89,7 @@ class DealState:
         o = rules.options
         self.rules = rules
         self.n = n = o.players
+        self.last_in_trick = n - 1
         self.dealer = dealer
         self.hand_size = rules.shape.hand_size
         self.led_two_wins = o.led_two_wins
@@ -106,6 +116,10 @@ class DealState:
         self.led_mask = 0
         self.led_shift = 0
         self.led_plays = SUIT_PLAYS[0]
+        # How each card ranks in the trick in progress, and the best card so far (seat).
+        self.strength = STRENGTHS[NO_TRUMP][0]
+        self.best = 0
+        self.best_seat = 0
         self.partner: int | None = None
         self.partner_revealed = False
         self.grand = False
@@ -170,39 +184,24 @@ class DealState:
 
     # -- transitions -----------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Any]:
+    def apply(self, seat: int, action: Action) -> Sequence[Any]:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
+        # The hot path of every simulation first: a listed card in trick play.
+        if self.phase is PLAY and seat == self.turn and action in self._legal:
+            self.actions.append((seat, action))
+            card: int = action[0]  # type: ignore[assignment]
+            if card != self.called:
+                return self._card(seat, card)
+            self.partner_revealed = True
+            events = self._card(seat, card)
+            return (events[0], ev.PartnerRevealed(seat, card), *events[1:])
         # The discard phase lists a pattern (DiscardAny), not an action: always unlisted.
         if seat != self.turn or action not in self._legal or self.phase is DISCARD:
             return self._apply_unlisted(seat, action)
         self.actions.append((seat, action))
-        if self.phase is not PLAY:
-            if self.phase is AUCTION:
-                return self._bid(seat, action)  # type: ignore[arg-type]
-            return self._lead(seat, action)  # type: ignore[arg-type]
-        # The hot path of every simulation: a card that neither ends a trick nor reveals
-        # the partner is handled here; the rest goes through _play.
-        card: int = action[0]  # type: ignore[assignment]
-        cards = self.trick_cards
-        if card == self.called or len(cards) == self.n - 1:
-            return self._play(seat, card)
-        if not cards and card < JOKER1:
-            self._set_led(card // 13)
-        self.hands[seat] ^= 1 << card
-        self.trick_seats.append(seat)
-        cards.append(card)
-        nxt = seat + 1
-        if nxt == self.n:
-            nxt = 0
-        self.turn = nxt
-        self._legal = self._plays_for(nxt)
-        return [_new_event(CardPlayed, (seat, card, "card_played"))]
-
-    def _set_led(self, suit: int) -> None:
-        """The first card of a trick sets the suit to follow."""
-        self.led_mask = SUIT_MASKS[suit]
-        self.led_shift = 13 * suit
-        self.led_plays = SUIT_PLAYS[suit]
+        if self.phase is AUCTION:
+            return self._bid(seat, action)  # type: ignore[arg-type]
+        return self._lead(seat, action)  # type: ignore[arg-type]
 
     def _apply_unlisted(self, seat: int, action: Action) -> list[Any]:
         """The actions ``legal_actions`` cannot list (a discard; a first lead alone written
@@ -325,29 +324,52 @@ class DealState:
             self.forced = 1 << action.call
         self.phase = PLAY
         events: list[Any] = [ev.ContractSet(seat, self.trump, action.call, action.grand)]
-        return events + self._play(seat, card)
+        return (*events, *self._card(seat, card))
 
-    def _play(self, seat: int, card: int) -> list[Any]:
-        self.hands[seat] ^= 1 << card
+    def _card(self, seat: int, card: int) -> tuple[Any, ...]:
+        """``seat`` plays ``card``: it opens, follows or ends the trick."""
+        hands = self.hands
+        hands[seat] ^= BITS[card]
         cards = self.trick_cards
-        if not cards and card < JOKER1:
-            self._set_led(card // 13)
-        self.trick_seats.append(seat)
+        if cards:
+            # The trick's winner so far is kept as each card comes (section 8), so that
+            # ending a trick costs nothing more.
+            strength = self.strength[card]
+            if strength > self.best:
+                self.best = strength
+                self.best_seat = seat
+            if len(cards) == self.last_in_trick:
+                cards.append(card)
+                self.trick_seats.append(seat)
+                return self._trick_done(seat, card)
+        else:
+            self._open_trick(seat, card)
         cards.append(card)
-        events: list[Any] = [_new_event(CardPlayed, (seat, card, "card_played"))]
-        if card == self.called:
-            self.partner_revealed = True
-            events.append(ev.PartnerRevealed(seat, card))
-        if len(cards) < self.n:
-            self.turn = nxt = (seat + 1) % self.n
-            self._legal = self._plays_for(nxt)
-            return events
-        return self._trick_done(events)
+        self.trick_seats.append(seat)
+        nxt = seat + 1
+        if nxt == self.n:
+            nxt = 0
+        self.turn = nxt
+        self._legal = self._plays_for(nxt)
+        return CARD_PLAYED[seat][card]
 
-    def _trick_done(self, events: list[Any]) -> list[Any]:
-        cards = self.trick_cards
-        winner = self.trick_seats[trick_winner(cards, self.trump, self.led_two_wins)]
-        played = tuple(cards)
+    def _open_trick(self, seat: int, card: int) -> None:
+        """The first card of a trick sets the suit to follow and how cards rank in it."""
+        if card < JOKER1:
+            suit = card // 13
+            self.led_mask = SUIT_MASKS[suit]
+            self.led_shift = 13 * suit
+            self.led_plays = SUIT_PLAYS[suit]
+            self.strength = STRENGTHS[NO_TRUMP if self.trump is None else self.trump][suit]
+            two = self.led_two_wins and card % 13 == 0
+            self.best = LEADER_WINS if two else self.strength[card]
+        else:
+            self.best = LEADER_WINS  # a led joker wins; led_mask stays 0: any card goes
+        self.best_seat = seat
+
+    def _trick_done(self, seat: int, card: int) -> tuple[Any, ...]:
+        winner = self.best_seat
+        played = tuple(self.trick_cards)
         self.tricks.append((self.trick_seats[0], played, winner))
         self.tricks_won[winner] += 1
         self.tricks_played += 1
@@ -355,7 +377,7 @@ class DealState:
         self.led_mask = 0
         self.trick_seats = []
         self.trick_cards = []
-        events.append(_new_event(TrickWon, (winner, played, "trick_won")))
+        events = (CARD_PLAYED[seat][card][0], _new_event(TrickWon, (winner, played, "trick_won")))
         if self.tricks_played < self.hand_size:
             self.turn = winner
             self._legal = plays_of(self.hands[winner])
@@ -365,8 +387,7 @@ class DealState:
         self._legal = ()
         self.outcome = "minus_round" if self.minus_round else "played"
         self.points, self.made = score_deal(self)
-        events.append(ev.DealScored(self.points, self.made))
-        return events
+        return (*events, ev.DealScored(self.points, self.made))
 
     def copy(self) -> DealState:
         other = DealState.__new__(DealState)

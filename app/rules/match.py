@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from . import events as ev
@@ -103,7 +104,7 @@ class Match:
         self.deals.append(DealState(self.rules, self.dealer, hands, kitty))
         return [ev.DealStarted(self.dealer, len(self.deals))]
 
-    def apply(self, seat: int, action: Action) -> list[Any]:
+    def apply(self, seat: int, action: Action) -> Sequence[Any]:
         """Apply ``seat``'s action to the current deal; a finished deal updates the match."""
         if self.finished:
             raise MatchOver("the match is over")
@@ -112,7 +113,7 @@ class Match:
         deal = self.deals[-1]
         events = deal.apply(seat, action)
         if deal.turn is None:
-            events.extend(self._deal_ended(deal))
+            return [*events, *self._deal_ended(deal)]
         return events
 
     def _deal_ended(self, deal: DealState) -> list[Any]:

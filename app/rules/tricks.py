@@ -34,6 +34,26 @@ def plays_of(mask: int) -> tuple[Play, ...]:
             + JOKER_PLAYS[mask >> 52])
 
 
+# STRENGTHS[trump][led suit][card]: how a card ranks in a trick (higher wins): the led
+# suit 1..13, trumps 14..26, anything else (a joker not led included) 0.  Trump NO_TRUMP:
+# none (grand, Amerikaner, minus round).  A card that wins whatever follows (a led joker,
+# a led two under led_two_wins) ranks LEADER_WINS.
+NO_TRUMP, LEADER_WINS = 4, 99
+
+
+def _strengths(trump: int, led: int) -> tuple[int, ...]:
+    out = [0] * 54
+    for rank in range(13):
+        out[led * 13 + rank] = 1 + rank
+        if trump != NO_TRUMP:
+            out[trump * 13 + rank] = 14 + rank
+    return tuple(out)
+
+
+STRENGTHS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_strengths(trump, led) for led in range(4)) for trump in range(5))
+
+
 def trick_winner(cards: list[int], trump: int | None, led_two_wins: bool) -> int:
     """The index (in play order) of the card that wins a complete trick."""
     led = cards[0]

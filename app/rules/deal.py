@@ -203,7 +203,7 @@ class DealState:
             return self._bid(seat, action)  # type: ignore[arg-type]
         return self._lead(seat, action)  # type: ignore[arg-type]
 
-    def _apply_unlisted(self, seat: int, action: Action) -> list[Any]:
+    def _apply_unlisted(self, seat: int, action: Action) -> Sequence[Any]:
         """The actions ``legal_actions`` cannot list (a discard; a first lead alone written
         as a plain play), or the precise error for anything not allowed."""
         if self.turn is None:
@@ -314,7 +314,7 @@ class DealState:
             return self._void("no_callable")
         return []
 
-    def _lead(self, seat: int, action: Lead) -> list[Any]:
+    def _lead(self, seat: int, action: Lead) -> Sequence[Any]:
         card = action.card
         self.grand = action.grand
         self.trump = None if action.grand else card // 13

@@ -34,20 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.bots import get_bot
-from app.rules import Discard, DiscardAny, Match, RuleSet, SeatView
-from app.rules.cards import cards_of, mask_of
+from app.bots.random_bot import random_discard
+from app.rules import DiscardAny, Match, RuleSet, SeatView
 from app.rules.deal import DealState
 from app.rules.match import deal_cards
 
 RULES = RuleSet("standard")
-
-
-def _random_discard(deal: DealState, count: int, rng: random.Random) -> Discard:
-    hand = cards_of(deal.hands[deal.bidder or 0])
-    while True:
-        cards = mask_of(rng.sample(hand, count))
-        if not deal.discard_allowed(cards):
-            return Discard(cards)
 
 
 def engine_deals(seconds: float, rng: random.Random) -> float:
@@ -65,7 +57,8 @@ def engine_deals(seconds: float, rng: random.Random) -> float:
                     legal = deal.legal_actions()
                     action = legal[int(rand() * len(legal))]
                     if type(action) is DiscardAny:
-                        action = _random_discard(deal, action.number, rng)
+                        action = random_discard(deal.hands[deal.turn], action.number,
+                                                deal.discard_allowed, rng)
                     deal.apply(deal.turn, action)
                 if deal.outcome != "void":
                     break
@@ -99,7 +92,7 @@ def match_deals(seconds: float, rng: random.Random) -> float:
         legal = deal.legal_actions()
         action = legal[int(rand() * len(legal))]
         if type(action) is DiscardAny:
-            action = _random_discard(deal, action.number, rng)
+            action = random_discard(deal.hands[deal.turn], action.number, deal.discard_allowed, rng)
         match.apply(deal.turn, action)  # type: ignore[arg-type]
 
     return _match_loop(seconds, rng, choose)

@@ -105,7 +105,7 @@ def choose_discard(view: SeatView, count: int, rng: random.Random) -> Discard:
         cards = _numeric_discard(hand, others, count, l2w, model_for(o.players, o.kitty))
     if cards and not view.discard_allowed(cards):
         return Discard(cards)
-    return random_discard(view, count, rng)
+    return random_discard(hand, count, view.discard_allowed, rng)
 
 
 def _numeric_discard(hand: int, others: int, count: int, l2w: bool, model: Model) -> int:

@@ -4,9 +4,10 @@ and low bids so that contracts are made and lost at a realistic rate."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from app.rules import PASS, Action, Bid, Discard, DiscardAny, SeatView
-from app.rules.cards import cards_of, mask_of
+from app.rules.tricks import BITS, plays_of
 
 PASS_WEIGHT = 0.75  # chance of passing when a bid is possible
 
@@ -23,14 +24,21 @@ class RandomBot:
             numeric = [a for a in legal if isinstance(a, Bid) and isinstance(a.value, int)]
             return numeric[0] if numeric else legal[-1]
         if type(first) is DiscardAny:
-            return random_discard(view, first.number, rng)
+            return random_discard(view.hand, first.number, view.discard_allowed, rng)
         return legal[int(rng.random() * len(legal))]
 
 
-def random_discard(view: SeatView, count: int, rng: random.Random) -> Discard:
-    """A uniformly random allowed discard (resampled when the rules forbid the draw)."""
-    hand = cards_of(view.hand)
+def random_discard(hand: int, count: int, refuses: Callable[[int], str],
+                   rng: random.Random) -> Discard:
+    """A uniformly random discard of ``count`` cards of ``hand`` that the rules allow
+    (``refuses(cards)`` says why not; a refused draw is drawn again)."""
+    rand = rng.random
     while True:
-        cards = mask_of(rng.sample(hand, count))
-        if not view.discard_allowed(cards):
+        plays = list(plays_of(hand))
+        # A partial Fisher-Yates: the first ``count`` entries are a uniform draw.
+        for i in range(count):
+            j = i + int(rand() * (len(plays) - i))
+            plays[i], plays[j] = plays[j], plays[i]
+        cards = sum([BITS[p.card] for p in plays[:count]])
+        if not refuses(cards):
             return Discard(cards)

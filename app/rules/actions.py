@@ -98,7 +98,7 @@ def bid(value: BidValue) -> Bid:
 
 # LEADS[grand][card][call]: every first lead, made once (index 52 of a row: no call).
 # A deal lists its first leads all at once, often a hundred of them.
-_NO_CALL = 52
+NO_CALL = 52
 LEADS: tuple[tuple[tuple[Lead, ...], ...], ...] = tuple(
     tuple(tuple(Lead(card, call if call < 52 else None, g) for call in range(53))
           for card in range(52))
@@ -109,7 +109,7 @@ LEADS: tuple[tuple[tuple[Lead, ...], ...], ...] = tuple(
 def lead(card: int, call: int | None, grand: bool = False) -> Lead:
     """The interned first-lead object (jokers, which cannot lead first, are made fresh)."""
     if card < 52 and (call is None or call < 52):
-        return LEADS[grand][card][_NO_CALL if call is None else call]
+        return LEADS[grand][card][NO_CALL if call is None else call]
     return Lead(card, call, grand)
 
 

@@ -8,8 +8,10 @@ lead at all the deal is void).  Everything here is a pure function of masks.
 
 from __future__ import annotations
 
-from .actions import LEADS, Lead
-from .cards import JOKER1, SUIT_MASKS, cards_of, suit_name
+from operator import itemgetter
+
+from .actions import LEADS, NO_CALL, Lead
+from .cards import FULL_SUIT, JOKER1, RANKS_IN, SUIT_MASKS, suit_name
 
 
 def callable_suits(hand: int, others: int) -> int:
@@ -27,19 +29,24 @@ def lead_actions(hand: int, others: int, play_alone: bool, grand: bool) -> list[
     called (and the same again as grand when allowed); alone where no card is live."""
     out: list[Lead] = []
     tables = (LEADS[False], LEADS[True]) if grand else (LEADS[False],)
-    for s in range(4):
-        sm = SUIT_MASKS[s]
-        mine = hand & sm
+    for base in (0, 13, 26, 39):
+        mine = hand >> base & FULL_SUIT
         if not mine:
             continue
-        live = others & sm
-        calls = cards_of(live) if live else ([52] if play_alone else [])
-        if not calls:
+        live = others >> base & FULL_SUIT
+        if live:
+            calls = [base + r for r in RANKS_IN[live]]
+        elif play_alone:
+            calls = [NO_CALL]
+        else:
             continue
-        for card in cards_of(mine):
-            for table in tables:
-                row = table[card]
-                out.extend([row[call] for call in calls])
+        rows = [table[base + rank] for rank in RANKS_IN[mine] for table in tables]
+        if len(calls) == 1:
+            out += [row[calls[0]] for row in rows]
+        else:
+            get = itemgetter(*calls)  # a tuple of one row's entries, made in C
+            for row in rows:
+                out += get(row)
     return out
 
 

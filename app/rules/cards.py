@@ -33,6 +33,11 @@ RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SINGULAR = ("spade", "heart", "diamond", "club")
 
+# RANKS_IN[m]: the ranks (0..12) in the 13-bit suit mask m, lowest first; one table
+# look-up instead of a bit loop where the engine lists cards of one suit.
+RANKS_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+
 CARD_IDS: tuple[str, ...] = tuple(
     RANKS[c % 13] + SUITS[c // 13] for c in range(52)
 ) + JOKER_IDS

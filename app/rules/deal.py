@@ -142,11 +142,7 @@ class DealState:
 
     def others_mask(self, seat: int) -> int:
         """The cards in every hand but ``seat``'s: the live cards for that seat's call."""
-        mask = 0
-        for s, h in enumerate(self.hands):
-            if s != seat:
-                mask |= h
-        return mask
+        return sum(self.hands) ^ self.hands[seat]  # hands never share a card
 
     def legal_actions(self) -> tuple[Action, ...]:
         """What the seat in ``turn`` may do now; ``()`` when nobody is to act.

@@ -89,7 +89,7 @@ class DeckShape:
     """What the options make of the deck: who gets how many cards, and the bid range."""
 
     deck: int            # mask of the cards in play (removed twos excluded)
-    deck_cards: tuple[int, ...]  # the same cards as a tuple, ready to shuffle
+    deck_bits: tuple[int, ...]  # the same cards, one bit each, ready to shuffle
     removed: int         # mask of the removed twos
     hand_size: int       # h: cards per hand, tricks per deal
     side_tricks: int     # T: tricks the bidder's side can take (h, +1 with a kitty trick)
@@ -132,8 +132,8 @@ def _shape(o: Options, max_below_t: int) -> DeckShape:
         which = "min_bid" if o.min_bid is not None else "max_bid"
         raise RulesetError(which, f"the lowest bid ({min_bid}) is above the highest ({max_bid})")
     assert deck < (1 << NUM_CARDS)
-    cards = tuple(c for c in range(NUM_CARDS) if deck >> c & 1)
-    return DeckShape(deck, cards, removed, hand, side, min_bid, max_bid)
+    bits = tuple(1 << c for c in range(NUM_CARDS) if deck >> c & 1)
+    return DeckShape(deck, bits, removed, hand, side, min_bid, max_bid)
 
 
 class RuleSet:

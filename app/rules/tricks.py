@@ -7,7 +7,7 @@ interned ``Play`` tuples from tables built once at import.
 from __future__ import annotations
 
 from .actions import PLAYS, Play
-from .cards import JOKER1, SUIT_MASKS
+from .cards import JOKER1, RANKS_IN, SUIT_MASKS
 
 _SUIT_BITS = 13
 BITS: tuple[int, ...] = tuple(1 << c for c in range(54))
@@ -17,7 +17,7 @@ _LOW13 = (1 << _SUIT_BITS) - 1
 def _suit_table(suit: int) -> tuple[tuple[Play, ...], ...]:
     base = suit * 13
     return tuple(
-        tuple(PLAYS[base + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)
+        tuple(PLAYS[base + r] for r in RANKS_IN[m]) for m in range(1 << 13)
     )
 
 

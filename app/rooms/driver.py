@@ -121,7 +121,7 @@ class RoomDriver:
             room.grace_deadline.pop(turn, None)
             room.commit()
             return 0
-        key = (room.match_number, len(match.deals), len(deal.actions))
+        key = (room.match_number, len(match.deals), deal.action_count)
         if self._plan is None or self._plan[0] != key:
             delay = self.bot_delay * self._rng.uniform(0.6, 1.4)
             self._plan = (key, now + delay)

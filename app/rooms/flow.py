@@ -109,7 +109,7 @@ def settle(room: Room) -> None:
             room.next_deal_at = None
             for s in room.seats:
                 s.ready = False
-        if phase != "match_over" and not match.deal.actions:  # type: ignore[union-attr]
+        if phase != "match_over" and not match.deal.action_count:  # type: ignore[union-attr]
             for s in room.seats:
                 if s.takeover:
                     s.take_over()

@@ -41,12 +41,12 @@ class DealState:
 
     __slots__ = (
         "_legal",
-        "actions",
         "amerikaner",
         "best",
         "best_seat",
         "bidder",
         "called",
+        "calls",
         "contract_bid",
         "dealer",
         "dealt",
@@ -60,6 +60,7 @@ class DealState:
         "kitty",
         "kitty_shown",
         "last_in_trick",
+        "leader",
         "led_mask",
         "led_plays",
         "led_shift",
@@ -76,7 +77,6 @@ class DealState:
         "rules",
         "strength",
         "trick_cards",
-        "trick_seats",
         "tricks",
         "tricks_played",
         "tricks_won",
@@ -98,7 +98,8 @@ class DealState:
         self.kitty = kitty
         self.kitty_shown = False
         self.discards = 0
-        self.actions: list[tuple[int, Action]] = []
+        # Every action but the cards of trick play, which the tricks keep (see actions).
+        self.calls: list[tuple[int, Action]] = []
         self.phase = AUCTION
         self.turn: int | None = dealer if o.first_bidder == "dealer" else (dealer + 1) % n
         self.passed = 0  # bit per seat that passed
@@ -123,7 +124,7 @@ class DealState:
         self.partner: int | None = None
         self.partner_revealed = False
         self.grand = False
-        self.trick_seats: list[int] = []
+        self.leader = 0  # who led the trick in progress
         self.trick_cards: list[int] = []
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
         self.tricks_played = 0
@@ -144,24 +145,35 @@ class DealState:
         """The cards in every hand but ``seat``'s: the live cards for that seat's call."""
         return sum(self.hands) ^ self.hands[seat]  # hands never share a card
 
+    @property
+    def actions(self) -> list[tuple[int, Action]]:
+        """Every action of the deal so far, in order, as (seat, action): the move stack.
+
+        Trick play records nothing beyond the tricks (it is the hot path of every
+        simulation), so the cards are read back from them; the first lead is a call."""
+        out = list(self.calls)
+        n = self.n
+        led = 1 if out and type(out[-1][1]) is Lead else 0  # that card is the Lead itself
+        for leader, cards in [*((t[0], t[1]) for t in self.tricks),
+                              (self.leader, self.trick_cards)]:
+            out += [((leader + i) % n, PLAYS[card]) for i, card in enumerate(cards) if i >= led]
+            led = 0
+        return out
+
+    @property
+    def action_count(self) -> int:
+        """``len(self.actions)``, without building the list."""
+        played = self.tricks_played * self.n + len(self.trick_cards)
+        if played and type(self.calls[-1][1]) is Lead:
+            played -= 1
+        return len(self.calls) + played
+
     def legal_actions(self) -> tuple[Action, ...]:
         """What the seat in ``turn`` may do now; ``()`` when nobody is to act.
 
         Kept up to date by every transition (``_legal``), so asking is free.
         """
         return self._legal
-
-    def _plays_for(self, seat: int) -> tuple[Play, ...]:
-        """Section 8: follow the led suit if you can (the called card, if you hold it, in
-        trick one); otherwise, when leading, or after a led joker (``led_mask`` 0), any
-        card.  A joker is in no suit's mask, so it is playable only when not following."""
-        hand = self.hands[seat]
-        follow = hand & self.led_mask
-        if not follow:
-            return plays_of(hand)
-        if follow & self.forced:
-            return (PLAYS[self.forced.bit_length() - 1],)
-        return self.led_plays[follow >> self.led_shift]
 
     def discard_allowed(self, cards: int) -> str:
         """"" when the bidder may discard exactly ``cards``; otherwise why not."""
@@ -184,7 +196,6 @@ class DealState:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
         # The hot path of every simulation first: a listed card in trick play.
         if self.phase is PLAY and seat == self.turn and action in self._legal:
-            self.actions.append((seat, action))
             card: int = action[0]  # type: ignore[assignment]
             if card != self.called:
                 return self._card(seat, card)
@@ -194,7 +205,7 @@ class DealState:
         # The discard phase lists a pattern (DiscardAny), not an action: always unlisted.
         if seat != self.turn or action not in self._legal or self.phase is DISCARD:
             return self._apply_unlisted(seat, action)
-        self.actions.append((seat, action))
+        self.calls.append((seat, action))
         if self.phase is AUCTION:
             return self._bid(seat, action)  # type: ignore[arg-type]
         return self._lead(seat, action)  # type: ignore[arg-type]
@@ -215,7 +226,7 @@ class DealState:
             why = self.discard_allowed(action.cards)
             if why:
                 raise IllegalDiscard(why)
-            self.actions.append((seat, action))
+            self.calls.append((seat, action))
             return self._discard(seat, action.cards)
         if phase is LEAD and type(action) is Play:
             alone = lead(action.card, None, False)
@@ -276,7 +287,7 @@ class DealState:
             self.minus_round = True
             self.phase = PLAY
             self.turn = (self.dealer + 1) % self.n
-            self._legal = self._plays_for(self.turn)
+            self._legal = plays_of(self.hands[self.turn])
             return [ev.AllPassed("minus_round")]
         return [ev.AllPassed("redeal"), *self._void("all_passed")]
 
@@ -300,7 +311,7 @@ class DealState:
         self.turn = b
         if self.amerikaner:
             self.phase = PLAY
-            self._legal = self._plays_for(b)
+            self._legal = plays_of(self.hands[b])
             return [ev.ContractSet(b, None, None, False)]
         self.phase = LEAD
         o = self.rules.options
@@ -336,17 +347,24 @@ class DealState:
                 self.best_seat = seat
             if len(cards) == self.last_in_trick:
                 cards.append(card)
-                self.trick_seats.append(seat)
                 return self._trick_done(seat, card)
         else:
             self._open_trick(seat, card)
         cards.append(card)
-        self.trick_seats.append(seat)
         nxt = seat + 1
         if nxt == self.n:
             nxt = 0
         self.turn = nxt
-        self._legal = self._plays_for(nxt)
+        # Section 8: follow the led suit if you can (the called card, if you hold it, in
+        # trick one); otherwise, when leading, or after a led joker (``led_mask`` 0), any
+        # card.  A joker is in no suit's mask, so it is playable only when not following.
+        follow = hands[nxt] & self.led_mask
+        if not follow:
+            self._legal = plays_of(hands[nxt])
+        elif follow & self.forced:
+            self._legal = (PLAYS[self.forced.bit_length() - 1],)
+        else:
+            self._legal = self.led_plays[follow >> self.led_shift]
         return CARD_PLAYED[seat][card]
 
     def _open_trick(self, seat: int, card: int) -> None:
@@ -361,17 +379,16 @@ class DealState:
             self.best = LEADER_WINS if two else self.strength[card]
         else:
             self.best = LEADER_WINS  # a led joker wins; led_mask stays 0: any card goes
-        self.best_seat = seat
+        self.leader = self.best_seat = seat
 
     def _trick_done(self, seat: int, card: int) -> tuple[Any, ...]:
         winner = self.best_seat
         played = tuple(self.trick_cards)
-        self.tricks.append((self.trick_seats[0], played, winner))
+        self.tricks.append((self.leader, played, winner))
         self.tricks_won[winner] += 1
         self.tricks_played += 1
         self.forced = 0
         self.led_mask = 0
-        self.trick_seats = []
         self.trick_cards = []
         events = (CARD_PLAYED[seat][card][0], _new_event(TrickWon, (winner, played, "trick_won")))
         if self.tricks_played < self.hand_size:

@@ -120,7 +120,8 @@ class SeatView:
         d = self._deal
         if d is None:
             return []
-        return list(zip(d.trick_seats, d.trick_cards, strict=True))
+        n = self._match.n
+        return [((d.leader + i) % n, card) for i, card in enumerate(d.trick_cards)]
 
     @property
     def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:

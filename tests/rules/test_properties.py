@@ -230,9 +230,16 @@ def test_every_step_follows_the_rules(rs: RuleSet, seed: int) -> None:
         check_listed_apply_and_others_do_not(m, rng)
         tricks, seat, twin = len(deal.tricks), m.turn, deal.copy()
         action = random_action(m, rng)
+        stack = deal.actions
         m.apply(seat, action)
         twin.apply(seat, action)  # a copy goes exactly where the original goes
         assert deal_snapshot(twin) == deal_snapshot(deal)
+        # The move stack grows by exactly this action (a lone first lead written as a
+        # card is recorded as the lead it is).
+        if type(action) is Play and type(deal.actions[-1][1]) is Lead:
+            action = deal.actions[-1][1]
+        assert deal.actions == [*stack, (seat, action)]
+        assert deal.action_count == len(deal.actions)
         if len(deal.tricks) > tricks:
             check_trick(m, deal)
         if deal.turn is None:

@@ -194,14 +194,45 @@ class DealState:
 
     def apply(self, seat: int, action: Action) -> Sequence[Any]:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
-        # The hot path of every simulation first: a listed card in trick play.
+        # The hot path of every simulation first, written out in place: a listed card in
+        # trick play.  ``seat`` plays ``card``: it opens, follows or ends the trick.
         if self.phase is PLAY and seat == self.turn and action in self._legal:
             card: int = action[0]  # type: ignore[assignment]
-            if card != self.called:
-                return self._card(seat, card)
-            self.partner_revealed = True
-            events = self._card(seat, card)
-            return (events[0], ev.PartnerRevealed(seat, card), *events[1:])
+            if card == self.called and not self.partner_revealed:
+                self.partner_revealed = True
+                events = self.apply(seat, action)  # now the plain card it also is
+                return (events[0], ev.PartnerRevealed(seat, card), *events[1:])
+            hands = self.hands
+            hands[seat] ^= BITS[card]
+            cards = self.trick_cards
+            if cards:
+                # The trick's winner so far is kept as each card comes (section 8), so
+                # that ending a trick costs nothing more.
+                strength = self.strength[card]
+                if strength > self.best:
+                    self.best = strength
+                    self.best_seat = seat
+                if len(cards) == self.last_in_trick:
+                    cards.append(card)
+                    return self._trick_done(seat, card)
+            else:
+                self._open_trick(seat, card)
+            cards.append(card)
+            nxt = seat + 1
+            if nxt == self.n:
+                nxt = 0
+            self.turn = nxt
+            # Section 8: follow the led suit if you can (the called card, if you hold it,
+            # in trick one); otherwise, when leading, or after a led joker (``led_mask``
+            # 0), any card.  A joker is in no suit's mask: playable only when not following.
+            follow = hands[nxt] & self.led_mask
+            if not follow:
+                self._legal = plays_of(hands[nxt])
+            elif follow & self.forced:
+                self._legal = (PLAYS[self.forced.bit_length() - 1],)
+            else:
+                self._legal = self.led_plays[follow >> self.led_shift]
+            return CARD_PLAYED[seat][card]
         # The discard phase lists a pattern (DiscardAny), not an action: always unlisted.
         if seat != self.turn or action not in self._legal or self.phase is DISCARD:
             return self._apply_unlisted(seat, action)
@@ -330,42 +361,9 @@ class DealState:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
             self.forced = 1 << action.call
         self.phase = PLAY
-        events: list[Any] = [ev.ContractSet(seat, self.trump, action.call, action.grand)]
-        return (*events, *self._card(seat, card))
-
-    def _card(self, seat: int, card: int) -> tuple[Any, ...]:
-        """``seat`` plays ``card``: it opens, follows or ends the trick."""
-        hands = self.hands
-        hands[seat] ^= BITS[card]
-        cards = self.trick_cards
-        if cards:
-            # The trick's winner so far is kept as each card comes (section 8), so that
-            # ending a trick costs nothing more.
-            strength = self.strength[card]
-            if strength > self.best:
-                self.best = strength
-                self.best_seat = seat
-            if len(cards) == self.last_in_trick:
-                cards.append(card)
-                return self._trick_done(seat, card)
-        else:
-            self._open_trick(seat, card)
-        cards.append(card)
-        nxt = seat + 1
-        if nxt == self.n:
-            nxt = 0
-        self.turn = nxt
-        # Section 8: follow the led suit if you can (the called card, if you hold it, in
-        # trick one); otherwise, when leading, or after a led joker (``led_mask`` 0), any
-        # card.  A joker is in no suit's mask, so it is playable only when not following.
-        follow = hands[nxt] & self.led_mask
-        if not follow:
-            self._legal = plays_of(hands[nxt])
-        elif follow & self.forced:
-            self._legal = (PLAYS[self.forced.bit_length() - 1],)
-        else:
-            self._legal = self.led_plays[follow >> self.led_shift]
-        return CARD_PLAYED[seat][card]
+        self._legal = (PLAYS[card],)  # the lead's card is then played as any card is
+        return (ev.ContractSet(seat, self.trump, action.call, action.grand),
+                *self.apply(seat, PLAYS[card]))
 
     def _open_trick(self, seat: int, card: int) -> None:
         """The first card of a trick sets the suit to follow and how cards rank in it."""

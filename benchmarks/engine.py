@@ -53,13 +53,15 @@ def engine_deals(seconds: float, rng: random.Random) -> float:
             while True:
                 hands, kitty = deal_cards(RULES, rng)
                 deal = DealState(RULES, dealer, hands, kitty)
-                while deal.turn is not None:
+                seat = deal.turn
+                while seat is not None:
                     legal = deal.legal_actions()
                     action = legal[int(rand() * len(legal))]
                     if type(action) is DiscardAny:
-                        action = random_discard(deal.hands[deal.turn], action.number,
+                        action = random_discard(deal.hands[seat], action.number,
                                                 deal.discard_allowed, rng)
-                    deal.apply(deal.turn, action)
+                    deal.apply(seat, action)
+                    seat = deal.turn
                 if deal.outcome != "void":
                     break
             dealer = (dealer + 1) % 4

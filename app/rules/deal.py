@@ -24,12 +24,24 @@ from .errors import (
 from .explain import bid_error, lead_error_for, play_error
 from .ruleset import RuleSet
 from .scoring import score_deal
-from .tricks import BITS, LEADER_WINS, NO_TRUMP, STRENGTHS, SUIT_PLAYS, plays_of
+from .tricks import (
+    BITS,
+    LEADER_WINS,
+    NO_TRUMP,
+    STRENGTHS,
+    SUIT_PLAYS,
+    forced_plays,
+    plays_of,
+)
 
 AUCTION, DISCARD, LEAD, PLAY, OVER = "auction", "discard", "lead", "play", "over"
 CardPlayed = ev.CardPlayed
 TrickWon = ev.TrickWon
+# tuple.__new__(Event, fields) skips a NamedTuple's Python-level __new__: on the paths
+# every deal takes, the fields are then written out in full, ``kind`` included.
 _new_event = tuple.__new__
+# The discard phase's legal list for each kitty size: one pattern, "any k cards".
+DISCARD_ANY = {k: (DiscardAny(k),) for k in range(1, 7)}
 # CARD_PLAYED[seat][card]: the events of a card that neither ends a trick nor reveals the
 # partner, made once.
 CARD_PLAYED: tuple[tuple[tuple[ev.CardPlayed], ...], ...] = tuple(
@@ -226,12 +238,10 @@ class DealState:
             # in trick one); otherwise, when leading, or after a led joker (``led_mask``
             # 0), any card.  A joker is in no suit's mask: playable only when not following.
             follow = hands[nxt] & self.led_mask
-            if not follow:
-                self._legal = plays_of(hands[nxt])
-            elif follow & self.forced:
-                self._legal = (PLAYS[self.forced.bit_length() - 1],)
-            else:
+            if follow:
                 self._legal = self.led_plays[follow >> self.led_shift]
+            else:
+                self._legal = plays_of(hands[nxt])
             return CARD_PLAYED[seat][card]
         # The discard phase lists a pattern (DiscardAny), not an action: always unlisted.
         if seat != self.turn or action not in self._legal or self.phase is DISCARD:
@@ -272,7 +282,7 @@ class DealState:
     def _bid(self, seat: int, action: Bid) -> list[Any]:
         n = self.n
         value = action.value
-        events: list[Any] = [ev.BidMade(seat, value)]
+        events: list[Any] = [_new_event(ev.BidMade, (seat, value, "bid"))]
         if value == "pass":
             self.passed |= 1 << seat
         elif value == "amerikaner":
@@ -299,17 +309,17 @@ class DealState:
         assert b is not None
         self.bidder = b
         self.contract_bid = "amerikaner" if self.amerikaner else self.high
-        events: list[Any] = [ev.AuctionWon(b, self.contract_bid)]
+        events: list[Any] = [_new_event(ev.AuctionWon, (b, self.contract_bid, "auction_won"))]
         o = self.rules.options
         if o.kitty:
             if o.show_kitty:
                 self.kitty_shown = True
                 events.append(ev.KittyShown(tuple(cards_of(self.kitty))))
             self.hands[b] |= self.kitty
-            events.append(ev.KittyTaken(b))
+            events.append(_new_event(ev.KittyTaken, (b, "kitty_taken")))
             self.phase = DISCARD
             self.turn = b
-            self._legal = (DiscardAny(o.kitty),)
+            self._legal = DISCARD_ANY[o.kitty]
             return events
         return events + self._begin_play()
 
@@ -371,7 +381,11 @@ class DealState:
             suit = card // 13
             self.led_mask = SUIT_MASKS[suit]
             self.led_shift = 13 * suit
-            self.led_plays = SUIT_PLAYS[suit]
+            called = self.called
+            if self.forced and called is not None and called // 13 == suit:
+                self.led_plays = forced_plays(called)  # trick one: its holder must play it
+            else:
+                self.led_plays = SUIT_PLAYS[suit]
             self.strength = STRENGTHS[NO_TRUMP if self.trump is None else self.trump][suit]
             two = self.led_two_wins and card % 13 == 0
             self.best = LEADER_WINS if two else self.strength[card]

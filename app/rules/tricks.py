@@ -6,6 +6,8 @@ interned ``Play`` tuples from tables built once at import.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .actions import PLAYS, Play
 from .cards import JOKER1, RANKS_IN, SUIT_MASKS
 
@@ -23,6 +25,17 @@ def _suit_table(suit: int) -> tuple[tuple[Play, ...], ...]:
 
 # SUIT_PLAYS[s][m]: the plays of suit s whose 13-bit rank mask is m, lowest first.
 SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(_suit_table(s) for s in range(4))
+
+
+@cache
+def forced_plays(card: int) -> tuple[tuple[Play, ...], ...]:
+    """SUIT_PLAYS of ``card``'s suit, except that a holder of ``card`` may only play it:
+    the table for trick one, where the called card must be played (section 8)."""
+    suit, rank = divmod(card, 13)
+    only = (PLAYS[card],)
+    return tuple(only if m >> rank & 1 else plays for m, plays in enumerate(SUIT_PLAYS[suit]))
+
+
 JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (
     (), (PLAYS[JOKER1],), (PLAYS[JOKER1 + 1],), (PLAYS[JOKER1], PLAYS[JOKER1 + 1]))
 

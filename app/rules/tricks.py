@@ -32,8 +32,11 @@ def forced_plays(card: int) -> tuple[tuple[Play, ...], ...]:
     """SUIT_PLAYS of ``card``'s suit, except that a holder of ``card`` may only play it:
     the table for trick one, where the called card must be played (section 8)."""
     suit, rank = divmod(card, 13)
-    only = (PLAYS[card],)
-    return tuple(only if m >> rank & 1 else plays for m, plays in enumerate(SUIT_PLAYS[suit]))
+    table = list(SUIT_PLAYS[suit])
+    low = 1 << rank  # the masks holding the card come in blocks of `low`
+    for start in range(low, 1 << _SUIT_BITS, 2 * low):
+        table[start:start + low] = [(PLAYS[card],)] * low
+    return tuple(table)
 
 
 JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (

@@ -93,6 +93,7 @@ class DealState:
         "tricks_played",
         "tricks_won",
         "trump",
+        "trump_strengths",
         "turn",
         "void_reason",
     )
@@ -130,6 +131,7 @@ class DealState:
         self.led_shift = 0
         self.led_plays = SUIT_PLAYS[0]
         # How each card ranks in the trick in progress, and the best card so far (seat).
+        self.trump_strengths = STRENGTHS[NO_TRUMP]  # by led suit: set with the trump
         self.strength = STRENGTHS[NO_TRUMP][0]
         self.best = 0
         self.best_seat = 0
@@ -366,6 +368,7 @@ class DealState:
         card = action.card
         self.grand = action.grand
         self.trump = None if action.grand else card // 13
+        self.trump_strengths = STRENGTHS[NO_TRUMP if self.trump is None else self.trump]
         self.called = action.call
         if action.call is not None:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
@@ -386,7 +389,7 @@ class DealState:
                 self.led_plays = forced_plays(called)  # trick one: its holder must play it
             else:
                 self.led_plays = SUIT_PLAYS[suit]
-            self.strength = STRENGTHS[NO_TRUMP if self.trump is None else self.trump][suit]
+            self.strength = self.trump_strengths[suit]
             two = self.led_two_wins and card % 13 == 0
             self.best = LEADER_WINS if two else self.strength[card]
         else:

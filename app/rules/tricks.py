@@ -43,11 +43,13 @@ JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (
     (), (PLAYS[JOKER1],), (PLAYS[JOKER1 + 1],), (PLAYS[JOKER1], PLAYS[JOKER1 + 1]))
 
 
+_S0, _S1, _S2, _S3 = SUIT_PLAYS  # one name each: plays_of runs for most cards
+
+
 def plays_of(mask: int) -> tuple[Play, ...]:
     """The ``Play`` actions for every card in ``mask``, in index order."""
-    return (SUIT_PLAYS[0][mask & _LOW13] + SUIT_PLAYS[1][(mask >> 13) & _LOW13]
-            + SUIT_PLAYS[2][(mask >> 26) & _LOW13] + SUIT_PLAYS[3][(mask >> 39) & _LOW13]
-            + JOKER_PLAYS[mask >> 52])
+    return (_S0[mask & _LOW13] + _S1[mask >> 13 & _LOW13] + _S2[mask >> 26 & _LOW13]
+            + _S3[mask >> 39 & _LOW13] + JOKER_PLAYS[mask >> 52])
 
 
 # STRENGTHS[trump][led suit][card]: how a card ranks in a trick (higher wins): the led

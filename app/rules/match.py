@@ -11,6 +11,7 @@ import math
 import random
 import secrets
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from . import events as ev
@@ -21,22 +22,29 @@ from .ruleset import RuleSet
 from .scoring import match_winners
 
 DEAL_OVER, MATCH_OVER = "deal_over", "match_over"
-FACTORIALS = tuple(math.factorial(k) for k in range(55))
 
 
 def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
     """Shuffle the deck of these rules and deal it: hands (masks) and the kitty (a mask)."""
     deck = list(rules.shape.deck_bits)  # a card's bit: a hand is the sum of its slice
-    # One uniform draw below n! read as mixed-radix digits is a uniform Fisher-Yates
-    # shuffle with no bias at all, and one call to the random source (one read of the
+    h, n = rules.shape.hand_size, rules.options.players
+    kitty = len(deck) - h * n  # the kitty is dealt from the bottom of the deck
+    # A Fisher-Yates shuffle from the top, down to the last block (the kitty, or the last
+    # hand), whose order does not matter.  Its choices are the mixed-radix digits of one
+    # uniform draw: no bias at all, and one call to the random source (one read of the
     # system's secure source in a room) instead of one per card.
-    code = rng.randrange(FACTORIALS[len(deck)])
-    for i in range(len(deck) - 1, 0, -1):
+    bottom = kitty or h
+    code = rng.randrange(_draws(len(deck), bottom))
+    for i in range(len(deck) - 1, bottom - 1, -1):
         code, j = divmod(code, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    h = rules.shape.hand_size
-    n = rules.options.players
-    return [sum(deck[s * h:s * h + h]) for s in range(n)], sum(deck[h * n:])
+    return [sum(deck[kitty + s * h:kitty + s * h + h]) for s in range(n)], sum(deck[:kitty])
+
+
+@cache
+def _draws(size: int, bottom: int) -> int:
+    """How many ways a Fisher-Yates shuffle of ``size`` cards can stop at ``bottom``."""
+    return math.factorial(size) // math.factorial(bottom)
 
 
 class Match:

@@ -8,8 +8,8 @@ the bot list turned one seat further each time; since each replay's match starts
 same deal seed, the same cards (and the same redeals, as long as the bots pass the same
 way) come up every time: the duplicate format of bridge.
 
-The loop is the engine itself, one ``SeatView`` per decision and nothing else per action:
-random bots run at the engine's speed.
+The loop is the engine itself, one ``SeatView`` per seat and deal and nothing else per
+action: the engine's own speed, less what the bots think.
 """
 
 from __future__ import annotations
@@ -82,12 +82,15 @@ def play_deal(rules: RuleSet, seat_bots: list[Bot], deal_seed: int) -> Match:
     apply = match.apply
     deals = match.deals
     while not match.finished:
-        seat = match.turn
-        assert seat is not None
-        apply(seat, choose[seat](SeatView(match, seat), bot_rng))
         if len(deals) > MAX_REDEALS:
             raise SimulateError("--bots", f"{MAX_REDEALS} redeals in a row: these bots "
                                 "never win an auction under these rules")
+        deal = deals[-1]
+        views = [SeatView(match, s) for s in range(match.n)]  # a view reads its deal live
+        seat = deal.turn
+        while seat is not None:
+            apply(seat, choose[seat](views[seat], bot_rng))
+            seat = deal.turn
     return match
 
 

@@ -21,8 +21,11 @@ class RandomBot:
         if first is PASS:
             if len(legal) == 1 or rng.random() < PASS_WEIGHT:
                 return PASS
-            numeric = [a for a in legal if isinstance(a, Bid) and isinstance(a.value, int)]
-            return numeric[0] if numeric else legal[-1]
+            # The auction lists pass, the numeric bids from the lowest, then Amerikaner.
+            lowest = legal[1]
+            if isinstance(lowest, Bid) and type(lowest.value) is int:
+                return lowest
+            return legal[-1]
         if type(first) is DiscardAny:
             return random_discard(view.hand, first.number, view.discard_allowed, rng)
         return legal[int(rng.random() * len(legal))]

@@ -115,11 +115,12 @@ class Match:
 
     def apply(self, seat: int, action: Action) -> Sequence[Any]:
         """Apply ``seat``'s action to the current deal; a finished deal updates the match."""
-        if self.finished:
-            raise MatchOver("the match is over")
-        if not self.deals or self.deals[-1].turn is None:
+        deals = self.deals
+        if not deals or deals[-1].turn is None:  # a finished match has no deal in play
+            if self.finished:
+                raise MatchOver("the match is over")
             raise WrongPhase("wait for the next deal")
-        deal = self.deals[-1]
+        deal = deals[-1]
         events = deal.apply(seat, action)
         if deal.turn is None:
             return [*events, *self._deal_ended(deal)]

@@ -40,6 +40,7 @@ TrickWon = ev.TrickWon
 # tuple.__new__(Event, fields) skips a NamedTuple's Python-level __new__: on the paths
 # every deal takes, the fields are then written out in full, ``kind`` included.
 _new_event = tuple.__new__
+NEXT_SEAT = {n: (*range(1, n), 0) for n in range(3, 6)}  # NEXT_SEAT[n][seat]: who plays next
 # The discard phase's legal list for each kitty size: one pattern, "any k cards".
 DISCARD_ANY = {k: (DiscardAny(k),) for k in range(1, 7)}
 # CARD_PLAYED[seat][card]: the events of a card that neither ends a trick nor reveals the
@@ -71,7 +72,6 @@ class DealState:
         "high_bidder",
         "kitty",
         "kitty_shown",
-        "last_in_trick",
         "leader",
         "led_mask",
         "led_plays",
@@ -80,6 +80,7 @@ class DealState:
         "made",
         "minus_round",
         "n",
+        "next_seat",
         "outcome",
         "partner",
         "partner_revealed",
@@ -102,7 +103,7 @@ class DealState:
         o = rules.options
         self.rules = rules
         self.n = n = o.players
-        self.last_in_trick = n - 1
+        self.next_seat = NEXT_SEAT[n]
         self.dealer = dealer
         self.hand_size = rules.shape.hand_size
         self.led_two_wins = o.led_two_wins
@@ -219,22 +220,20 @@ class DealState:
             hands = self.hands
             hands[seat] ^= BITS[card]
             cards = self.trick_cards
+            nxt = self.next_seat[seat]
             if cards:
+                cards.append(card)
                 # The trick's winner so far is kept as each card comes (section 8), so
                 # that ending a trick costs nothing more.
                 strength = self.strength[card]
                 if strength > self.best:
                     self.best = strength
                     self.best_seat = seat
-                if len(cards) == self.last_in_trick:
-                    cards.append(card)
+                if nxt == self.leader:
                     return self._trick_done(seat, card)
             else:
+                cards.append(card)
                 self._open_trick(seat, card)
-            cards.append(card)
-            nxt = seat + 1
-            if nxt == self.n:
-                nxt = 0
             self.turn = nxt
             # Section 8: follow the led suit if you can (the called card, if you hold it,
             # in trick one); otherwise, when leading, or after a led joker (``led_mask``

@@ -27,24 +27,32 @@ DEAL_OVER, MATCH_OVER = "deal_over", "match_over"
 def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
     """Shuffle the deck of these rules and deal it: hands (masks) and the kitty (a mask)."""
     deck = list(rules.shape.deck_bits)  # a card's bit: a hand is the sum of its slice
-    h, n = rules.shape.hand_size, rules.options.players
-    kitty = len(deck) - h * n  # the kitty is dealt from the bottom of the deck
+    draws, bottom, hands = _layout(len(deck), rules.shape.hand_size, rules.options.players)
     # A Fisher-Yates shuffle from the top, down to the last block (the kitty, or the last
     # hand), whose order does not matter.  Its choices are the mixed-radix digits of one
-    # uniform draw: no bias at all, and one call to the random source (one read of the
-    # system's secure source in a room) instead of one per card.
-    bottom = kitty or h
-    code = rng.randrange(_draws(len(deck), bottom))
+    # uniform draw below `draws`: no bias at all, and one call to the random source (one
+    # read of the system's secure source in a room) instead of one per card.  The draw is
+    # made by rejection, as random.randrange does, without its Python-level overhead.
+    size = draws.bit_length()
+    code = rng.getrandbits(size)
+    while code >= draws:
+        code = rng.getrandbits(size)
     for i in range(len(deck) - 1, bottom - 1, -1):
         code, j = divmod(code, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    return [sum(deck[kitty + s * h:kitty + s * h + h]) for s in range(n)], sum(deck[:kitty])
+    return list(map(sum, map(deck.__getitem__, hands))), sum(deck[:hands[0].start])
 
 
 @cache
-def _draws(size: int, bottom: int) -> int:
-    """How many ways a Fisher-Yates shuffle of ``size`` cards can stop at ``bottom``."""
-    return math.factorial(size) // math.factorial(bottom)
+def _layout(size: int, hand: int, players: int) -> tuple[int, int, tuple[slice, ...]]:
+    """How a deck of ``size`` is shuffled and dealt: the number of possible shuffles, the
+    block left at the bottom, and each hand's slice (the kitty is dealt first, from the
+    bottom)."""
+    kitty = size - hand * players
+    bottom = kitty or hand
+    draws = math.factorial(size) // math.factorial(bottom)
+    return draws, bottom, tuple(slice(kitty + s * hand, kitty + s * hand + hand)
+                                for s in range(players))
 
 
 class Match:

@@ -14,6 +14,7 @@ from .cards import JOKER1, RANKS_IN, SUIT_MASKS
 _SUIT_BITS = 13
 BITS: tuple[int, ...] = tuple(1 << c for c in range(54))
 _LOW13 = (1 << _SUIT_BITS) - 1
+_LOW26 = (1 << 2 * _SUIT_BITS) - 1
 
 
 def _suit_table(suit: int) -> tuple[tuple[Play, ...], ...]:
@@ -48,8 +49,10 @@ _S0, _S1, _S2, _S3 = SUIT_PLAYS  # one name each: plays_of runs for most cards
 
 def plays_of(mask: int) -> tuple[Play, ...]:
     """The ``Play`` actions for every card in ``mask``, in index order."""
-    return (_S0[mask & _LOW13] + _S1[mask >> 13 & _LOW13] + _S2[mask >> 26 & _LOW13]
-            + _S3[mask >> 39 & _LOW13] + JOKER_PLAYS[mask >> 52])
+    # Two halves of 26 bits first: CPython works faster on ints of one 30-bit digit.
+    low, high = mask & _LOW26, mask >> 26
+    return (_S0[low & _LOW13] + _S1[low >> 13] + _S2[high & _LOW13]
+            + _S3[high >> 13 & _LOW13] + JOKER_PLAYS[high >> 26])
 
 
 # STRENGTHS[trump][led suit][card]: how a card ranks in a trick (higher wins): the led

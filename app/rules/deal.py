@@ -392,20 +392,20 @@ class DealState:
             two = self.led_two_wins and card % 13 == 0
             self.best = LEADER_WINS if two else self.strength[card]
         else:
-            self.best = LEADER_WINS  # a led joker wins; led_mask stays 0: any card goes
+            self.led_mask = 0  # after a led joker any card goes
+            self.best = LEADER_WINS  # and the joker wins
         self.leader = self.best_seat = seat
 
     def _trick_done(self, seat: int, card: int) -> tuple[Any, ...]:
         winner = self.best_seat
         played = tuple(self.trick_cards)
+        self.trick_cards = []
         self.tricks.append((self.leader, played, winner))
         self.tricks_won[winner] += 1
-        self.tricks_played += 1
+        self.tricks_played = done = self.tricks_played + 1
         self.forced = 0
-        self.led_mask = 0
-        self.trick_cards = []
         events = (CARD_PLAYED[seat][card][0], _new_event(TrickWon, (winner, played, "trick_won")))
-        if self.tricks_played < self.hand_size:
+        if done < self.hand_size:
             self.turn = winner
             self._legal = plays_of(self.hands[winner])
             return events

@@ -87,6 +87,7 @@ class DealState:
         "passed",
         "phase",
         "points",
+        "reveals",
         "rules",
         "strength",
         "trick_cards",
@@ -125,6 +126,7 @@ class DealState:
         self.minus_round = False
         self.trump: int | None = None
         self.called: int | None = None
+        self.reveals = -1  # the called card until it is played, then -1
         self.forced = 0  # the called card's bit while it must be played (trick one)
         # The led suit of the trick in progress: its mask (0 when leading or after a led
         # joker: then any card goes), its shift and its table of plays.
@@ -213,8 +215,9 @@ class DealState:
         # trick play.  ``seat`` plays ``card``: it opens, follows or ends the trick.
         if self.phase is PLAY and seat == self.turn and action in self._legal:
             card: int = action[0]  # type: ignore[assignment]
-            if card == self.called and not self.partner_revealed:
+            if card == self.reveals:  # an int, never None: the fast comparison
                 self.partner_revealed = True
+                self.reveals = -1
                 events = self.apply(seat, action)  # now the plain card it also is
                 return (events[0], ev.PartnerRevealed(seat, card), *events[1:])
             hands = self.hands
@@ -369,6 +372,7 @@ class DealState:
         self.trump = None if action.grand else card // 13
         self.trump_strengths = STRENGTHS[NO_TRUMP if self.trump is None else self.trump]
         self.called = action.call
+        self.reveals = -1 if action.call is None else action.call
         if action.call is not None:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
             self.forced = 1 << action.call

@@ -348,7 +348,8 @@ class DealState:
     def _discard(self, seat: int, cards: int) -> list[Any]:
         self.hands[seat] &= ~cards
         self.discards = cards
-        return [ev.Discarded(seat, cards.bit_count()), *self._begin_play()]
+        return [_new_event(ev.Discarded, (seat, cards.bit_count(), "discarded")),
+                *self._begin_play()]
 
     def _begin_play(self) -> list[Any]:
         b = self.bidder
@@ -357,7 +358,7 @@ class DealState:
         if self.amerikaner:
             self.phase = PLAY
             self._legal = plays_of(self.hands[b])
-            return [ev.ContractSet(b, None, None, False)]
+            return [_new_event(ev.ContractSet, (b, None, None, False, "contract_set"))]
         self.phase = LEAD
         o = self.rules.options
         self._legal = tuple(lead_actions(self.hands[b], self.others_mask(b),
@@ -378,7 +379,8 @@ class DealState:
             self.forced = 1 << action.call
         self.phase = PLAY
         self._legal = (PLAYS[card],)  # the lead's card is then played as any card is
-        return (ev.ContractSet(seat, self.trump, action.call, action.grand),
+        return (_new_event(ev.ContractSet,
+                           (seat, self.trump, action.call, action.grand, "contract_set")),
                 *self.apply(seat, PLAYS[card]))
 
     def _open_trick(self, seat: int, card: int) -> None:
@@ -418,7 +420,7 @@ class DealState:
         self._legal = ()
         self.outcome = "minus_round" if self.minus_round else "played"
         self.points, self.made = score_deal(self)
-        return (*events, ev.DealScored(self.points, self.made))
+        return (*events, _new_event(ev.DealScored, (self.points, self.made, "deal_scored")))
 
     def copy(self) -> DealState:
         other = DealState.__new__(DealState)

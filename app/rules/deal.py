@@ -86,6 +86,7 @@ class DealState:
         "partner_revealed",
         "passed",
         "phase",
+        "play_turn",
         "points",
         "reveals",
         "rules",
@@ -117,6 +118,7 @@ class DealState:
         self.calls: list[tuple[int, Action]] = []
         self.phase = AUCTION
         self.turn: int | None = dealer if o.first_bidder == "dealer" else (dealer + 1) % n
+        self.play_turn = -1  # ``turn`` in trick play, -1 before and after: one test in apply
         self.passed = 0  # bit per seat that passed
         self.high = 0  # highest numeric bid so far (0: none)
         self.high_bidder: int | None = None
@@ -213,7 +215,7 @@ class DealState:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
         # The hot path of every simulation first, written out in place: a listed card in
         # trick play.  ``seat`` plays ``card``: it opens, follows or ends the trick.
-        if self.phase is PLAY and seat == self.turn and action in self._legal:
+        if seat == self.play_turn and action in self._legal:
             card: int = action[0]  # type: ignore[assignment]
             if card == self.reveals:  # an int, never None: the fast comparison
                 self.partner_revealed = True
@@ -237,7 +239,7 @@ class DealState:
             else:
                 cards.append(card)
                 self._open_trick(seat, card)
-            self.turn = nxt
+            self.turn = self.play_turn = nxt
             # Section 8: follow the led suit if you can (the called card, if you hold it,
             # in trick one); otherwise, when leading, or after a led joker (``led_mask``
             # 0), any card.  A joker is in no suit's mask: playable only when not following.
@@ -331,7 +333,7 @@ class DealState:
         if self.rules.options.all_pass == "minus_round":
             self.minus_round = True
             self.phase = PLAY
-            self.turn = (self.dealer + 1) % self.n
+            self.turn = self.play_turn = (self.dealer + 1) % self.n
             self._legal = plays_of(self.hands[self.turn])
             return [ev.AllPassed("minus_round")]
         return [ev.AllPassed("redeal"), *self._void("all_passed")]
@@ -357,6 +359,7 @@ class DealState:
         self.turn = b
         if self.amerikaner:
             self.phase = PLAY
+            self.play_turn = b
             self._legal = plays_of(self.hands[b])
             return [_new_event(ev.ContractSet, (b, None, None, False, "contract_set"))]
         self.phase = LEAD
@@ -378,6 +381,7 @@ class DealState:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
             self.forced = 1 << action.call
         self.phase = PLAY
+        self.play_turn = seat
         self._legal = (PLAYS[card],)  # the lead's card is then played as any card is
         return (_new_event(ev.ContractSet,
                            (seat, self.trump, action.call, action.grand, "contract_set")),
@@ -412,11 +416,12 @@ class DealState:
         self.forced = 0
         events = (CARD_PLAYED[seat][card][0], _new_event(TrickWon, (winner, played, "trick_won")))
         if done < self.hand_size:
-            self.turn = winner
+            self.turn = self.play_turn = winner
             self._legal = plays_of(self.hands[winner])
             return events
         self.phase = OVER
         self.turn = None
+        self.play_turn = -1
         self._legal = ()
         self.outcome = "minus_round" if self.minus_round else "played"
         self.points, self.made = score_deal(self)

@@ -289,23 +289,23 @@ class DealState:
         n = self.n
         value = action.value
         events: list[Any] = [_new_event(ev.BidMade, (seat, value, "bid"))]
-        if value == "pass":
+        if type(value) is int:
+            self.high = value
+            self.high_bidder = seat
+        elif value == "pass":
             self.passed |= 1 << seat
-        elif value == "amerikaner":
+        else:  # Amerikaner ends the auction at once
             self.amerikaner = True
             self.high_bidder = seat
             return events + self._auction_won()
-        else:
-            self.high = value
-            self.high_bidder = seat
         passes = self.passed.bit_count()
         if self.high_bidder is not None and passes == n - 1:
             return events + self._auction_won()
         if passes == n:
             return events + self._all_passed()
-        nxt = (seat + 1) % n
+        nxt = self.next_seat[seat]
         while self.passed >> nxt & 1:
-            nxt = (nxt + 1) % n
+            nxt = self.next_seat[nxt]
         self.turn = nxt
         self._legal = self.rules.auction_legal[self.high]
         return events

@@ -45,6 +45,8 @@ JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (
 
 
 _S0, _S1, _S2, _S3 = SUIT_PLAYS  # one name each: plays_of runs for most cards
+# Clubs and the jokers in one table (15 bits): one look-up less for every hand.
+_S3J = _S3 + tuple(plays + jokers for jokers in JOKER_PLAYS[1:] for plays in _S3)
 
 
 def plays_of(mask: int) -> tuple[Play, ...]:
@@ -52,7 +54,7 @@ def plays_of(mask: int) -> tuple[Play, ...]:
     # Two halves of 26 bits first: CPython works faster on ints of one 30-bit digit.
     low, high = mask & _LOW26, mask >> 26
     return (_S0[low & _LOW13] + _S1[low >> 13] + _S2[high & _LOW13]
-            + _S3[high >> 13 & _LOW13] + JOKER_PLAYS[high >> 26])
+            + _S3J[high >> 13])
 
 
 # STRENGTHS[trump][led suit][card]: how a card ranks in a trick (higher wins): the led

@@ -72,35 +72,32 @@ def engine_deals(seconds: float, rng: random.Random) -> float:
     return done / (time.perf_counter() - start)
 
 
-def _match_loop(seconds: float, rng: random.Random, chooser: Callable[[Match], None]) -> float:
+def match_deals(seconds: float, rng: random.Random) -> float:
+    """The engine loop through ``Match``: totals, dealer rotation, automatic redeals."""
+    rand = rng.random
+    rules = RULES.with_changes({"match": "deals:100"})
     done = 0
     start = time.perf_counter()
     end = start + seconds
-    rules = RULES.with_changes({"match": "deals:1000"})
     match = Match(rules, rng)
     while time.perf_counter() < end:
         for _ in range(100):
             if match.finished:
                 match = Match(rules, rng)
             match.start_deal()
-            while match.deals[-1].turn is not None:
-                chooser(match)
+            deals = match.deals
+            seat = deals[-1].turn
+            while seat is not None:
+                deal = deals[-1]  # a void deal is redealt by the match
+                legal = deal.legal_actions()
+                action = legal[int(rand() * len(legal))]
+                if type(action) is DiscardAny:
+                    action = random_discard(deal.hands[seat], action.number,
+                                            deal.discard_allowed, rng)
+                match.apply(seat, action)
+                seat = deals[-1].turn
             done += 1
     return done / (time.perf_counter() - start)
-
-
-def match_deals(seconds: float, rng: random.Random) -> float:
-    rand = rng.random
-
-    def choose(match: Match) -> None:
-        deal = match.deals[-1]
-        legal = deal.legal_actions()
-        action = legal[int(rand() * len(legal))]
-        if type(action) is DiscardAny:
-            action = random_discard(deal.hands[deal.turn], action.number, deal.discard_allowed, rng)
-        match.apply(deal.turn, action)  # type: ignore[arg-type]
-
-    return _match_loop(seconds, rng, choose)
 
 
 def simulate_deals(seconds: float, rng: random.Random) -> float:

@@ -1,6 +1,6 @@
 """Full random deals per second of our engine against OpenSpiel's ``oh_hell`` in one run.
 
-    python benchmarks/engine.py [--seconds 2] [--rounds 5]
+    python benchmarks/engine.py [--seconds 3] [--rounds 5]
 
 A "deal" is a whole deal: shuffle and deal, auction, kitty exchange, first lead and call,
 every trick, scoring (void deals that are redealt count as part of the next deal's cost).
@@ -14,8 +14,8 @@ Three figures for our side, each the best of ``--rounds`` runs of ``--seconds``:
   and the ``random`` bot, whose auctions lean to passes (a third of the deals are redealt)
   and whose contracts all need a first lead with a call.
 
-OpenSpiel ``oh_hell`` (4 players, ``num_tricks_fixed`` 12: 48 cards dealt by chance nodes,
-4 bids, 48 plays) is driven two ways, both from Python with the same random source:
+OpenSpiel ``oh_hell`` (4 players, ``num_tricks_fixed`` 12: 51 chance nodes deal, then
+4 bids and 48 plays) is driven two ways, both from Python with the same random source:
 ``openspiel_chance``: chance nodes sampled from ``chance_outcomes()`` (the API for chance),
 ``openspiel_legal``: chance nodes sampled from ``legal_actions()`` (uniform in this game;
 the fastest Python driver we know).  Ratios are printed against both.
@@ -138,7 +138,7 @@ def openspiel_games(seconds: float, rng: random.Random, chance_api: bool) -> flo
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     try:

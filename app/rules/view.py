@@ -79,7 +79,7 @@ class SeatView:
         d = self._deal
         if d is None:
             return []
-        return [(s, a.value) for s, a in d.actions if isinstance(a, Bid)]
+        return [(s, a.value) for s, a in d.calls if isinstance(a, Bid)]  # bids are calls
 
     @property
     def bidder(self) -> int | None:

@@ -62,7 +62,8 @@ def step(people: list[Client], rng: random.Random) -> dict[str, Any] | None:
             p.act(pick_action(view, rng))
             reply = p.wait_for(lambda m: m["type"] in ("state", "error"))
             assert reply["type"] == "state", reply
-            return reply["view"]
+            state: dict[str, Any] = reply["view"]
+            return state
     return None
 
 

@@ -49,7 +49,7 @@ def test_bots_play_legally_under_random_options(preset: str, players: int) -> No
 ])
 def test_heuristic_table_under_house_rules(options: dict[str, object]) -> None:
     """Four heuristic seats (the bot meets itself in rooms) over many deals."""
-    rules = RuleSet("standard", match="single_deal", **options)  # type: ignore[arg-type]
+    rules = RuleSet("standard", match="single_deal", **options)
     rng = random.Random(5)
     for deal in range(40):
         match = Match(rules, rng=random.Random(deal))

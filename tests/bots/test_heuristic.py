@@ -13,6 +13,7 @@ from app.bots import BOTS
 from app.rules import (
     AMERIKANER,
     PASS,
+    Action,
     Bid,
     DealState,
     Discard,
@@ -148,10 +149,11 @@ def card(card_id: str) -> int:
 
 def test_wins_a_trick_with_the_cheapest_card_that_holds() -> None:
     match = exact_match(NORSK, NORSK_HANDS, dealer=3)
-    for seat, action in [(0, Bid(7)), (1, PASS), (2, PASS), (3, PASS),
-                         (0, Lead(card("3S"), card("JS"))), (1, Play(card("2S"))),
-                         (2, Play(card("JS"))), (3, Play(card("9S"))),
-                         (2, Play(card("5C"))), (3, Play(card("8C")))]:
+    moves: list[tuple[int, Action]] = [
+        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(card("3S"), card("JS"))),
+        (1, Play(card("2S"))), (2, Play(card("JS"))), (3, Play(card("9S"))),
+        (2, Play(card("5C"))), (3, Play(card("8C")))]
+    for seat, action in moves:
         match.apply(seat, action)
     # A defender's 8C is winning; the bidder holds AC KC QC and only seat 1 (clubs 2-4)
     # is still to play: the queen is enough.
@@ -160,8 +162,9 @@ def test_wins_a_trick_with_the_cheapest_card_that_holds() -> None:
 
 def test_a_defender_that_cannot_win_plays_its_lowest_card() -> None:
     match = exact_match(NORSK, NORSK_HANDS, dealer=3)
-    for seat, action in [(0, Bid(7)), (1, PASS), (2, PASS), (3, PASS),
-                         (0, Lead(card("3S"), card("JS")))]:
+    moves: list[tuple[int, Action]] = [
+        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(card("3S"), card("JS")))]
+    for seat, action in moves:
         match.apply(seat, action)
     assert HEURISTIC.choose(SeatView(match, 1), random.Random(0)) == Play(card("2S"))
 

@@ -63,9 +63,15 @@ class PageProblems:
         self.errors: list[str] = []
 
     def watch(self, page: Any, label: str) -> None:
-        page.on("console", lambda m: m.type == "error" and self.errors.append(
-            f"{label} console: {m.text}"))
-        page.on("pageerror", lambda e: self.errors.append(f"{label} exception: {e}"))
+        def console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(f"{label} console: {message.text}")
+
+        def exception(error: Any) -> None:
+            self.errors.append(f"{label} exception: {error}")
+
+        page.on("console", console)
+        page.on("pageerror", exception)
 
 
 @pytest.fixture

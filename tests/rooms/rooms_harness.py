@@ -132,7 +132,8 @@ class Client:
         if self.state is not None and pred(self.state):
             return self.state
         msg = self.wait_for(lambda m: m["type"] == "state" and pred(m["view"]), timeout)
-        return msg["view"]
+        view: dict[str, Any] = msg["view"]
+        return view
 
     def error(self, timeout: float = 10) -> dict[str, Any]:
         return self.wait_for(lambda m: m["type"] == "error", timeout)

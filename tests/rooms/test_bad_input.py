@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import httpx
@@ -73,7 +74,7 @@ def test_malformed_messages_get_an_error_and_change_nothing(server: ServerThread
     code = room["room"]
     ann = Client(server.base, code, token=room["token"])
     for raw, error in MALFORMED:
-        assert_refused(ann, server.base, code, lambda raw=raw: ann.send_raw(raw), error)
+        assert_refused(ann, server.base, code, partial(ann.send_raw, raw), error)
     ann.send({"type": "ping"})
     assert ann.wait_for(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
 
@@ -128,7 +129,7 @@ def test_commands_not_allowed_for_the_sender_or_not_now(server: ServerThread) ->
     view = ann.wait_state(lambda v: v["phase"] != "lobby")
     for msg in ({"type": "start"}, {"type": "rules", "rules": {"preset": "guide"}},
                 {"type": "seat_bot", "seat": 2, "level": "random"}, {"type": "ready"}):
-        assert_refused(ann, base, code, lambda m=msg: ann.send(m), "wrong_phase",
+        assert_refused(ann, base, code, partial(ann.send, msg), "wrong_phase",
                        still=False)  # the bots play meanwhile
     stale = Client(base, code, hello=False)
     stale.send({"type": "hello", "token": bo_token})  # given back: no longer a seat
@@ -242,12 +243,13 @@ def test_the_handshake_checks_origin(make_server: Callable[..., ServerThread]) -
 
 def test_hello_first_and_bad_tokens_close_the_connection(server: ServerThread) -> None:
     code = create_room(server.base)["room"]
-    for first, error, close in [
+    firsts: list[tuple[dict[str, Any], str, int]] = [
         ({"type": "ping"}, "hello_required", 4400),
         ({"type": "hello"}, "bad_message", 4400),
         ({"type": "hello", "token": "A" * 22}, "bad_token", 4401),
         ({"type": "hello", "token": "x", "spectate": True}, "bad_message", 4400),
-    ]:
+    ]
+    for first, error, close in firsts:
         c = Client(server.base, code, hello=False)
         c.send(first)
         assert c.error()["code"] == error

@@ -86,7 +86,9 @@ def test_four_people_and_a_spectator_see_only_what_they_may(
     live = server.registry.rooms[code]
     rng = random.Random(2024)
     for c in everyone:  # catch up with the connections that came after
-        c.wait_state(lambda v, c=c: c.version == live.version)
+        def caught_up(_view: dict[str, Any], c: Client = c) -> bool:
+            return bool(c.version == live.version)
+        c.wait_state(caught_up)
 
     def step(send: Any) -> None:
         expected = live.version + 1

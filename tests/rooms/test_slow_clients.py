@@ -10,10 +10,16 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from typing import Any
 
 from rooms_harness import Client, ServerThread, create_room, join_room
 
 from app.rooms.connections import CLOSE_TOO_SLOW, Connection
+
+
+def chat_starting(prefix: str) -> Callable[[dict[str, Any]], bool]:
+    """A wait_for predicate: the chat line that starts with ``prefix``."""
+    return lambda m: m["type"] == "chat" and str(m["text"]).startswith(prefix)
 
 
 def raw_websocket(port: int, path: str) -> socket.socket:
@@ -55,7 +61,7 @@ def test_a_client_that_stops_reading_is_dropped_and_the_room_goes_on(
     # ~12 KB of state per chat line: enough to fill the kernel's buffers (up to 4 MB)
     for i in range(700):
         ann.send({"type": "chat", "text": f"{i:03d} " + "la" * 90})
-        ann.wait_for(lambda m, i=i: m["type"] == "chat" and m["text"].startswith(f"{i:03d}"))
+        ann.wait_for(chat_starting(f"{i:03d}"))
     assert time.monotonic() - started < 20, "the room was held up"
     view = ann.wait_state(lambda v: not v["room"]["seats"][1]["connected"], timeout=15)
     assert not view["room"]["seats"][1]["connected"]

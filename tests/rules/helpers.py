@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +85,16 @@ def exact_match(rs: RuleSet, fixed: dict[int, str] | None = None, kitty: str | N
     return m
 
 
-def act(m: Match, seat: int, **action: Any) -> list[Any]:
+def act(m: Match, seat: int, **action: Any) -> Sequence[Any]:
     """Apply an action written in the record's shape, e.g. ``act(m, 1, play="4H", call="AH")``."""
     return m.apply(seat, parse_action(action))
+
+
+def current_deal(m: Match) -> DealState:
+    """``m.deal``, which must be there (a deal was started): typed without ``None``."""
+    deal = m.deal
+    assert deal is not None, "no deal was started"
+    return deal
 
 
 def bids(m: Match, *values: int | str) -> None:
@@ -122,6 +130,18 @@ def played_mask(deal: DealState) -> int:
     for c in deal.trick_cards:
         mask |= 1 << c
     return mask
+
+
+def card_of(action: Action) -> int:
+    """The card of a play or a lead (typed: any other action has no card)."""
+    assert isinstance(action, Play | Lead), f"{action} has no card"
+    return action.card
+
+
+def points_of(deal: DealState) -> tuple[int, ...]:
+    """The points of a deal that ended (typed without ``None``)."""
+    assert deal.points is not None, "the deal has no points yet"
+    return deal.points
 
 
 def holder(deal: DealState, card: int) -> int | None:

@@ -6,7 +6,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import act, bids, exact_match, expected_plays, legal_json, play_deal, rules
+from helpers import (
+    act,
+    bids,
+    card_of,
+    current_deal,
+    exact_match,
+    expected_plays,
+    legal_json,
+    play_deal,
+    rules,
+)
 
 from app.rules import Bid, IllegalBid, Match, NotYourTurn, WrongPhase, parse_action
 from app.rules.cards import cards_of
@@ -44,7 +54,7 @@ def test_only_higher_bids_in_range() -> None:
                          (13, "highest bid is 12"), (0, "more than 8")]:
         with pytest.raises(IllegalBid, match=words):
             act(m, 2, bid=value)
-    assert m.turn == 2 and m.deal.high == 8
+    assert m.turn == 2 and current_deal(m).high == 8
     act(m, 2, bid=12)
     assert bid_values(m) == ["pass", "amerikaner"]
     with pytest.raises(IllegalBid, match="lowest bid is 6"):
@@ -70,7 +80,7 @@ def test_ends_when_all_but_the_high_bidder_passed() -> None:
     bids(m, 6, 7, "pass", "pass")  # seats 1 2 3 0
     assert m.phase == "auction" and m.turn == 1
     act(m, 1, bid="pass")
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.bidder == 2 and deal.contract_bid == 7
     assert m.phase == "discard" and m.turn == 2
 
@@ -80,14 +90,14 @@ def test_a_bid_after_three_passes_wins_at_once() -> None:
     bids(m, "pass", "pass", "pass")
     assert m.turn == 0 and bid_values(m)[:2] == ["pass", 7]
     act(m, 0, bid=7)
-    assert m.deal.bidder == 0 and m.phase == "lead" and m.turn == 0  # no kitty
+    assert current_deal(m).bidder == 0 and m.phase == "lead" and m.turn == 0  # no kitty
 
 
 def test_amerikaner_ends_the_auction_at_once() -> None:
     m = exact_match(rules(preset="norsk"), dealer=0)
     act(m, 1, bid=7)
     act(m, 2, bid="amerikaner")
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.bidder == 2 and deal.contract_bid == "amerikaner"
     assert m.phase == "play" and m.turn == 2  # no kitty: the bidder leads at once
 
@@ -101,25 +111,25 @@ def test_amerikaner_off_is_neither_listed_nor_allowed() -> None:
 
 def test_other_actions_are_not_bids() -> None:
     m = exact_match(rules())
-    hand = cards_of(m.deal.hands[1])
+    hand = cards_of(current_deal(m).hands[1])
     for action in [{"play": "AS"}, {"discard": ["AS", "KS", "QS", "JS"]}]:
         with pytest.raises(WrongPhase):
             m.apply(1, parse_action(action))
     with pytest.raises(WrongPhase):
         m.apply(1, parse_action({"play": "AS", "call": "KS"}))
-    assert hand == cards_of(m.deal.hands[1]) and m.deal.actions == []
+    assert hand == cards_of(current_deal(m).hands[1]) and current_deal(m).actions == []
 
 
 @pytest.mark.parametrize(("all_pass", "next_dealer"), [
     ("redeal_same_dealer", 2), ("redeal_next_dealer", 3)])
 def test_all_pass_redeals(all_pass: str, next_dealer: int) -> None:
     m = exact_match(rules(all_pass=all_pass), dealer=2)
-    first = m.deal
+    first = current_deal(m)
     bids(m, "pass", "pass", "pass", "pass")
     assert first.outcome == "void" and first.void_reason == "all_passed"
     assert first.points == (0, 0, 0, 0)
     assert len(m.deals) == 2 and m.deal is not first
-    assert m.deal.dealer == m.dealer == next_dealer
+    assert current_deal(m).dealer == m.dealer == next_dealer
     assert m.phase == "auction" and m.totals == [0, 0, 0, 0] and m.scored == []
     assert m.turn == (next_dealer + 1) % 4
 
@@ -129,16 +139,16 @@ def test_all_pass_without_auto_redeal_waits_for_the_next_deal() -> None:
     bids(m, "pass", "pass", "pass", "pass")
     assert m.phase == "deal_over" and m.turn is None and len(m.deals) == 1
     m.start_deal()
-    assert m.deal.dealer == 1 and m.phase == "auction"
+    assert current_deal(m).dealer == 1 and m.phase == "auction"
 
 
 @pytest.mark.parametrize(("dealer", "first_bidder"), [(0, "left_of_dealer"), (2, "dealer")])
 def test_minus_round(dealer: int, first_bidder: str) -> None:
     rs = rules(all_pass="minus_round", first_bidder=first_bidder, show_kitty=True)
     m = exact_match(rs, dealer=dealer)
-    kitty = m.deal.kitty
+    kitty = current_deal(m).kitty
     bids(m, "pass", "pass", "pass", "pass")
-    deal = m.deal
+    deal = current_deal(m)
     assert len(m.deals) == 1 and deal.minus_round
     assert m.phase == "play" and m.turn == (dealer + 1) % 4  # left of the dealer leads
     assert deal.bidder is None and deal.trump is None and deal.called is None
@@ -146,7 +156,8 @@ def test_minus_round(dealer: int, first_bidder: str) -> None:
     rng = random.Random(5)
     while m.turn is not None:
         seat = m.turn
-        assert {a.card for a in m.legal_actions()} == set(cards_of(expected_plays(deal, seat)))
+        assert {card_of(a) for a in m.legal_actions()} == set(
+            cards_of(expected_plays(deal, seat)))
         m.apply(seat, rng.choice(m.legal_actions()))
     assert deal.outcome == "minus_round" and deal.made is None
     assert deal.points == tuple(-t for t in deal.tricks_won)

@@ -9,6 +9,7 @@ from helpers import (
     act,
     bids,
     cards,
+    current_deal,
     exact_match,
     expected_winner,
     ids,
@@ -40,7 +41,7 @@ def calls_for(m: Match, card: str) -> set[str | None]:
 def test_the_lead_calls_only_live_cards_of_its_suit() -> None:
     m = bidder_1({1: "4H KH AS", 2: "AH"})
     assert m.phase == "lead" and m.turn == 1
-    own = ids(m.deal.hands[1])
+    own = ids(current_deal(m).hands[1])
     assert calls_for(m, "4H") == HEARTS - own and "AH" in calls_for(m, "4H")
     assert calls_for(m, "AS") == {r + "S" for r in "23456789TJQKA"} - own
     for action, words in [({"play": "4H", "call": "KH"}, "of your own"),
@@ -52,7 +53,7 @@ def test_the_lead_calls_only_live_cards_of_its_suit() -> None:
             m.apply(1, parse_action(action))
         assert snapshot(m) == before
     out = act(m, 1, play="4H", call="AH")
-    deal = m.deal
+    deal = current_deal(m)
     assert events.ContractSet(1, 1, parse_card("AH"), False) in out
     assert deal.trump == 1 and deal.called == parse_card("AH") and deal.partner == 2
     assert not deal.grand and m.phase == "play" and m.turn == 2
@@ -62,7 +63,7 @@ def test_discarded_cards_are_not_live() -> None:
     m = exact_match(rules(preset="guide"), fixed={1: "4H 5H"}, kitty="AH KH QH JH", dealer=0)
     bids(m, 6, "pass", "pass", "pass")
     act(m, 1, discard=["AH", "KH", "5H", "QH"])
-    own = ids(m.deal.hands[1])
+    own = ids(current_deal(m).hands[1])
     assert calls_for(m, "4H") == HEARTS - own - {"AH", "KH", "5H", "QH"}
     assert "JH" in own and not calls_for(m, "4H") & {"AH", "KH", "5H", "QH"}
     with pytest.raises(IllegalLead, match="not in play"):
@@ -100,7 +101,7 @@ def test_no_callable_play_alone_leads_that_suit_without_a_call() -> None:
     with pytest.raises(IllegalLead, match="call a heart"):
         act(m, 1, play="3H")  # a live heart exists: alone is not allowed with a heart
     act(m, 1, play="AS")
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.trump == 0 and deal.called is None and deal.partner is None
 
 
@@ -120,7 +121,7 @@ def test_no_legal_lead_at_all_voids_the_deal_and_the_same_dealer_redeals() -> No
     first = m.deals[0]
     assert first.outcome == "void" and first.void_reason == "no_callable"
     assert first.points == (0, 0, 0, 0) and m.scored == [] and m.totals == [0, 0, 0, 0]
-    assert len(m.deals) == 2 and m.deal.dealer == 0 and m.phase == "auction"
+    assert len(m.deals) == 2 and current_deal(m).dealer == 0 and m.phase == "auction"
     assert SeatView(m, 0).to_wire()["redeal"] == "no_callable"
 
 
@@ -137,7 +138,7 @@ def test_grand_no_trump_and_still_a_call() -> None:
     assert {"play": "4H", "call": "AH"} in leads
     assert all(a.get("grand") is not False for a in leads)  # the key only with true
     out = act(m, 1, play="4H", call="AH", grand=True)
-    deal = m.deal
+    deal = current_deal(m)
     assert events.ContractSet(1, None, parse_card("AH"), True) in out
     assert deal.trump is None and deal.grand and deal.partner == 2
     contract = SeatView(m, 0).to_wire()["contract"]
@@ -167,7 +168,7 @@ def test_the_called_card_is_forced_in_trick_one() -> None:
         act(m, 2, play="KS")
     out = act(m, 2, play="AH")
     assert events.PartnerRevealed(2, parse_card("AH")) in out
-    assert {a["play"] for a in legal_json(m, 3)} == ids(m.deal.hands[3] & cards(
+    assert {a["play"] for a in legal_json(m, 3)} == ids(current_deal(m).hands[3] & cards(
         " ".join(HEARTS)))  # others just follow suit
 
 
@@ -175,7 +176,7 @@ def test_a_void_holder_of_nothing_plays_anything() -> None:
     m = bidder_1({1: "4H 5H 6H", 2: "AH", 3: "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"})
     act(m, 1, play="4H", call="AH")
     act(m, 2, play="AH")
-    assert {a["play"] for a in legal_json(m, 3)} == ids(m.deal.hands[3])  # no hearts
+    assert {a["play"] for a in legal_json(m, 3)} == ids(current_deal(m).hands[3])  # no hearts
 
 
 def test_a_call_goes_only_with_the_first_lead() -> None:
@@ -190,14 +191,15 @@ def test_amerikaner_has_no_call_and_the_bidder_leads_anything(preset: str) -> No
     m = exact_match(rules(preset=preset, jokers=1), fixed={1: "JK1 4H"}, dealer=0)
     act(m, 1, bid="amerikaner")
     if m.phase == "discard":
-        act(m, 1, discard=[c for c in sorted(ids(m.deal.hands[1])) if c not in ("JK1", "4H")][:4])
+        act(m, 1, discard=[c for c in sorted(ids(current_deal(m).hands[1]))
+                           if c not in ("JK1", "4H")][:4])
     assert m.phase == "play" and m.turn == 1
-    assert {a["play"] for a in legal_json(m)} == ids(m.deal.hands[1])  # a joker too
+    assert {a["play"] for a in legal_json(m)} == ids(current_deal(m).hands[1])  # a joker too
     assert all(set(a) == {"play"} for a in legal_json(m))
     with pytest.raises(IllegalPlay):
         act(m, 1, play="4H", call="AH")
     act(m, 1, play="JK1")
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.trump is None and deal.called is None and deal.partner is None
     assert SeatView(m, 2).to_wire()["contract"] == {
         "bidder": 1, "bid": "amerikaner", "trump": None, "called": None, "partner": None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, bids, cards, exact_match, ids, legal_json, rules, snapshot
+from helpers import act, bids, cards, current_deal, exact_match, ids, legal_json, rules, snapshot
 
 from app.rules import (
     ActionError,
@@ -34,11 +34,11 @@ def won_by_seat_1(rs_options: dict[str, object], contract: int | str = 7,
 
 def test_the_bidder_takes_the_kitty() -> None:
     m = exact_match(rules(), kitty=KITTY, dealer=0)
-    dealt = m.deal.hands[1]
+    dealt = current_deal(m).hands[1]
     bids(m, 7, "pass", "pass")
     out = m.apply(0, parse_action({"bid": "pass"}))
     assert events.KittyTaken(1) in out and not any(isinstance(e, events.KittyShown) for e in out)
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.hands[1] == dealt | cards(KITTY) and deal.hands[1].bit_count() == 16
     assert m.phase == "discard" and m.turn == 1
     assert legal_json(m, 1) == [{"discard": 4}]
@@ -92,9 +92,9 @@ def test_the_listed_discard_entry_itself_is_refused_and_changes_nothing() -> Non
 
 def test_discards_may_be_kitty_cards_and_leave_the_deal() -> None:
     m = won_by_seat_1({})
-    hand = m.deal.hands[1]
+    hand = current_deal(m).hands[1]
     act(m, 1, discard=["AH", "AS", "KS", "QS"])  # exactly the kitty back
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.discards == cards(KITTY)
     assert deal.hands[1] == hand & ~cards(KITTY) and deal.hands[1].bit_count() == 12
     assert all(not h & cards(KITTY) for h in deal.hands)
@@ -104,8 +104,8 @@ def test_discards_may_be_kitty_cards_and_leave_the_deal() -> None:
 def test_a_discard_of_own_and_kitty_cards() -> None:
     m = won_by_seat_1({}, fixed={1: "2C 3C"})
     act(m, 1, discard=["2C", "3C", "AS", "KS"])
-    assert ids(m.deal.discards) == {"2C", "3C", "AS", "KS"}
-    assert ids(m.deal.hands[1]) >= {"AH", "QS"}
+    assert ids(current_deal(m).discards) == {"2C", "3C", "AS", "KS"}
+    assert ids(current_deal(m).hands[1]) >= {"AH", "QS"}
 
 
 @pytest.mark.parametrize("show", [True, False])
@@ -137,7 +137,7 @@ def test_amerikaner_takes_and_discards_then_leads_anything() -> None:
     assert m.phase == "discard"
     act(m, 1, discard=["AS", "KS", "QS", "2H"])  # no call to protect in an Amerikaner
     assert m.phase == "play" and m.turn == 1
-    assert {a["play"] for a in legal_json(m)} == ids(m.deal.hands[1])
+    assert {a["play"] for a in legal_json(m)} == ids(current_deal(m).hands[1])
     assert all(set(a) == {"play"} for a in legal_json(m))
 
 
@@ -165,9 +165,9 @@ def test_play_alone_allows_that_discard_and_leads_alone() -> None:
     act(m, 1, discard=["AS", "KS", "QS", "2H"])
     leads = legal_json(m)
     assert leads and all(set(a) == {"play"} for a in leads)  # no call: alone
-    assert {a["play"] for a in leads} == ids(m.deal.hands[1])
+    assert {a["play"] for a in leads} == ids(current_deal(m).hands[1])
     act(m, 1, play="AH")
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.trump == 1 and deal.called is None and deal.partner is None
 
 
@@ -178,8 +178,8 @@ def test_no_live_suit_before_discarding_voids_the_deal_same_dealer() -> None:
                     kitty="JS QS KS AS", dealer=0, auto_redeal=False)
     bids(m, 5, "pass", "pass", "pass", "pass")
     act(m, 1, discard=["2S", "3S", "4S", "5S"])  # nothing to protect: allowed
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.outcome == "void" and deal.void_reason == "no_callable"
     assert deal.points == (0,) * 5 and m.phase == "deal_over" and m.scored == []
     m.start_deal()
-    assert m.deal.dealer == 0 and len(m.deals) == 2
+    assert current_deal(m).dealer == 0 and len(m.deals) == 2

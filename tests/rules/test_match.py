@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import bids, exact_match, play_deal, replay_example, rules
+from helpers import bids, current_deal, exact_match, play_deal, replay_example, rules
 
 from app.rules import Match, MatchOver, WrongPhase, deal_cards, events, parse_action
 from app.rules.cards import cards_of
@@ -90,15 +91,15 @@ def test_the_dealer_passes_left_after_every_scored_deal(all_pass: str) -> None:
 def test_redeal_next_dealer_passes_the_deal_on_all_pass() -> None:
     m = exact_match(rules(all_pass="redeal_next_dealer"), dealer=3)
     bids(m, "pass", "pass", "pass", "pass")
-    assert m.deal.dealer == 0 and len(m.deals) == 2
+    assert current_deal(m).dealer == 0 and len(m.deals) == 2
     bids(m, "pass", "pass", "pass", "pass")
-    assert m.deal.dealer == 1 and len(m.deals) == 3 and m.scored == []
+    assert current_deal(m).dealer == 1 and len(m.deals) == 3 and m.scored == []
 
 
 def test_single_deal_redeals_do_not_count() -> None:
     m = exact_match(rules(match="single_deal"), dealer=1)
     bids(m, "pass", "pass", "pass", "pass")
-    assert not m.finished and len(m.deals) == 2 and m.deal.dealer == 1
+    assert not m.finished and len(m.deals) == 2 and current_deal(m).dealer == 1
     play_deal(m, random.Random(3))
     assert m.finished and m.phase == "match_over" and len(m.scored) == 1
     assert m.totals == list(m.scored[0])
@@ -142,7 +143,7 @@ def test_equal_highest_totals_share_the_victory(examples_dir: Path) -> None:
     m2 = Match(m.rules.with_changes({"target": 7}), rng=random.Random(0), first_dealer=0)
     deal = m.deals[0]
     m2.start_deal(list(deal.dealt), deal.kitty)
-    out: list[object] = []
+    out: Sequence[object] = []
     for seat, action in deal.actions:
         out = m2.apply(seat, action)
     assert m2.finished and m2.winners == (1, 2)
@@ -155,6 +156,7 @@ def test_a_shared_victory_from_random_play() -> None:
         run(m, random.Random(seed))
         deal = m.deals[-1]
         if deal.made and deal.partner is not None and m.totals.count(max(m.totals)) == 2:
+            assert deal.bidder is not None  # a made contract has a bidder
             assert m.winners == tuple(sorted((deal.bidder, deal.partner)))
             return
     raise AssertionError("no shared victory in 200 matches")
@@ -194,5 +196,5 @@ def test_a_deal_given_as_hands_is_played_as_given() -> None:
     hands, kitty = deal_cards(rs, random.Random(9))
     m = Match(rs, rng=random.Random(0), first_dealer=2)
     m.start_deal(hands, kitty)
-    assert list(m.deal.dealt) == hands and m.deal.kitty == kitty == 0
+    assert list(current_deal(m).dealt) == hands and current_deal(m).kitty == kitty == 0
     assert sorted(cards_of(sum(hands))) == sorted(cards_of(rs.shape.deck))

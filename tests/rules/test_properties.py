@@ -16,6 +16,7 @@ from helpers import (
     expected_points,
     expected_winner,
     played_mask,
+    points_of,
     random_action,
     snapshot,
     whole_deck,
@@ -152,14 +153,14 @@ def check_listed_apply_and_others_do_not(m: Match, rng: random.Random) -> None:
         hand = cards_of(deal.hands[seat])
         k = deal.rules.options.kitty
         samples = [Discard(sum(1 << c for c in rng.sample(hand, k))) for _ in range(6)]
-        for action in samples:  # accepted exactly when the rules allow it
+        for sample in samples:  # accepted exactly when the rules allow it
             copy = deal.copy()
             try:
-                copy.apply(seat, action)
+                copy.apply(seat, sample)
                 accepted = True
             except ActionError:
                 accepted = False
-            assert accepted == expected_discard_ok(deal, action.cards), action
+            assert accepted == expected_discard_ok(deal, sample.cards), sample
     for action in tries:
         deal.copy().apply(seat, action)  # raises if a listed action does not apply
     assert snapshot(m) == before, "applying to a copy changed the original"
@@ -258,6 +259,7 @@ def test_scores_totals_dealers_and_the_end(rs: RuleSet, seed: int) -> None:
             m.start_deal()
             continue
         deal = m.deal
+        assert deal is not None
         tricks = len(deal.tricks)
         m.apply(m.turn, random_action(m, rng))
         if len(deal.tricks) > tricks:
@@ -268,7 +270,7 @@ def test_scores_totals_dealers_and_the_end(rs: RuleSet, seed: int) -> None:
             partner_known = [d for d in m.deals if d.called is not None]
             for d in partner_known:
                 assert d.partner_revealed and d.partner is not None
-    scored = [d.points for d in m.deals if d.outcome in ("played", "minus_round")]
+    scored = [points_of(d) for d in m.deals if d.outcome in ("played", "minus_round")]
     assert m.scored == scored
     assert m.totals == [sum(p[s] for p in scored) for s in range(m.n)]
     # the dealer: drawn first, then left after every scored deal and a redeal_next_dealer

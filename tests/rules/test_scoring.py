@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import bids, exact_match, replay_example, rules
+from helpers import bids, current_deal, exact_match, replay_example, rules
 
 from app.rules import DealState
 from app.rules.cards import parse_card
@@ -17,7 +17,7 @@ def score(won: list[int], bidder: int | None = 1, bid: int | str = 7,
           partner: int | None = 2, **options: Any) -> tuple[tuple[int, ...], bool | None]:
     """Score a finished deal with these tricks per seat (``bidder=None``: a minus round)."""
     rs = rules(**options)
-    deal = DealState(rs, 0, exact_match(rs).deal.hands, 0)
+    deal = DealState(rs, 0, current_deal(exact_match(rs)).hands, 0)
     deal.tricks_won = list(won)
     deal.bidder = bidder
     deal.contract_bid = bid if bidder is not None else None

@@ -8,6 +8,7 @@ from helpers import (
     act,
     bids,
     cards,
+    current_deal,
     exact_match,
     ids,
     legal_json,
@@ -41,7 +42,7 @@ def play(m: Match, *card_ids: str) -> None:
 
 
 def last_winner(m: Match) -> int:
-    return m.deal.tricks[-1][2]
+    return current_deal(m).tricks[-1][2]
 
 
 def test_follow_suit_trump_wins_then_the_highest_of_the_led_suit() -> None:
@@ -49,7 +50,7 @@ def test_follow_suit_trump_wins_then_the_highest_of_the_led_suit() -> None:
     play(m, "AH", "3H", "6H")
     assert last_winner(m) == 2 and m.turn == 2  # the winner leads
     play(m, "KS")
-    assert {a["play"] for a in legal_json(m, 3)} == ids(m.deal.hands[3])  # void: anything
+    assert {a["play"] for a in legal_json(m, 3)} == ids(current_deal(m).hands[3])  # void: anything
     play(m, "2H")  # a low trump
     assert {a["play"] for a in legal_json(m, 0)} == {"AS", "2S", "3S", "4S"}
     before = snapshot(m)
@@ -66,7 +67,7 @@ def test_follow_suit_trump_wins_then_the_highest_of_the_led_suit() -> None:
     assert last_winner(m) == 2
     play(m, "2D", "3C", "7D", "AD")
     assert last_winner(m) == 1
-    assert m.deal.tricks_won == [0, 1, 2, 1]
+    assert current_deal(m).tricks_won == [0, 1, 2, 1]
 
 
 def test_overtaking_is_never_required() -> None:
@@ -100,7 +101,7 @@ def test_a_led_joker_wins_and_leaves_no_led_suit() -> None:
     play(m, "3H", "6H")
     play(m, "JK2")  # seat 2 leads a joker
     for seat in (3, 0, 1):
-        assert {a["play"] for a in legal_json(m, seat)} == ids(m.deal.hands[seat])
+        assert {a["play"] for a in legal_json(m, seat)} == ids(current_deal(m).hands[seat])
         play(m, {3: "QC", 0: "TH", 1: "KH"}[seat])  # even trumps do not beat it
     assert last_winner(m) == 2
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from helpers import (
@@ -11,9 +12,11 @@ from helpers import (
     act,
     bids,
     check_view,
+    current_deal,
     exact_match,
     ids,
     play_deal,
+    points_of,
     random_action,
     rules,
 )
@@ -26,7 +29,7 @@ REQUIRED = {"phase", "you", "turn", "hand", "legal", "contract", "trick", "trick
 SEATS: list[int | None] = [0, 1, 2, 3, None]
 
 
-def wire(m: Match, seat: int | None) -> dict[str, object]:
+def wire(m: Match, seat: int | None) -> dict[str, Any]:
     return SeatView(m, seat).to_wire()
 
 
@@ -51,7 +54,7 @@ def test_a_view_before_the_first_deal() -> None:
 
 def test_own_hand_only_and_legal_only_for_the_seat_to_act() -> None:
     m = exact_match(rules(), dealer=0)
-    deal = m.deal
+    deal = current_deal(m)
     for seat in range(4):
         view = wire(m, seat)
         assert set(view["hand"]) == ids(deal.hands[seat]) and len(view["hand"]) == 12
@@ -90,7 +93,7 @@ def test_the_kitty_is_the_bidders_after_the_auction_and_discards_stay_private() 
     assert all(wire(m, s)["kitty"] is None for s in (0, 2, 3, None))
     act(m, 1, discard=["AH", "AS", "KS", "QS"])
     assert set(wire(m, 1)["discards"]) == {"AH", "AS", "KS", "QS"}
-    assert SeatView(m, 1).discards == m.deal.discards
+    assert SeatView(m, 1).discards == current_deal(m).discards
     for seat in (0, 2, 3, None):
         assert wire(m, seat)["discards"] is None and SeatView(m, seat).discards is None
         check_view(m, seat)
@@ -122,12 +125,12 @@ def test_the_partner_is_hidden_until_the_called_card_is_played() -> None:
 def test_public_facts_of_a_finished_deal() -> None:
     m = exact_match(rules(match="deals:2"), dealer=0)
     play_deal(m, random.Random(2))
-    deal = m.deal
+    deal = current_deal(m)
     assert deal.outcome in ("played", "minus_round", "void")
     view = wire(m, None)
     assert view["phase"] == "deal_over" and view["turn"] is None
     assert view["scores"] == m.totals and view["tricks_won"] == deal.tricks_won
-    assert view["result"]["points"] == list(deal.points)
+    assert view["result"]["points"] == list(points_of(deal))
     last = view["last_trick"]
     leader, cards, winner = deal.tricks[-1]
     assert [c["card"] for c in last["cards"]] == [card_id(c) for c in cards]

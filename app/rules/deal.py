@@ -368,6 +368,8 @@ class DealState:
         self.leader = self.best_seat = seat
 
     def _trick_done(self, seat: int, card: int) -> tuple[Any, ...]:
+        """``seat``'s ``card`` completed the trick: record it; the winner leads next, or the
+        deal is scored."""
         winner = self.best_seat
         played = tuple(self.trick_cards)
         self.trick_cards = []

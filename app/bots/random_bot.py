@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from app.rules import PASS, Action, Bid, Discard, DiscardAny, SeatView
+from app.rules import PASS, Action, Bid, Discard, DiscardAny, Play, SeatView
 from app.rules.tricks import BITS, plays_of
 
 PASS_WEIGHT = 0.75  # chance of passing when a bid is possible
@@ -18,6 +18,8 @@ class RandomBot:
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         legal = view.legal
         first = legal[0]
+        if type(first) is Play:  # trick play, most decisions: uniform
+            return legal[int(rng.random() * len(legal))]
         if first is PASS:
             if len(legal) == 1 or rng.random() < PASS_WEIGHT:
                 return PASS

@@ -56,10 +56,10 @@ class SeatView:
 
     @property
     def legal(self) -> tuple[Action, ...]:
-        d = self._deal
-        if d is None or self.seat is None or d.turn != self.seat:
-            return ()
-        return d.legal_actions()
+        d, seat = self._deal, self.seat
+        if d is not None and seat is not None and d.turn == seat:
+            return d.legal_actions()
+        return ()
 
     @property
     def hand(self) -> int:

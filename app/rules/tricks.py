@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from .actions import PLAYS, Play
-from .cards import JOKER1, RANKS_IN, SUIT_MASKS
+from .cards import JOKER1, RANKS_IN
 
 _SUIT_BITS = 13
 BITS: tuple[int, ...] = tuple(1 << c for c in range(54))
@@ -78,15 +78,13 @@ STRENGTHS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 def trick_winner(cards: list[int], trump: int | None, led_two_wins: bool) -> int:
-    """The index (in play order) of the card that wins a complete trick."""
+    """The index (in play order) of the card winning the trick so far (complete or not),
+    by the same strengths the engine keeps as cards come."""
     led = cards[0]
     if led >= JOKER1:
         return 0  # a led joker wins (8.4)
     if led_two_wins and led % 13 == 0:
         return 0  # a led two wins (8.3)
-    mask = sum(map(BITS.__getitem__, cards))  # jokers are in no suit's mask
-    if trump is not None:
-        trumps = mask & SUIT_MASKS[trump]
-        if trumps:
-            return cards.index(trumps.bit_length() - 1)
-    return cards.index((mask & SUIT_MASKS[led // 13]).bit_length() - 1)
+    strength = STRENGTHS[NO_TRUMP if trump is None else trump][led // 13]
+    ranks = [strength[c] for c in cards]
+    return ranks.index(max(ranks))

@@ -9,18 +9,9 @@ In a minus round every trick costs a point, so the bot ducks.
 
 from __future__ import annotations
 
-from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
+from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of, highest, lowest
 
-from .table_facts import (
-    BIDDER_SIDE,
-    DEFENDER_SIDE,
-    MINUS,
-    TableFacts,
-    above,
-    below,
-    highest,
-    lowest,
-)
+from .table_facts import BIDDER_SIDE, DEFENDER_SIDE, MINUS, TableFacts, above, below
 
 
 def choose_card(f: TableFacts, legal: int) -> int:

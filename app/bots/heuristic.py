@@ -11,12 +11,12 @@ from itertools import combinations
 
 from app.rules import AMERIKANER, PASS, PLAYS, Action, Bid, Discard, DiscardAny, Lead, SeatView
 from app.rules.actions import lead
-from app.rules.cards import SUIT_MASKS, cards_of
+from app.rules.cards import SUIT_MASKS, cards_of, highest, lowest
 
 from .card_play import choose_card
 from .hand_eval import ACE, Model, amerikaner_losers, best_trump, model_for, my_tricks
 from .random_bot import random_discard
-from .table_facts import TableFacts, highest, lowest
+from .table_facts import TableFacts
 
 PASS_SHARE = 0.7  # what passing is worth, as a share of a fair trick count
 

@@ -16,16 +16,6 @@ BIDDER_SIDE, DEFENDER_SIDE, UNKNOWN_SIDE = 1, 0, -1
 NUMERIC, AMERIKANER, MINUS = "numeric", "amerikaner", "minus"
 
 
-def lowest(mask: int) -> int:
-    """The lowest-index card of a non-empty mask."""
-    return (mask & -mask).bit_length() - 1
-
-
-def highest(mask: int) -> int:
-    """The highest-index card of a non-empty mask."""
-    return mask.bit_length() - 1
-
-
 def above(card: int) -> int:
     """The cards of ``card``'s suit that rank above it (none for a joker)."""
     if card >= JOKER1:
@@ -112,10 +102,7 @@ class TableFacts:
 
     def opponents_after_me(self) -> list[int]:
         """The seats still to play to the current trick that are not (known) allies."""
-        n, first = self.n, self.trick_seats[0] if self.trick_seats else self.seat
-        played = len(self.trick_seats)
-        after = [(first + i) % n for i in range(played + 1, n)]
-        return [s for s in after if not self.is_ally(s)]
+        return [s for s in self.seats_after_me() if not self.is_ally(s)]
 
     def seats_after_me(self) -> list[int]:
         n, first = self.n, self.trick_seats[0] if self.trick_seats else self.seat

@@ -118,6 +118,11 @@ def highest(mask: int) -> int:
     return mask.bit_length() - 1
 
 
+def lowest(mask: int) -> int:
+    """The lowest-index card of a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
 def suit_name(suit: int) -> str:
     return SUIT_NAMES[suit]
 

@@ -133,11 +133,10 @@ class DealState:
         simulation), so the cards are read back from them; the first lead is a call."""
         out = list(self.calls)
         n = self.n
-        led = 1 if out and type(out[-1][1]) is Lead else 0  # that card is the Lead itself
-        for leader, cards in [*((t[0], t[1]) for t in self.tricks),
-                              (self.leader, self.trick_cards)]:
-            out += [((leader + i) % n, PLAYS[card]) for i, card in enumerate(cards) if i >= led]
-            led = 0
+        skip = 1 if out and type(out[-1][1]) is Lead else 0  # that card is the Lead itself
+        for leader, cards, _ in [*self.tricks, (self.leader, self.trick_cards, None)]:
+            out += [((leader + i) % n, PLAYS[card]) for i, card in enumerate(cards)][skip:]
+            skip = 0
         return out
 
     @property
@@ -293,9 +292,8 @@ class DealState:
     def _all_passed(self) -> list[Any]:
         if self.rules.options.all_pass == "minus_round":
             self.minus_round = True
-            self.phase = PLAY
-            self.turn = self.play_turn = (self.dealer + 1) % self.n
-            self._legal = plays_of(self.hands[self.turn])
+            first = self.next_seat[self.dealer]
+            self._start_play(first, plays_of(self.hands[first]))
             return [ev.AllPassed("minus_round")]
         return [ev.AllPassed("redeal"), *self._void("all_passed")]
 
@@ -317,12 +315,10 @@ class DealState:
     def _begin_play(self) -> list[Any]:
         b = self.bidder
         assert b is not None
-        self.turn = b
         if self.amerikaner:
-            self.phase = PLAY
-            self.play_turn = b
-            self._legal = plays_of(self.hands[b])
+            self._start_play(b, plays_of(self.hands[b]))
             return [_new_event(ev.ContractSet, (b, None, None, False, "contract_set"))]
+        self.turn = b
         self.phase = LEAD
         o = self.rules.options
         self._legal = tuple(lead_actions(self.hands[b], self.others_mask(b),
@@ -341,12 +337,16 @@ class DealState:
         if action.call is not None:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
             self.forced = 1 << action.call
-        self.phase = PLAY
-        self.play_turn = seat
-        self._legal = (PLAYS[card],)  # the lead's card is then played as any card is
+        self._start_play(seat, (PLAYS[card],))  # the lead's card is then played as any is
         return (_new_event(ev.ContractSet,
                            (seat, self.trump, action.call, action.grand, "contract_set")),
                 *self.apply(seat, PLAYS[card]))
+
+    def _start_play(self, seat: int, legal: tuple[Action, ...]) -> None:
+        """Trick play begins: ``seat`` leads the first trick with one of ``legal``."""
+        self.phase = PLAY
+        self.turn = self.play_turn = seat
+        self._legal = legal
 
     def _open_trick(self, seat: int, card: int) -> None:
         """The first card of a trick sets the suit to follow and how cards rank in it."""
@@ -354,9 +354,8 @@ class DealState:
             suit = card // 13
             self.led_mask = SUIT_MASKS[suit]
             self.led_shift = 13 * suit
-            called = self.called
-            if self.forced and called is not None and called // 13 == suit:
-                self.led_plays = forced_plays(called)  # trick one: its holder must play it
+            if self.forced:  # trick one leads the called card's suit: its holder plays it
+                self.led_plays = forced_plays(self.forced.bit_length() - 1)
             else:
                 self.led_plays = SUIT_PLAYS[suit]
             self.strength = self.trump_strengths[suit]

@@ -15,6 +15,8 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,51 +74,48 @@ class Store:
 
     # -- writing -----------------------------------------------------------------------
 
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction under the lock: committed at the end, rolled back on any error
+        (so the shared connection is never left inside a failed transaction)."""
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
     def save(self, code: str, data: dict[str, Any], match_number: int,
              deals: list[tuple[int, dict[str, Any]]]) -> None:
         """Write the room row and these deals (index, record-shaped deal) in one transaction."""
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN")
-            try:
-                db.execute("INSERT INTO rooms(code, data, updated_at) VALUES(?, ?, ?) "
-                           "ON CONFLICT(code) DO UPDATE SET data=excluded.data, "
-                           "updated_at=excluded.updated_at",
-                           (code, _dumps(data), time.time()))
-                db.executemany("INSERT OR REPLACE INTO deals(code, match_number, idx, deal) "
-                               "VALUES(?, ?, ?, ?)",
-                               [(code, match_number, i, _dumps(d)) for i, d in deals])
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            db.execute("INSERT INTO rooms(code, data, updated_at) VALUES(?, ?, ?) "
+                       "ON CONFLICT(code) DO UPDATE SET data=excluded.data, "
+                       "updated_at=excluded.updated_at",
+                       (code, _dumps(data), time.time()))
+            db.executemany("INSERT OR REPLACE INTO deals(code, match_number, idx, deal) "
+                           "VALUES(?, ?, ?, ?)",
+                           [(code, match_number, i, _dumps(d)) for i, d in deals])
 
     def save_record(self, code: str, match_number: int, record: dict[str, Any]) -> None:
         """Keep a finished match's record; its deals rows are no longer needed."""
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN")
-            try:
-                db.execute("INSERT OR REPLACE INTO records(code, match_number, record) "
-                           "VALUES(?, ?, ?)", (code, match_number, _dumps(record)))
-                db.execute("DELETE FROM deals WHERE code=? AND match_number<?",
-                           (code, match_number))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO records(code, match_number, record) "
+                       "VALUES(?, ?, ?)", (code, match_number, _dumps(record)))
+            db.execute("DELETE FROM deals WHERE code=? AND match_number<?",
+                       (code, match_number))
 
     def delete_idle(self, older_than: float) -> int:
         """Forget rooms untouched since ``older_than`` (epoch seconds)."""
-        with self._lock:
-            db = self._db
+        with self._transaction() as db:
             codes = [r[0] for r in db.execute(
                 "SELECT code FROM rooms WHERE updated_at < ?", (older_than,))]
-            db.execute("BEGIN")
             for code in codes:
                 for table in ("rooms", "deals", "records"):
                     db.execute(f"DELETE FROM {table} WHERE code=?", (code,))
-            db.execute("COMMIT")
         return len(codes)
 
     # -- reading -----------------------------------------------------------------------

@@ -17,7 +17,7 @@ import random
 import time
 
 from app.bots import choose_action
-from app.rules import Action, SeatView
+from app.rules import Action, Match, SeatView
 from app.rules.match import DEAL_OVER
 
 from . import flow
@@ -26,13 +26,18 @@ from .room import Room
 log = logging.getLogger("amerikaner.rooms")
 
 
-def _think(level: str, view: SeatView, rng: random.Random) -> Action:
-    """The bot's choice; a bot that fails falls back to the random bot, so that a bug in
-    a bot never stops a table."""
+def _think(level: str, snapshot: Match, seat: int, rng: random.Random) -> Action:
+    """The bot's choice for ``seat``, checked by the rules on ``snapshot`` (a private copy
+    of the match, used up here).  A bot that fails or chooses an illegal action falls back
+    to the random bot, so that a bug in a bot never stops a table."""
+    view = SeatView(snapshot, seat)
     try:
-        return choose_action(level, view, rng)
+        action = choose_action(level, view, rng)
+        snapshot.apply(seat, action)  # raises, changing nothing, if the rules refuse it
+        return action
     except Exception:
-        log.exception("bot %s failed; the random bot plays this turn", level)
+        log.exception("bot %s failed for seat %d; the random bot plays this turn",
+                      level, seat)
         return choose_action("random", view, rng)
 
 
@@ -129,8 +134,7 @@ class RoomDriver:
         if now < due:
             return due - now
         version = room.version
-        snapshot = match.copy()
-        action = await asyncio.to_thread(_think, level, SeatView(snapshot, turn),
+        action = await asyncio.to_thread(_think, level, match.copy(), turn,
                                          random.Random(self._rng.random()))
         if room.closed:
             return None

@@ -8,7 +8,6 @@ plays a seat now (the person, their bot while they are away, a bot until a takeo
 
 from __future__ import annotations
 
-import logging
 import time
 
 from app.rules import Action, ActionError, Match, parse_action
@@ -17,8 +16,6 @@ from app.rules.match import DEAL_OVER
 from .errors import RoomError
 from .lobby import require_host
 from .room import Room
-
-log = logging.getLogger("amerikaner.rooms")
 
 
 def _check_version(room: Room, version: int) -> None:
@@ -52,17 +49,8 @@ def play_bot(room: Room, seat: int, level: str, version: int, action: Action) ->
         return False
     if match.turn != seat:
         return False
-    try:
-        match.apply(seat, action)
-    except ActionError:
-        # a bot bug must not stop the table: play the first legal action instead
-        log.exception("bot %s chose an illegal action for seat %d in room %s",
-                      level, seat, room.code)
-        legal = match.legal_actions(seat)
-        fallback = next((a for a in legal if type(a).__name__ != "DiscardAny"), None)
-        if fallback is None:
-            return False
-        match.apply(seat, fallback)
+    # The rules already accepted this action on a copy at this version (driver._think).
+    match.apply(seat, action)
     return True
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from app.rules import Action, ActionError, Match, parse_action
+from app.rules import Action, ActionError, parse_action
 from app.rules.match import DEAL_OVER
 
 from .errors import RoomError
@@ -75,10 +75,7 @@ def rematch(room: Room, seat: int | None) -> None:
     match = room.match
     if match is None or not match.finished:
         raise RoomError("wrong_phase", "a rematch is for after the match")
-    room.match = Match(room.rules)
-    room.match_number += 1
-    room.saved_deals = 0
-    room.match.start_deal()
+    room.new_match()
 
 
 def settle(room: Room) -> None:

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from app.bots import BEST_BOT, BOT_LEVELS
-from app.rules import Match, RuleSet, RulesetError
+from app.rules import RuleSet, RulesetError
 
 from .codes import hash_token, new_token
 from .errors import RoomError
@@ -126,10 +126,7 @@ def start(room: Room, seat: int | None) -> None:
     for s in room.seats:
         if not s.human and s.bot is None:
             s.bot = BEST_BOT
-    room.match = Match(room.rules)
-    room.match_number += 1
-    room.saved_deals = 0
-    room.match.start_deal()
+    room.new_match()
 
 
 def chat(room: Room, seat: int | None, text: str) -> dict[str, Any]:

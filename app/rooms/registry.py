@@ -77,12 +77,13 @@ class Registry:
         data, deals = loaded
         match = None
         try:
+            rules = checked_rules(data["rules"])
             if data.get("match_number", 0) > 0 and deals:
-                match = restore_match(checked_rules(data["rules"]), deals)
+                match = restore_match(rules, deals)
         except (RestoreError, RoomError):
-            log.exception("room %s: the stored match does not replay", canonical)
+            log.exception("room %s: the stored room does not load", canonical)
             return None
-        room = Room.from_data(data, match, self.store)
+        room = Room.from_data(data, rules, match, self.store)
         self._activate(room)
         return room
 

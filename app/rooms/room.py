@@ -119,6 +119,14 @@ class Room:
     def player_names(self) -> list[str]:
         return [s.player_name for s in self.seats]
 
+    def new_match(self) -> None:
+        """A new match under the room's rules (the first, or a rematch), its first deal
+        dealt."""
+        self.match = Match(self.rules)
+        self.match_number += 1
+        self.saved_deals = 0
+        self.match.start_deal()
+
     def record(self) -> dict[str, Any]:
         assert self.match is not None
         return match_to_record(self.match, self.player_names())
@@ -227,8 +235,8 @@ class Room:
         }
 
     @classmethod
-    def from_data(cls, data: dict[str, Any], match: Match | None, store: Store) -> Room:
-        rules = RuleSet.from_json(data["rules"])
+    def from_data(cls, data: dict[str, Any], rules: RuleSet, match: Match | None,
+                  store: Store) -> Room:
         room = cls(data["code"], rules, bool(data["practice"]), store,
                    int(data["grace_seconds"]), int(data["next_deal_pause"]))
         room.seats = [Seat.from_data(i, s) for i, s in enumerate(data["seats"])]

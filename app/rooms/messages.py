@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .errors import RoomError
+
 NAME_MAX = 32
 CHAT_MAX = 200
 SEAT = Annotated[int, Field(ge=0, le=4)]
@@ -106,13 +108,8 @@ CLIENT_TYPES: tuple[str, ...] = ("hello", "action", "start", "rules", "seat_bot"
 _client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-class BadMessage(ValueError):
+class BadMessage(RoomError):
     """An inbound message that is not one of ours; ``code`` goes on the wire."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def parse_client_message(text: str | bytes, max_bytes: int) -> Any:
@@ -150,6 +147,14 @@ def _describe(exc: ValidationError, kind: str) -> str:
 # -- server -> client (WebSocket) ------------------------------------------------------
 
 
+class HttpError(BaseModel):
+    """A refusal: its stable code and a message a player understands (also the HTTP
+    error body's ``error``)."""
+
+    code: str
+    message: str
+
+
 class SeatInfo(BaseModel):
     """One seat as everyone sees it (never a token)."""
 
@@ -164,19 +169,15 @@ class SeatInfo(BaseModel):
     takeover: bool            # a person takes this bot seat over from the next deal
 
 
-class ChatOut(BaseModel):
-    type: Literal["chat"] = "chat"
-    seat: int
-    name: str
-    text: str
-    at: float
-
-
 class ChatLine(BaseModel):
     seat: int
     name: str
     text: str
     at: float
+
+
+class ChatOut(ChatLine):
+    type: Literal["chat"] = "chat"
 
 
 class RoomSettings(BaseModel):
@@ -251,10 +252,8 @@ class WelcomeOut(BaseModel):
     version: int
 
 
-class ErrorOut(BaseModel):
+class ErrorOut(HttpError):
     type: Literal["error"] = "error"
-    code: str
-    message: str
 
 
 class PongOut(BaseModel):
@@ -323,11 +322,6 @@ class PublicRoom(BaseModel):
     rules_resolved: dict[str, Any]
     match_number: int
     joinable: list[int]       # seats a join would get (free in the lobby, bot seats after)
-
-
-class HttpError(BaseModel):
-    code: str
-    message: str
 
 
 class HttpErrorBody(BaseModel):

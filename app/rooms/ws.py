@@ -158,9 +158,7 @@ async def _loop(room: Room, conn: Connection, settings: Settings) -> None:
         try:
             msg = parse_client_message(raw, settings.max_message_bytes)
             handle(room, conn, msg)
-        except BadMessage as exc:
-            conn.send(error_message(exc.code, exc.message))
-        except RoomError as exc:
+        except RoomError as exc:  # BadMessage included
             conn.send(error_message(exc.code, exc.message))
 
 

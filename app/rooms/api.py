@@ -12,7 +12,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
-from .codes import token_matches
 from .errors import RoomError
 from .messages import CreateRoomBody, JoinBody
 from .registry import Registry
@@ -84,8 +83,7 @@ async def get_record(code: str, request: Request) -> dict[str, Any]:
     auth = request.headers.get("authorization", "")
     scheme, _, token = auth.partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or not any(
-            token_matches(token, s.token_hash) for s in room.seats):
+    if scheme.lower() != "bearer" or not token or room.seat_for_token(token) is None:
         raise RoomError("unauthorized", "the record is for the players of this room: "
                         "send your seat token as Authorization: Bearer", 401)
     record = room.store.load_record(room.code) if room.record_available else None

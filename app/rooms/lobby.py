@@ -14,7 +14,6 @@ from typing import Any
 from app.bots import BEST_BOT, BOT_LEVELS
 from app.rules import RuleSet, RulesetError
 
-from .codes import hash_token, new_token
 from .errors import RoomError
 from .messages import clean_name
 from .room import Room
@@ -61,12 +60,8 @@ def join(room: Room, name: str, seat: int | None) -> tuple[int, str, bool]:
         raise RoomError("no_free_seat", "every seat is taken", 409)
     else:
         seat = free[0]
-    token = new_token()
     s = room.seats[seat]
-    s.name = name
-    s.token_hash = hash_token(token)
-    s.away = False
-    s.ready = False
+    token = s.claim(name)
     if room.match is None:
         s.bot = None
     return seat, token, s.takeover

@@ -17,7 +17,7 @@ from typing import Any
 from app.settings import Settings
 
 from . import flow
-from .codes import hash_token, new_code, new_token, normalize_code
+from .codes import new_code, normalize_code
 from .driver import RoomDriver
 from .errors import RoomError
 from .lobby import checked_name, checked_rules
@@ -52,10 +52,8 @@ class Registry:
             code = new_code()
         s = self.settings
         room = Room(code, rules, practice, self.store, s.grace_seconds, s.next_deal_pause)
-        token = new_token()
         host = room.seats[0]
-        host.name = name
-        host.token_hash = hash_token(token)
+        token = host.claim(name)
         host.bot = None
         self._activate(room)
         room.commit()

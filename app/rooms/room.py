@@ -116,6 +116,10 @@ class Room:
             return [s.index for s in self.seats if not s.human]
         return [s.index for s in self.seats if s.bot is not None and not s.human]
 
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The seat this token holds, if any."""
+        return next((s for s in self.seats if s.holds(token)), None)
+
     def player_names(self) -> list[str]:
         return [s.player_name for s in self.seats]
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .codes import hash_token, new_token, token_matches
+
 
 @dataclass
 class Seat:
@@ -36,6 +38,19 @@ class Seat:
     def player_name(self) -> str:
         """The name of whoever plays the seat now (a pending person is not playing yet)."""
         return self.name if self.name and not self.bot else f"Bot {self.index + 1}"
+
+    def claim(self, name: str) -> str:
+        """A person takes the seat: a new token for them (only its hash is kept)."""
+        token = new_token()
+        self.name = name
+        self.token_hash = hash_token(token)
+        self.away = False
+        self.ready = False
+        return token
+
+    def holds(self, token: str) -> bool:
+        """Whether ``token`` is this seat's."""
+        return token_matches(token, self.token_hash)
 
     def clear(self, level: str) -> None:
         """Back to an empty lobby seat."""

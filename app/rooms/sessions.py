@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 
-from .codes import token_matches
 from .connections import Connection
 from .errors import RoomError
 from .messages import Hello
@@ -21,7 +20,7 @@ def bind(room: Room, conn: Connection, hello: Hello) -> None:
     if hello.token is not None and hello.spectate:
         raise RoomError("bad_message", "hello: either a token or spectate, not both")
     if hello.token is not None:
-        seat = next((s for s in room.seats if token_matches(hello.token, s.token_hash)), None)
+        seat = room.seat_for_token(hello.token)
         if seat is None:
             raise RoomError("bad_token", "this token holds no seat in this room")
         conn.seat = seat.index

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 
@@ -39,25 +39,22 @@ class Settings:
         env = os.environ if env is None else env
         s = cls()
         changes: dict[str, object] = {}
-        for name, kind in _ENV.items():
-            raw = env.get("AMERIKANER_" + name.upper())
+        for f in fields(cls):  # every setting, read as the type of its default
+            raw = env.get("AMERIKANER_" + f.name.upper())
             if raw is None or raw == "":
                 continue
-            changes[name] = _convert(name, kind, raw)
+            changes[f.name] = _convert(f.name, _kind(f.default), raw)
         return replace(s, **changes)  # type: ignore[arg-type]
 
     def with_overrides(self, **values: object) -> Settings:
         return replace(self, **{k: v for k, v in values.items() if v is not None})  # type: ignore[arg-type]
 
 
-_ENV: dict[str, str] = {
-    "host": "str", "port": "int", "data_dir": "path", "origins": "list",
-    "bot_delay": "float", "idle_seconds": "float", "retention_days": "float",
-    "host_grace": "float",
-    "grace_seconds": "int", "next_deal_pause": "int", "rate": "float", "burst": "int",
-    "max_message_bytes": "int", "send_queue": "int", "send_timeout": "float",
-    "hello_timeout": "float", "max_rooms": "int", "log_level": "str",
-}
+def _kind(default: object) -> str:
+    """How a setting is written in the environment, from its default."""
+    if isinstance(default, Path):
+        return "path"
+    return {int: "int", float: "float", tuple: "list"}.get(type(default), "str")
 
 
 def _convert(name: str, kind: str, raw: str) -> object:

@@ -398,10 +398,10 @@ def main() -> int:
             if log:
                 print(f"server output:\n{log[-4000:]}", file=sys.stderr)
             raise
+        proc = server.proc  # stop() forgets the process; its exit status is read after
         log = server.stop()
-        if server.proc is not None and server.proc.returncode not in (0, -15):
-            print(f"server exited with {server.proc.returncode}:\n{log[-4000:]}",
-                  file=sys.stderr)
+        if proc is not None and proc.returncode not in (0, -15):
+            print(f"server exited with {proc.returncode}:\n{log[-4000:]}", file=sys.stderr)
         out["sqlite"] = sqlite_size(data_dir, args.rooms)
         out["engine"] = engine_baseline(max(out["server"]["deals"], 1), args.bots, rng)
         out["ratios"] = {"server_deals_per_s/engine_deals_per_s": round(

@@ -21,9 +21,9 @@ python3 -m mypy
 # Each test folder imports its helpers as top-level modules (pytest puts the folder on
 # sys.path), so each is checked with its own search path.
 strict() { MYPYPATH="$1" python3 -m mypy --strict --explicit-package-bases "${@:2}"; }
-strict tests/rules tests/rules
+strict tests/rules:tests tests/rules
 strict tests/bots tests/bots
-strict tests/rooms tests/rooms
+strict tests/rooms:tests tests/rooms
 strict tests tests/e2e
 strict tests:tests/rooms tests/*.py
 strict benchmarks:tests:tests/rooms benchmarks

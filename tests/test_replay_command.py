@@ -9,25 +9,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_helpers import amerikaner
 
 from app.replay_command import replay_file, run_replay
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 GOOD = ["seed000-made-8.json", "seed000-down-6.json"]
-
-
-def amerikaner(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the installed command (falling back to the module when it is not on PATH)."""
-    exe = shutil.which("amerikaner")
-    command = [exe] if exe else [sys.executable, "-m", "app.cli"]
-    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, check=False)
 
 
 def lines(out: str) -> list[dict[str, Any]]:
@@ -42,7 +33,7 @@ def examples(tmp_path: Path) -> Path:
 
 
 def test_the_examples_print_their_lines(examples: Path) -> None:
-    done = amerikaner("replay", *GOOD, cwd=examples)
+    done = amerikaner("replay", *GOOD, cwd=examples, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     expected = [json.loads((examples / name.replace(".json", ".replay.json")).read_text())
@@ -52,7 +43,7 @@ def test_the_examples_print_their_lines(examples: Path) -> None:
 
 @pytest.mark.parametrize("name", GOOD)
 def test_each_example_alone(examples: Path, name: str) -> None:
-    done = amerikaner("replay", name, cwd=examples)
+    done = amerikaner("replay", name, cwd=examples, timeout=120)
     assert done.returncode == 0
     expected = json.loads((examples / name.replace(".json", ".replay.json")).read_text())
     assert lines(done.stdout) == [expected]
@@ -62,7 +53,7 @@ def test_bad_files_give_error_lines_in_order_and_exit_1(examples: Path) -> None:
     (examples / "notjson.json").write_text("{\"format\": ")
     (examples / "sub").mkdir()
     done = amerikaner("replay", "missing.json", GOOD[0], "notjson.json", "sub", "./" + GOOD[1],
-                      cwd=examples)
+                      cwd=examples, timeout=120)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and done.stderr == ""
     out = lines(done.stdout)
@@ -80,7 +71,7 @@ def test_a_broken_record_exits_1_with_its_place(examples: Path) -> None:
     data = json.loads((examples / GOOD[0]).read_text())
     data["deals"][0]["actions"][8] = {"seat": 0, "play": "7D"}
     (examples / "broken.json").write_text(json.dumps(data))
-    done = amerikaner("replay", "broken.json", cwd=examples)
+    done = amerikaner("replay", "broken.json", cwd=examples, timeout=120)
     assert done.returncode == 1
     assert lines(done.stdout) == [{"file": "broken.json", "ok": False, "error": {
         "deal": 0, "action": 8, "message": "seat 0 plays 7D: you must follow hearts"}}]
@@ -136,12 +127,12 @@ def test_the_deep_nesting_goes_through_the_real_command(tmp_path: Path) -> None:
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     (tmp_path / "deep2.json").write_text('{"format": "amerikaner-record/1", "rules": '
                                          + "{\"a\": " * 900 + "1" + "}" * 900 + "}")
-    done = amerikaner("replay", "deep.json", "deep2.json", cwd=tmp_path)
+    done = amerikaner("replay", "deep.json", "deep2.json", cwd=tmp_path, timeout=120)
     assert done.returncode == 1 and done.stderr == ""
     out = lines(done.stdout)
     assert [line["ok"] for line in out] == [False, False]
 
 
 def test_no_file_is_a_usage_error(tmp_path: Path) -> None:
-    done = amerikaner("replay", cwd=tmp_path)
+    done = amerikaner("replay", cwd=tmp_path, timeout=120)
     assert done.returncode == 2 and "FILE" in done.stderr

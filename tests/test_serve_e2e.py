@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from rooms_harness import (
     pick_action,
 )
 from serve_process import ServeProcess
+from shared_helpers import download_record, replay_record
 
 
 @pytest.fixture
@@ -121,15 +121,8 @@ def test_a_room_survives_a_server_crash_and_its_record_replays(
             break
         step(people, rng)
     final = people[0].wait_state(lambda v: v["phase"] == "match_over")
-    r = httpx.get(f"{second.base}/api/rooms/{code}/record",
-                  headers={"Authorization": f"Bearer {tokens[2]}"})
-    assert r.status_code == 200, r.text
-    record_file = tmp_path / "record.json"
-    record_file.write_text(json.dumps(r.json()))
-    out = subprocess.run([sys.executable, "-m", "app.cli", "replay", str(record_file)],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stdout + out.stderr
-    line = json.loads(out.stdout)
+    line = replay_record(download_record(second.base, code, tokens[2]),
+                         tmp_path / "record.json")
     assert line["ok"] and line["finished"] and line["totals"] == final["scores"]
     assert line["winners"] == final["winners"]
     # tokens never reach the logs

@@ -10,22 +10,13 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_helpers import amerikaner
 
 from app.simulate import _ProgressBar
-
-
-def amerikaner(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("amerikaner")
-    command = [exe] if exe else [sys.executable, "-m", "app.cli"]
-    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, check=False)
 
 
 def summary_of(*args: str) -> dict[str, Any]:

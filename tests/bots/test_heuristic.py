@@ -23,7 +23,7 @@ from app.rules import (
     RuleSet,
     SeatView,
 )
-from app.rules.cards import SUIT_MASKS, mask_of_ids
+from app.rules.cards import SUIT_MASKS, mask_of_ids, parse_card
 from app.rules.tricks import trick_winner
 from app.simulate import parse_rules, play_deal, simulate
 
@@ -113,7 +113,7 @@ def test_discard_keeps_trumps_and_aces_and_the_lead_calls_the_top_missing_trump(
     assert discard.cards & SUIT_MASKS[3] == SUIT_MASKS[3] & view.hand, "clubs are voided"
     match.apply(0, discard)
     first = HEURISTIC.choose(SeatView(match, 0), random.Random(0))
-    assert first == Lead(card("4S"), card("JS"), False)
+    assert first == Lead(parse_card("4S"), parse_card("JS"), False)
 
 
 def test_calls_the_highest_card_of_its_trump_that_it_lacks() -> None:
@@ -143,30 +143,26 @@ NORSK_HANDS = hands_of("AS KS QS 5S 4S 3S AH KH AD KD AC KC QC",
                        "TS 9S TH JH QH 9D TD JD QD 8C 9C TC JC")
 
 
-def card(card_id: str) -> int:
-    return mask_of_ids([card_id]).bit_length() - 1
-
-
 def test_wins_a_trick_with_the_cheapest_card_that_holds() -> None:
     match = exact_match(NORSK, NORSK_HANDS, dealer=3)
     moves: list[tuple[int, Action]] = [
-        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(card("3S"), card("JS"))),
-        (1, Play(card("2S"))), (2, Play(card("JS"))), (3, Play(card("9S"))),
-        (2, Play(card("5C"))), (3, Play(card("8C")))]
+        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
+        (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
+        (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]
     for seat, action in moves:
         match.apply(seat, action)
     # A defender's 8C is winning; the bidder holds AC KC QC and only seat 1 (clubs 2-4)
     # is still to play: the queen is enough.
-    assert HEURISTIC.choose(SeatView(match, 0), random.Random(0)) == Play(card("QC"))
+    assert HEURISTIC.choose(SeatView(match, 0), random.Random(0)) == Play(parse_card("QC"))
 
 
 def test_a_defender_that_cannot_win_plays_its_lowest_card() -> None:
     match = exact_match(NORSK, NORSK_HANDS, dealer=3)
     moves: list[tuple[int, Action]] = [
-        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(card("3S"), card("JS")))]
+        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS")))]
     for seat, action in moves:
         match.apply(seat, action)
-    assert HEURISTIC.choose(SeatView(match, 1), random.Random(0)) == Play(card("2S"))
+    assert HEURISTIC.choose(SeatView(match, 1), random.Random(0)) == Play(parse_card("2S"))
 
 
 def test_never_takes_a_trick_its_partner_is_winning_when_last_to_play() -> None:

@@ -84,6 +84,14 @@ def play_until_deal_over(pages: list[Any], bidders: set[int], timeout: float = 1
     return moves
 
 
+def open_room(page: Any, name: str, button: str) -> None:
+    """From the landing page, as ``name``: ``Create room`` or ``Practice``."""
+    page.goto("/")
+    page.get_by_role("textbox", name="Your name").fill(name)
+    page.get_by_role("button", name=button).click()
+    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+
+
 def no_horizontal_scroll(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     client = page.evaluate("document.documentElement.clientWidth")

@@ -26,7 +26,16 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
-from .players import BID, CALL, deal_over, enabled_cards, hand, tab_until, take_turn
+from .players import (
+    BID,
+    CALL,
+    deal_over,
+    enabled_cards,
+    hand,
+    open_room,
+    tab_until,
+    take_turn,
+)
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -207,14 +216,6 @@ def test_landing_and_rules(new_page: Any, audit: Audit, locale: str, lang: str) 
     expect(page.locator("#options-list dt").first).to_be_visible()
     audit(page, "rules")
     audit.assert_clean()
-
-
-def open_room(page: Any, name: str, button: str) -> None:
-    """From the landing page, as ``name``: ``Create room`` or ``Practice``."""
-    page.goto("/")
-    page.get_by_role("textbox", name="Your name").fill(name)
-    page.get_by_role("button", name=button).click()
-    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
 
 
 def test_lobby_as_host_and_as_visitor(new_page: Any, audit: Audit) -> None:

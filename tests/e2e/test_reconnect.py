@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PageProblems, ServeProcess
-from .players import hand
+from .players import hand, open_room
 
 
 def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
@@ -22,10 +22,7 @@ def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None
     try:
         page = ctx.new_page()
         problems.watch(page, "solo")
-        page.goto("/")
-        page.get_by_role("textbox", name="Your name").fill("Kim")
-        page.get_by_role("button", name="Practice").click()
-        page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+        open_room(page, "Kim", "Practice")
         expect(hand(page).get_by_role("button")).to_have_count(12)
         cards = hand(page).get_by_role("button").evaluate_all(
             "els => els.map(e => e.dataset.card)")

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import PHONE
-from .players import hand, no_horizontal_scroll, play_until_deal_over
+from .players import hand, no_horizontal_scroll, open_room, play_until_deal_over
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -23,10 +23,7 @@ def card_ids(page: Any) -> list[str]:
 
 def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
     host = new_page("host")
-    host.goto("/")
-    host.get_by_role("textbox", name="Your name").fill("Ann")
-    host.get_by_role("button", name="Create room").click()
-    host.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    open_room(host, "Ann", "Create room")
     link = host.url
 
     guest = new_page("guest", viewport=PHONE, is_mobile=True, has_touch=True,

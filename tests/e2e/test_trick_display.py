@@ -4,13 +4,12 @@ the next one (bots here act within 0.05 s, so they lead the next trick at once).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP
-from .players import deal_over, enabled_cards, hand, take_turn
+from .players import deal_over, enabled_cards, hand, open_room, take_turn
 
 # The cards the trick area shows, and whether one of them is marked as the winner by
 # someone else (then that player leads next: if it is our turn, they have led already).
@@ -24,10 +23,7 @@ TRICK_SHOWN = """() => {
 
 def test_the_trick_to_follow_is_on_the_table(new_page: Any) -> None:
     page = new_page("follower", viewport=LAPTOP)
-    page.goto("/")
-    page.get_by_role("textbox", name="Your name").fill("Fay")
-    page.get_by_role("button", name="Practice").click()
-    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    open_room(page, "Fay", "Practice")
     expect(hand(page).get_by_role("button")).to_have_count(12)
 
     followed = 0

@@ -167,3 +167,20 @@ def pick_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def my_turn(view: dict[str, Any]) -> bool:
     return view["turn"] is not None and view["turn"] == view["you"] and bool(view["legal"])
+
+
+def act_until(client: Client, done: Callable[[dict[str, Any]], bool],
+              rng: random.Random, timeout: float = 30) -> dict[str, Any]:
+    """Play this seat's turns (saying ready between deals) until ``done(view)``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = client.wait_state(lambda v: done(v) or my_turn(v) or v["phase"] == "deal_over",
+                                 timeout=max(deadline - time.monotonic(), 0.1))
+        if done(view):
+            return view
+        if view["phase"] == "deal_over":
+            client.send({"type": "ready"})
+            client.wait_state(lambda v: v["phase"] != "deal_over" or done(v))
+            continue
+        client.act(pick_action(view, rng))
+        client.wait_for(lambda m: m["type"] in ("state", "error"))

@@ -6,27 +6,17 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 import httpx
-from rooms_harness import Client, ServerThread, create_room, join_room, my_turn, pick_action
-
-
-def act_until(client: Client, done: Callable[[dict[str, Any]], bool],
-              rng: random.Random, timeout: float = 30) -> dict[str, Any]:
-    """Play this seat's turns until ``done(view)``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        view = client.wait_state(lambda v: done(v) or my_turn(v) or v["phase"] == "deal_over",
-                                 timeout=max(deadline - time.monotonic(), 0.1))
-        if done(view):
-            return view
-        if view["phase"] == "deal_over":
-            client.send({"type": "ready"})
-            client.wait_state(lambda v: v["phase"] != "deal_over" or done(v))
-            continue
-        client.act(pick_action(view, rng))
-        client.wait_for(lambda m: m["type"] in ("state", "error"))
+from rooms_harness import (
+    Client,
+    ServerThread,
+    act_until,
+    create_room,
+    join_room,
+    my_turn,
+    pick_action,
+)
 
 
 def test_reconnect_in_the_middle_of_a_trick_returns_the_seat_and_full_view(

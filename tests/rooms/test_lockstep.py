@@ -9,22 +9,11 @@ from typing import Any
 
 import pytest
 from rooms_harness import Client, ServerThread, create_room, join_room, pick_action
+from shared_helpers import card_ids_in
 
 from app.rules import Match
-from app.rules.cards import CARD_IDS, CARD_INDEX, ids_of
+from app.rules.cards import CARD_IDS, ids_of
 from app.rules.deal import AUCTION
-
-
-def _card_strings(value: Any, out: list[str]) -> None:
-    if isinstance(value, str):
-        if value in CARD_INDEX:
-            out.append(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _card_strings(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _card_strings(v, out)
 
 
 def check_view(view: dict[str, Any], seat: int | None, match: Match) -> None:
@@ -65,7 +54,7 @@ def check_view(view: dict[str, Any], seat: int | None, match: Match) -> None:
     named: list[str] = []
     for key, value in view.items():
         if key not in ("hand", "legal", "kitty", "discards"):
-            _card_strings(value, named)
+            named += card_ids_in(value)
     leaked = set(named) - public
     assert not leaked, f"seat {seat} sees {sorted(leaked)}"
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
-from rooms_harness import Client, ServerThread, create_room, my_turn, pick_action
+from rooms_harness import Client, ServerThread, act_until, create_room, my_turn, pick_action
+from shared_helpers import download_record, replay_record
 
 from app.rules import RuleSet, parse_action
 from app.rules.cards import CARD_INDEX
@@ -59,18 +58,10 @@ def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
     assert final["legal"] == [] and final["turn"] is None
     assert final["room"]["record_available"]
 
-    r = httpx.get(f"{server.base}/api/rooms/{code}/record",
-                  headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 200, r.text
-    record = r.json()
+    record = download_record(server.base, code, token)
     assert record["format"] == "amerikaner-record/1"
     assert record["players"] == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
-    path = tmp_path / "match.json"
-    path.write_text(json.dumps(record))
-    out = subprocess.run([sys.executable, "-m", "app.cli", "replay", str(path)],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stdout + out.stderr
-    line = json.loads(out.stdout)
+    line = replay_record(record, tmp_path / "match.json")
     assert line["ok"] and line["finished"]
     assert line["totals"] == totals and line["winners"] == final["winners"]
 
@@ -129,17 +120,9 @@ def test_the_next_deal_starts_after_the_hosts_pause_without_ready(server: Server
     ann.wait_state(lambda v: v["room"]["settings"]["next_deal_pause"] == 1)
     ann.send({"type": "start"})
     rng = random.Random(3)
-    over = play_until_phase_without_ready(ann, rng)
+    over = act_until(ann, lambda v: v["phase"] == "deal_over", rng, timeout=60)
     at = over["room"]["next_deal_at"]
     assert at is not None and not over["room"]["seats"][0]["ready"]
     nxt = ann.wait_state(lambda v: v["phase"] not in ("deal_over",), timeout=10)
     assert nxt["deal_number"] == 2 and nxt["room"]["next_deal_at"] is None
 
-
-def play_until_phase_without_ready(client: Client, rng: random.Random) -> dict[str, Any]:
-    while True:
-        view = client.wait_state(lambda v: my_turn(v) or v["phase"] == "deal_over")
-        if view["phase"] == "deal_over":
-            return view
-        client.act(pick_action(view, rng))
-        client.wait_for(lambda m: m["type"] in ("state", "error"))

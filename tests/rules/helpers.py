@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from shared_helpers import card_ids_in
+
 from app.rules import DealState, Match, RuleSet, SeatView, parse_action
 from app.rules.actions import Action, Bid, Discard, DiscardAny, Lead, Play
 from app.rules.cards import CARD_IDS, CARD_INDEX, cards_of, mask_of, mask_of_ids, parse_card
@@ -337,17 +339,6 @@ def expected_points(deal: DealState) -> tuple[int, ...]:
 
 
 # -- views -------------------------------------------------------------------------------
-
-
-def card_ids_in(value: Any) -> list[str]:
-    """Every string in a JSON value that is a card id."""
-    if isinstance(value, str):
-        return [value] if value in CARD_INDEX else []
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in card_ids_in(v)]
-    if isinstance(value, list | tuple):
-        return [c for v in value for c in card_ids_in(v)]
-    return []
 
 
 def check_view(m: Match, seat: int | None) -> None:

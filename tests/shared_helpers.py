@@ -1,0 +1,58 @@
+"""Helpers for more than one test folder: the ``amerikaner`` command in a subprocess, a
+room's record downloaded and replayed, and the card ids named in a JSON value.
+
+Imported as a top-level module, like ``serve_process``: pytest puts tests/ on
+``sys.path`` for tests/conftest.py, whichever test folder runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.rules.cards import CARD_INDEX
+
+
+def amerikaner(*args: str, cwd: Path | None = None,
+               timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run the installed command (falling back to the module when it is not on PATH)."""
+    exe = shutil.which("amerikaner")
+    command = [exe] if exe else [sys.executable, "-m", "app.cli"]
+    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def download_record(base: str, code: str, token: str) -> dict[str, Any]:
+    """The record of room ``code``, downloaded with a seat's ``token``."""
+    r = httpx.get(f"{base}/api/rooms/{code}/record",
+                  headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    record: dict[str, Any] = r.json()
+    return record
+
+
+def replay_record(record: dict[str, Any], path: Path) -> dict[str, Any]:
+    """Write ``record`` to ``path``, replay it with ``amerikaner replay`` (run as
+    ``python -m app.cli``), which must succeed, and return its output line."""
+    path.write_text(json.dumps(record))
+    out = subprocess.run([sys.executable, "-m", "app.cli", "replay", str(path)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    line: dict[str, Any] = json.loads(out.stdout)
+    return line
+
+
+def card_ids_in(value: Any) -> list[str]:
+    """Every string in a JSON value that is a card id."""
+    if isinstance(value, str):
+        return [value] if value in CARD_INDEX else []
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in card_ids_in(v)]
+    if isinstance(value, list | tuple):
+        return [c for v in value for c in card_ids_in(v)]
+    return []

@@ -37,8 +37,8 @@ from .tricks import (
 AUCTION, DISCARD, LEAD, PLAY, OVER = "auction", "discard", "lead", "play", "over"
 CardPlayed = ev.CardPlayed
 TrickWon = ev.TrickWon
-# tuple.__new__(Event, fields) skips a NamedTuple's Python-level __new__, for the event of
-# every trick (the fields are then written out in full, ``kind`` included).
+# tuple.__new__(Event, fields) skips a NamedTuple's Python-level __new__: on the paths
+# every deal takes, the fields are then written out in full, ``kind`` included.
 _new_event = tuple.__new__
 NEXT_SEAT = {n: (*range(1, n), 0) for n in range(3, 6)}  # NEXT_SEAT[n][seat]: who plays next
 # The discard phase's legal list for each kitty size: one pattern, "any k cards".
@@ -248,7 +248,7 @@ class DealState:
     def _bid(self, seat: int, action: Bid) -> list[Any]:
         n = self.n
         value = action.value
-        events: list[Any] = [ev.BidMade(seat, value)]
+        events: list[Any] = [_new_event(ev.BidMade, (seat, value, "bid"))]
         if type(value) is int:
             self.high = value
             self.high_bidder = seat
@@ -275,14 +275,14 @@ class DealState:
         assert b is not None
         self.bidder = b
         self.contract_bid = "amerikaner" if self.amerikaner else self.high
-        events: list[Any] = [ev.AuctionWon(b, self.contract_bid)]
+        events: list[Any] = [_new_event(ev.AuctionWon, (b, self.contract_bid, "auction_won"))]
         o = self.rules.options
         if o.kitty:
             if o.show_kitty:
                 self.kitty_shown = True
                 events.append(ev.KittyShown(tuple(cards_of(self.kitty))))
             self.hands[b] |= self.kitty
-            events.append(ev.KittyTaken(b))
+            events.append(_new_event(ev.KittyTaken, (b, "kitty_taken")))
             self.phase = DISCARD
             self.turn = b
             self._legal = DISCARD_ANY[o.kitty]
@@ -309,7 +309,7 @@ class DealState:
     def _discard(self, seat: int, cards: int) -> list[Any]:
         self.hands[seat] &= ~cards
         self.discards = cards
-        return [ev.Discarded(seat, cards.bit_count()),
+        return [_new_event(ev.Discarded, (seat, cards.bit_count(), "discarded")),
                 *self._begin_play()]
 
     def _begin_play(self) -> list[Any]:
@@ -317,7 +317,7 @@ class DealState:
         assert b is not None
         if self.amerikaner:
             self._start_play(b, plays_of(self.hands[b]))
-            return [ev.ContractSet(b, None, None, False)]
+            return [_new_event(ev.ContractSet, (b, None, None, False, "contract_set"))]
         self.turn = b
         self.phase = LEAD
         o = self.rules.options
@@ -338,7 +338,8 @@ class DealState:
             self.partner = next(s for s in range(self.n) if self.hands[s] >> action.call & 1)
             self.forced = 1 << action.call
         self._start_play(seat, (PLAYS[card],))  # the lead's card is then played as any is
-        return (ev.ContractSet(seat, self.trump, action.call, action.grand),
+        return (_new_event(ev.ContractSet,
+                           (seat, self.trump, action.call, action.grand, "contract_set")),
                 *self.apply(seat, PLAYS[card]))
 
     def _start_play(self, seat: int, legal: tuple[Action, ...]) -> None:
@@ -386,7 +387,7 @@ class DealState:
         self._legal = ()
         self.outcome = "minus_round" if self.minus_round else "played"
         self.points, self.made = score_deal(self)
-        return (*events, ev.DealScored(self.points, self.made))
+        return (*events, _new_event(ev.DealScored, (self.points, self.made, "deal_scored")))
 
     def copy(self) -> DealState:
         other = DealState.__new__(DealState)

@@ -17,32 +17,34 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.rooms import api, pages
-from app.rooms.errors import RoomError
-from app.rooms.persistence import Store
-from app.rooms.registry import Registry
-from app.rooms.ws import websocket_endpoint
+from app.rooms.core.errors import RoomError
+from app.rooms.server import api, pages
+from app.rooms.server.registry import Registry
+from app.rooms.server.ws import websocket_endpoint
+from app.rooms.store import RoomStore
+from app.rooms.store.sqlite import SqliteStore
 from app.settings import Settings
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("amerikaner")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, store: RoomStore | None = None) -> FastAPI:
+    """The app; ``store`` replaces the SQLite store of ``settings.data_dir`` (tests)."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.data_dir)
-        registry = Registry(settings, store)
+        room_store = store if store is not None else SqliteStore(settings.data_dir)
+        registry = Registry(settings, room_store)
         app.state.registry = registry
         registry.start()
-        log.info("rooms database at %s", store.path)
+        log.info("rooms stored in %s", room_store.description)
         try:
             yield
         finally:
             await registry.close()
-            store.close()
+            await room_store.close()
 
     app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
@@ -51,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
-        return api.error_response(exc.code, exc.message, exc.status)
+        return api.error_response(exc.code, exc.message, exc.status, exc.option)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -32,6 +32,7 @@ from .errors import (
 )
 from .events import Event, event_to_json
 from .match import DEAL_OVER, MATCH_OVER, Match, deal_cards
+from .phases import Phase
 from .ruleset import OPTION_NAMES, PRESET_NAMES, RuleSet, RulesetError
 from .view import SeatView
 
@@ -39,6 +40,7 @@ __all__ = [
     "AMERIKANER", "DEAL_OVER", "MATCH_OVER", "OPTION_NAMES", "PASS", "PLAYS", "PRESET_NAMES",
     "Action", "ActionError", "BadActionShape", "Bid", "DealState", "Discard", "DiscardAny",
     "Event", "IllegalBid", "IllegalDiscard", "IllegalLead", "IllegalPlay", "Lead", "Match",
-    "MatchOver", "NotYourTurn", "Play", "RuleSet", "RulesetError", "SeatView", "WrongPhase",
+    "MatchOver", "NotYourTurn", "Phase", "Play", "RuleSet", "RulesetError", "SeatView",
+    "WrongPhase",
     "action_to_json", "bid", "deal_cards", "event_to_json", "lead", "parse_action",
 ]

@@ -22,6 +22,7 @@ from .errors import (
     WrongPhase,
 )
 from .explain import bid_error, lead_error_for, play_error
+from .phases import Phase
 from .ruleset import RuleSet
 from .scoring import score_deal
 from .tricks import (
@@ -34,7 +35,8 @@ from .tricks import (
     plays_of,
 )
 
-AUCTION, DISCARD, LEAD, PLAY, OVER = "auction", "discard", "lead", "play", "over"
+AUCTION, DISCARD, LEAD, PLAY, OVER = (Phase.AUCTION, Phase.DISCARD, Phase.LEAD, Phase.PLAY,
+                                      Phase.OVER)
 CardPlayed = ev.CardPlayed
 TrickWon = ev.TrickWon
 # tuple.__new__(Event, fields) skips a NamedTuple's Python-level __new__: on the paths

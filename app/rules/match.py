@@ -18,10 +18,11 @@ from . import events as ev
 from .actions import Action
 from .deal import OVER, DealState
 from .errors import MatchOver, WrongPhase
+from .phases import Phase
 from .ruleset import RuleSet
 from .scoring import match_winners
 
-DEAL_OVER, MATCH_OVER = "deal_over", "match_over"
+DEAL_OVER, MATCH_OVER = Phase.DEAL_OVER, Phase.MATCH_OVER
 
 
 def deal_cards(rules: RuleSet, rng: random.Random) -> tuple[list[int], int]:
@@ -88,7 +89,7 @@ class Match:
         return self.deals[-1] if self.deals else None
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         if self.finished:
             return MATCH_OVER
         deal = self.deal

@@ -26,6 +26,7 @@ from .explain import lead_error_for
 from .match import Match
 from .ruleset import RuleSet, RulesetError
 from .view import contract_to_wire
+from .wire import ContractWire
 
 FORMAT = "amerikaner-record/1"
 RECORD_KEYS = ("format", "rules", "players", "deals")
@@ -342,7 +343,7 @@ def _deal_result(deal: DealState) -> dict[str, Any]:
     }
 
 
-def _contract(deal: DealState, outcome: str) -> dict[str, Any] | None:
+def _contract(deal: DealState, outcome: str) -> ContractWire | None:
     """The contract from the end of the auction on; ``None`` for void deals, minus rounds
     and while the auction runs.  Replay knows every hand, so the partner is named from
     the call on."""

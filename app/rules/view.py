@@ -16,6 +16,8 @@ from .actions import Action, Bid
 from .cards import CARD_IDS, SUITS, cards_of, ids_of, sort_key
 from .deal import AUCTION, DISCARD, OVER, DealState
 from .match import DEAL_OVER, MATCH_OVER, Match
+from .phases import Phase
+from .wire import ContractWire, LastTrick, ResultWire, WireView
 
 
 class SeatView:
@@ -39,7 +41,7 @@ class SeatView:
         return self._match.rules
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._match.phase
 
     @property
@@ -182,12 +184,12 @@ class SeatView:
 
     # -- the wire --------------------------------------------------------------------
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireView:
         """The protocol's ``view`` object (card ids, record-shaped ``legal``)."""
         m, d, seat = self._match, self._deal, self.seat
         trump = self.trump
         hand = sorted(cards_of(self.hand), key=lambda c: sort_key(c, trump))
-        view: dict[str, Any] = {
+        view: WireView = {
             "phase": m.phase,
             "you": seat,
             "turn": self.turn,
@@ -213,21 +215,23 @@ class SeatView:
             "score_sheet": [list(p) for p in m.scored],
             "winners": list(m.winners),
             "redeal": self._redeal_reason(),
+            "you_are_partner": d is not None and d.partner is not None and d.partner == seat,
         }
-        if d is not None and d.partner is not None and d.partner == seat:
-            view["you_are_partner"] = True
         return view
 
-    def _contract_wire(self) -> dict[str, Any] | None:
+    def _contract_wire(self) -> ContractWire | None:
         d = self._deal
         return None if d is None else contract_to_wire(d, self.partner)
 
-    def _result_wire(self) -> dict[str, Any] | None:
+    def _result_wire(self) -> ResultWire | None:
         d = self._deal
-        if d is None or d.phase != OVER or d.outcome == "void":
+        if d is None or d.phase != OVER or d.outcome is None or d.outcome == "void":
             return None
+        o = self._match.rules.options
+        kitty_trick = bool(o.kitty_trick and o.kitty and d.bidder is not None
+                           and d.contract_bid != "amerikaner")
         return {"outcome": d.outcome, "points": list(d.points or ()), "made": d.made,
-                "tricks_won": list(d.tricks_won)}
+                "tricks_won": list(d.tricks_won), "kitty_trick": kitty_trick}
 
     def _redeal_reason(self) -> str | None:
         deals = self._match.deals
@@ -236,7 +240,7 @@ class SeatView:
         return None
 
 
-def contract_to_wire(deal: DealState, partner: int | None) -> dict[str, Any] | None:
+def contract_to_wire(deal: DealState, partner: int | None) -> ContractWire | None:
     """The contract from the end of the auction on (``None`` before); ``partner`` is given
     because who may know it differs: a seat's view hides it, a replay knows every hand."""
     if deal.bidder is None:
@@ -255,7 +259,7 @@ def _ids(mask: int | None) -> list[str] | None:
     return None if mask is None else ids_of(mask)
 
 
-def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:
+def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
     leader, cards, winner = trick
     n = len(cards)
     return {"cards": [{"seat": (leader + i) % n, "card": CARD_IDS[c]}

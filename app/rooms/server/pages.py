@@ -17,7 +17,7 @@ from jinja2 import TemplateNotFound
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
-from .codes import normalize_code
+from app.rooms.core.codes import normalize_code
 
 LANGS = ("en", "nb", "fr")
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"

@@ -12,11 +12,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
-from .errors import RoomError
-from .messages import CreateRoomBody, JoinBody
+from app.rooms.core.effects import JoinRequest
+from app.rooms.core.errors import RoomError
+from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
+from app.rooms.core.messages import CreateRoomBody, JoinBody
+from app.rooms.core.views import public_room
+from app.rooms.store import StoreError
+
 from .registry import Registry
 from .rules_info import rules_info
-from .views import public_room
 
 BODY_MAX = 16 * 1024
 M = TypeVar("M", bound=BaseModel)
@@ -24,8 +28,12 @@ M = TypeVar("M", bound=BaseModel)
 router = APIRouter()
 
 
-def error_response(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_response(code: str, message: str, status: int,
+                   option: str | None = None) -> JSONResponse:
+    body: HttpErrorBody = {"error": {"code": code, "message": message}}
+    if option is not None:
+        body["error"]["option"] = option
+    return JSONResponse(body, status_code=status)
 
 
 def _registry(request: Request) -> Registry:
@@ -56,37 +64,42 @@ async def _body(request: Request, model: type[M]) -> M:
 @router.post("/api/rooms", status_code=201)
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
-    room, token = _registry(request).create(body.name, body.rules, body.practice)
-    return JSONResponse({"room": room.code, "seat": 0, "token": token,
-                         "url": f"/r/{room.code}"}, status_code=201)
+    room, token = await _registry(request).create(body.name, body.rules, body.practice)
+    created: CreatedRoom = {"room": room.code, "seat": 0, "token": token,
+                            "url": f"/r/{room.code}"}
+    return JSONResponse(created, status_code=201)
 
 
 @router.post("/api/rooms/{code}/join")
-async def join_room(code: str, request: Request) -> dict[str, Any]:
-    from .lobby import join
-
-    room = _registry(request).require(code)
+async def join_room(code: str, request: Request) -> JoinedRoom:
+    room = await _registry(request).require(code)
     body = await _body(request, JoinBody)
-    seat, token, takeover = join(room, body.name, body.seat)
-    room.commit()
-    return {"seat": seat, "token": token, "takeover": takeover}
+    step = await room.submit(JoinRequest(body.name, body.seat))
+    assert step.reply is not None
+    return step.reply
 
 
 @router.get("/api/rooms/{code}")
-async def get_room(code: str, request: Request) -> dict[str, Any]:
-    return public_room(_registry(request).require(code))
+async def get_room(code: str, request: Request) -> PublicRoom:
+    return public_room((await _registry(request).require(code)).core)
 
 
 @router.get("/api/rooms/{code}/record")
 async def get_record(code: str, request: Request) -> dict[str, Any]:
-    room = _registry(request).require(code)
+    room = await _registry(request).require(code)
     auth = request.headers.get("authorization", "")
     scheme, _, token = auth.partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or room.seat_for_token(token) is None:
+    if scheme.lower() != "bearer" or not token or room.core.seat_for_token(token) is None:
         raise RoomError("unauthorized", "the record is for the players of this room: "
                         "send your seat token as Authorization: Bearer", 401)
-    record = room.store.load_record(room.code) if room.record_available else None
+    record = None
+    if room.core.state.recorded_match > 0:
+        try:
+            record = await room.store.load_record(room.code)
+        except StoreError:
+            raise RoomError("unavailable", "the database does not answer; try again", 503) \
+                from None
     if record is None:
         raise RoomError("match_not_over", "the record is ready when the match is over", 403)
     return record
@@ -100,6 +113,7 @@ async def get_rules() -> dict[str, Any]:
 @router.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
     registry = _registry(request)
-    if not registry.store.ping():
+    if not await registry.store.ping():
         return error_response("unavailable", "the database does not answer", 503)
-    return JSONResponse({"status": "ok", "rooms": len(registry.rooms)})
+    return JSONResponse({"status": "ok", "rooms": len(registry.rooms),
+                         "accepting_rooms": registry.accepting})

@@ -1,4 +1,4 @@
-"""One WebSocket connection: its seat, its rate limit, and its own bounded send queue.
+"""One WebSocket connection: its rate limit and its own bounded send queue.
 
 The room never awaits a client: it puts frames in the connection's queue and a writer
 task per connection sends them.  A connection whose queue overflows, or whose send stalls,
@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import time
-from typing import Any
 
 from starlette.websockets import WebSocket
+
+from app.rooms.core.frames import Frame
 
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TOO_SLOW = 4408
 _lingering: set[asyncio.Task[None]] = set()  # closes and writers still in progress
+_ids = itertools.count(1)
 
 
 class RateLimiter:
@@ -48,31 +51,26 @@ class RateLimiter:
 
 
 class Connection:
-    """A client connection; ``seat`` is the seat it holds (``None``: a spectator)."""
+    """A client connection, known to its room by ``id``."""
 
     def __init__(self, ws: WebSocket, queue_size: int, send_timeout: float,
                  rate: float, burst: int) -> None:
         self.ws = ws
-        self.seat: int | None = None
-        self.spectator = False
+        self.id = next(_ids)
         self.limiter = RateLimiter(rate, burst)
         self.closed = False
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
+        # frames to send; an int is a close code: flush what came before, then close
+        self._queue: asyncio.Queue[str | int] = asyncio.Queue(maxsize=queue_size)
         self._send_timeout = send_timeout
         self._writer: asyncio.Task[None] | None = None
         # resolved when the server drops the connection, so that its reader stops waiting
         self.dropped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
-    @property
-    def bound(self) -> bool:
-        """Said hello: holds a seat or watches."""
-        return self.seat is not None or self.spectator
-
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message, separators=(",", ":")))
+    def send(self, frame: Frame) -> None:
+        self.send_text(json.dumps(frame, separators=(",", ":")))
 
     def send_text(self, text: str) -> None:
         """Queue one frame; never waits.  Overflow drops the connection."""
@@ -101,17 +99,21 @@ class Connection:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(code), timeout=self._send_timeout)
 
-    async def finish(self, code: int = 1000) -> None:
-        """Flush what is queued (e.g. an error), then close."""
+    def close_after_flush(self, code: int) -> None:
+        """Send what is queued (e.g. an error), then close; never waits."""
         if self.closed:
             return
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
+        try:
+            self._queue.put_nowait(code)
+        except asyncio.QueueFull:
+            self.close(code)
+
+    async def finish(self, code: int = 1000) -> None:
+        """Flush what is queued (e.g. an error), then close, and wait for it."""
+        self.close_after_flush(code)
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._writer), self._send_timeout)
-        self.closed = True
-        await self._close_socket(code)
 
     async def stop(self) -> None:
         """The connection ended: stop the writer (a send on a closing socket may not
@@ -128,7 +130,11 @@ class Connection:
         try:
             while True:
                 text = await self._queue.get()
-                if text is None:
+                if isinstance(text, int):
+                    self.closed = True
+                    if not self.dropped.done():
+                        self.dropped.set_result(text)
+                    await self._close_socket(text)
                     return
                 await asyncio.wait_for(self.ws.send_text(text), timeout=self._send_timeout)
         except asyncio.CancelledError:

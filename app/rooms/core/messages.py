@@ -1,10 +1,8 @@
-"""Every message of the rooms protocol as a Pydantic model, both directions.
+"""What clients send: every WebSocket message and HTTP body as a strict Pydantic model.
 
-docs/protocol.md is the prose version of this file.  Inbound WebSocket messages are
-parsed strictly by ``parse_client_message`` (unknown types, unknown keys and wrong types
-are rejected); inbound HTTP bodies by the ``*Body`` models.  Outbound messages are built
-as plain dicts on the hot path and must validate against the ``Server*`` models (the
-tests check every frame they receive).
+Inbound WebSocket messages are one discriminated union, ``ClientMessage``, parsed by
+``parse_client_message`` (unknown types, unknown keys and wrong types are refused with a
+precise ``BadMessage``).  What the server sends is in ``frames.py``.
 """
 
 from __future__ import annotations
@@ -37,10 +35,11 @@ class Hello(_Strict):
 
 
 class ActionMessage(_Strict):
-    """A game action in the record's shape, on the room version the client last saw."""
+    """A game action in the record's shape, naming the ``game`` number it answers (the
+    ``game`` of the last state the client saw)."""
 
     type: Literal["action"]
-    version: Annotated[int, Field(ge=0)]
+    game: Annotated[int, Field(ge=0)]
     action: dict[str, Any]
 
 
@@ -103,16 +102,19 @@ ClientMessage = Annotated[
     | Rematch | Leave | Ping,
     Field(discriminator="type"),
 ]
+# What a bound connection sends to its room (``hello`` binds it, ``ping`` never reaches it).
+RoomMessage = (ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn
+               | Rematch | Leave)
 CLIENT_TYPES: tuple[str, ...] = ("hello", "action", "start", "rules", "seat_bot", "settings",
                                  "ready", "chat", "rematch", "leave", "ping")
-_client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_client_adapter: TypeAdapter[Hello | RoomMessage | Ping] = TypeAdapter(ClientMessage)
 
 
 class BadMessage(RoomError):
     """An inbound message that is not one of ours; ``code`` goes on the wire."""
 
 
-def parse_client_message(text: str | bytes, max_bytes: int) -> Any:
+def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | RoomMessage | Ping:
     """The model for one inbound frame, or ``BadMessage`` saying precisely what is wrong."""
     if isinstance(text, bytes):
         raise BadMessage("bad_message", "send JSON text frames, not binary")
@@ -120,7 +122,7 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> Any:
         raise BadMessage("too_large", f"a message may be at most {max_bytes} bytes")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting too deep to parse
         raise BadMessage("bad_json", "that message is not JSON") from None
     if not isinstance(data, dict):
         raise BadMessage("bad_message", "a message must be a JSON object")
@@ -142,131 +144,6 @@ def _describe(exc: ValidationError, kind: str) -> str:
     if err["type"] == "missing":
         return f"{kind}: {loc} is missing"
     return f"{kind}: {loc}: {err['msg']}"
-
-
-# -- server -> client (WebSocket) ------------------------------------------------------
-
-
-class HttpError(BaseModel):
-    """A refusal: its stable code and a message a player understands (also the HTTP
-    error body's ``error``)."""
-
-    code: str
-    message: str
-
-
-class SeatInfo(BaseModel):
-    """One seat as everyone sees it (never a token)."""
-
-    seat: int
-    name: str | None
-    bot: str | None           # the bot level playing (or to play) this seat; None: a person
-    human: bool               # a person holds this seat (perhaps away, perhaps from next deal)
-    connected: bool
-    away: bool                # a bot plays for this disconnected person
-    host: bool
-    ready: bool
-    takeover: bool            # a person takes this bot seat over from the next deal
-
-
-class ChatLine(BaseModel):
-    seat: int
-    name: str
-    text: str
-    at: float
-
-
-class ChatOut(ChatLine):
-    type: Literal["chat"] = "chat"
-
-
-class RoomSettings(BaseModel):
-    grace_seconds: int
-    next_deal_pause: int
-    bot_levels: list[str]
-
-
-class RoomInfo(BaseModel):
-    """``view.room``: the room around the game, the same for everyone but ``you_are_host``
-    and ``your_seat``."""
-
-    code: str
-    practice: bool
-    host: int | None
-    you_are_host: bool
-    your_seat: int | None     # the seat of this connection, also while a takeover is pending
-    seats: list[SeatInfo]
-    spectators: int
-    rules: dict[str, Any]
-    rules_resolved: dict[str, Any]
-    settings: RoomSettings
-    next_deal_at: float | None
-    chat: list[ChatLine]
-    match_number: int
-    record_available: bool
-
-
-class Contract(BaseModel):
-    bidder: int
-    bid: int | str | None
-    trump: str | None
-    called: str | None
-    partner: int | None
-    grand: bool
-
-
-class View(BaseModel):
-    """The protocol's ``view``: SeatView.to_wire() plus ``room`` (and ``hint``)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    phase: Literal["lobby", "auction", "discard", "lead", "play", "deal_over", "match_over"]
-    you: int | None
-    turn: int | None
-    hand: list[str]
-    legal: list[dict[str, Any]]
-    contract: Contract | None
-    trick: list[dict[str, Any]]
-    tricks_won: list[int]
-    scores: list[int]
-    players: int
-    dealer: int | None
-    kitty: list[str] | None
-    discards: list[str] | None
-    score_sheet: list[list[int]]
-    winners: list[int]
-    room: RoomInfo
-    hint: dict[str, Any] | None = None
-
-
-class StateOut(BaseModel):
-    type: Literal["state"] = "state"
-    version: int
-    view: View
-
-
-class WelcomeOut(BaseModel):
-    type: Literal["welcome"] = "welcome"
-    room: str
-    seat: int | None
-    version: int
-
-
-class ErrorOut(HttpError):
-    type: Literal["error"] = "error"
-
-
-class PongOut(BaseModel):
-    type: Literal["pong"] = "pong"
-
-
-ServerMessage = Annotated[StateOut | WelcomeOut | ErrorOut | ChatOut | PongOut,
-                          Field(discriminator="type")]
-server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
-
-
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
 
 
 # -- HTTP bodies and answers -----------------------------------------------------------
@@ -293,36 +170,3 @@ class CreateRoomBody(_Strict):
 class JoinBody(_Strict):
     name: Annotated[str, Field(max_length=100)]
     seat: SEAT | None = None
-
-
-class CreatedRoom(BaseModel):
-    room: str
-    seat: int
-    token: str
-    url: str
-
-
-class JoinedRoom(BaseModel):
-    seat: int
-    token: str
-    takeover: bool            # True: the seat is a bot's until the next deal starts
-
-
-class PublicRoom(BaseModel):
-    """``GET /api/rooms/{code}``: lobby info for anyone with the link."""
-
-    room: str
-    phase: str
-    practice: bool
-    version: int
-    host: int | None
-    seats: list[SeatInfo]
-    spectators: int
-    rules: dict[str, Any]
-    rules_resolved: dict[str, Any]
-    match_number: int
-    joinable: list[int]       # seats a join would get (free in the lobby, bot seats after)
-
-
-class HttpErrorBody(BaseModel):
-    error: HttpError

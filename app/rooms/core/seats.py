@@ -11,10 +11,11 @@ The states a seat can be in:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .codes import hash_token, new_token, token_matches
+from .frames import SeatInfo
 
 
 @dataclass
@@ -38,6 +39,10 @@ class Seat:
     def player_name(self) -> str:
         """The name of whoever plays the seat now (a pending person is not playing yet)."""
         return self.name if self.name and not self.bot else f"Bot {self.index + 1}"
+
+    def copy(self, **changes: object) -> Seat:
+        """This seat with ``changes`` (seats are replaced, never edited, once logged)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
 
     def claim(self, name: str) -> str:
         """A person takes the seat: a new token for them (only its hash is kept)."""
@@ -65,8 +70,8 @@ class Seat:
         self.bot = None
         self.away = False
 
-    def info(self, connected: bool, host: bool, started: bool) -> dict[str, Any]:
-        """The public description (messages.SeatInfo): never the token hash."""
+    def info(self, connected: bool, host: bool, started: bool) -> SeatInfo:
+        """The public description: never the token hash."""
         if self.human:
             name: str | None = self.name
         else:

@@ -1,0 +1,138 @@
+"""What goes into a room and what comes out: inputs and effects, plain data.
+
+An input is one thing that happened (a connection said something, a timer fired, a bot
+or a hint came back from its thread, an HTTP join); ``RoomCore.handle`` answers with a
+``Step``: first ``save`` (the log entries and finished records to write; nothing else may
+happen unless that write succeeds), then ``effects`` in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import Action, Match
+
+from .frames import Frame, JoinedRoom
+from .messages import Hello, RoomMessage
+
+Entry = dict[str, Any]
+
+# -- inputs ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """Connection ``conn`` said hello."""
+
+    conn: int
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    conn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A bound connection's message."""
+
+    conn: int
+    message: RoomMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The time asked for by the last ``Wake`` has come (or later)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotMoved:
+    """A bot's decision for ``seat`` at ``game``, checked by the rules on its own copy."""
+
+    seat: int
+    level: str
+    game: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class HintReady:
+    seat: int
+    game: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRequest:
+    """``POST /api/rooms/{code}/join``."""
+
+    name: str
+    seat: int | None
+
+
+Input = Connect | Disconnect | Received | Tick | BotMoved | HintReady | JoinRequest
+
+# -- effects --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """Append ``entries`` to the room's log as entries ``first_seq``, ``first_seq + 1``...
+    and keep these finished matches' records, in one transaction."""
+
+    first_seq: int
+    entries: list[Entry]
+    records: list[tuple[int, dict[str, Any]]]
+
+    @property
+    def checkpoint(self) -> bool:
+        """The entries start with a checkpoint: the log before it may be forgotten."""
+        return bool(self.entries) and self.entries[0]["k"] == "room"
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """One frame to these connections."""
+
+    to: tuple[int, ...]
+    frame: Frame
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    conn: int
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Ask bot ``level`` for ``seat``'s move on ``match`` (a private copy; off the loop),
+    then hand it back as ``BotMoved``."""
+
+    seat: int
+    level: str
+    game: int
+    match: Match
+
+
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """Practice: compute the best bot's action for ``seat`` (off the loop), then hand it
+    back as ``HintReady``."""
+
+    seat: int
+    game: int
+    match: Match
+
+
+Effect = Send | Close | Think | AskHint
+
+
+@dataclass(slots=True)
+class Step:
+    save: Save | None
+    effects: list[Effect] = field(default_factory=list)
+    wake_at: float | None = None      # call ``handle(Tick())`` at this time (None: never)
+    reply: JoinedRoom | None = None   # the answer to an HTTP join

@@ -1,0 +1,25 @@
+"""The rooms layer's one error type: a command that changed nothing, with a wire code.
+
+Structured facts stay fields (``option`` names the rule option a ``bad_rules`` error is
+about), so that a client can point at the control without reading the message.
+"""
+
+from __future__ import annotations
+
+
+class RoomError(ValueError):
+    """Refused; ``code`` and ``message`` go to the sender only (HTTP: with ``status``)."""
+
+    def __init__(self, code: str, message: str, status: int = 400,
+                 option: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.option = option
+
+
+def unavailable() -> RoomError:
+    """The store did not take a change: nothing was applied; try again shortly."""
+    return RoomError("unavailable", "the server could not save that; nothing changed, "
+                     "try again in a moment", 503)

@@ -1,0 +1,222 @@
+"""What the server sends: every WebSocket frame and HTTP answer, declared once.
+
+Frames are ``TypedDict``s: built as plain dicts on the hot path, checked by mypy where
+they are built, and validated by the tests with extra keys forbidden (``frame_adapter``).
+docs/protocol.md's field tables are generated from these classes
+(``python -m app.rooms.core.schema_doc``) and a test keeps them equal.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired
+
+from pydantic import TypeAdapter, with_config
+from typing_extensions import TypedDict
+
+from app.rules.wire import FORBID, GameEventWire, WireView
+
+# -- the room around the game ---------------------------------------------------------
+
+
+@with_config(FORBID)
+class SeatInfo(TypedDict):
+    """One seat as everyone sees it (never a token)."""
+
+    seat: int
+    name: str | None          # the person's name; "Bot N" for a bot after the start
+    bot: str | None           # the bot level playing (or to play) this seat; None: a person
+    human: bool               # a person holds this seat (perhaps away, perhaps from next deal)
+    connected: bool
+    away: bool                # a bot plays for this disconnected person
+    host: bool
+    ready: bool               # between deals: this person is ready for the next deal
+    takeover: bool            # a person takes this bot seat over from the next deal
+
+
+@with_config(FORBID)
+class ChatLine(TypedDict):
+    seat: int
+    name: str
+    text: str
+    at: float                 # epoch seconds
+
+
+@with_config(FORBID)
+class RoomSettings(TypedDict):
+    grace_seconds: int        # a disconnected person's turn waits this long for them
+    next_deal_pause: int      # seconds between deals unless everyone is ready sooner
+    bot_levels: list[str]
+
+
+@with_config(FORBID)
+class RoomInfo(TypedDict):
+    """``view.room``: the same for everyone but ``you_are_host`` and ``your_seat``."""
+
+    code: str
+    practice: bool
+    host: int | None
+    you_are_host: bool
+    your_seat: int | None     # this connection's seat, also while a takeover is pending
+    seats: list[SeatInfo]
+    spectators: int
+    rules: dict[str, Any]
+    rules_resolved: dict[str, Any]
+    settings: RoomSettings
+    next_deal_at: float | None  # epoch seconds; between deals only
+    chat: list[ChatLine]      # the last lines
+    match_number: int
+    record_available: bool
+
+
+@with_config(FORBID)
+class View(WireView):
+    """The protocol's ``view``: the engine's seat view plus the room."""
+
+    room: RoomInfo
+
+
+# -- room events (in a state frame's ``events``, beside the game's) -------------------
+
+
+@with_config(FORBID)
+class ChatEvent(ChatLine):
+    type: Literal["chat"]
+
+
+@with_config(FORBID)
+class SeatTaken(TypedDict):
+    type: Literal["seat_taken"]
+    seat: int
+    name: str
+
+
+@with_config(FORBID)
+class SeatEvent(TypedDict):
+    """Something happened to a seat: given back, a bot standing in for its away person,
+    the person back, a pending person playing it from now on."""
+
+    type: Literal["seat_left", "stand_in", "returned", "took_over"]
+    seat: int
+
+
+@with_config(FORBID)
+class HostChanged(TypedDict):
+    type: Literal["host_changed"]
+    seat: int | None
+
+
+@with_config(FORBID)
+class MatchStarted(TypedDict):
+    type: Literal["match_started"]
+    number: int
+
+
+RoomEvent = ChatEvent | SeatTaken | SeatEvent | HostChanged | MatchStarted
+Event = GameEventWire | RoomEvent
+
+
+# -- frames ---------------------------------------------------------------------------
+
+
+@with_config(FORBID)
+class StateFrame(TypedDict):
+    """After every change of the room: this connection's own view and what happened."""
+
+    type: Literal["state"]
+    version: int              # every change of the room
+    game: int                 # changes of the match only: what an action names
+    events: list[Event]       # what happened since the last state, as this connection may know it
+    view: View
+
+
+@with_config(FORBID)
+class WelcomeFrame(TypedDict):
+    type: Literal["welcome"]
+    room: str
+    seat: int | None
+    version: int
+    game: int
+
+
+@with_config(FORBID)
+class ErrorFrame(TypedDict):
+    """A refusal, to the sender only: nothing changed."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    option: NotRequired[str]  # bad_rules: the option at fault
+
+
+@with_config(FORBID)
+class HintFrame(TypedDict):
+    """Practice rooms: what the best bot would do now (for ``game``)."""
+
+    type: Literal["hint"]
+    game: int
+    seat: int
+    action: dict[str, Any]
+
+
+@with_config(FORBID)
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+
+
+Frame = StateFrame | WelcomeFrame | ErrorFrame | HintFrame | PongFrame
+frame_adapter: TypeAdapter[Frame] = TypeAdapter(Frame)  # the tests validate every frame
+
+
+def error_frame(code: str, message: str, option: str | None = None) -> ErrorFrame:
+    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if option is not None:
+        frame["option"] = option
+    return frame
+
+
+# -- HTTP answers ---------------------------------------------------------------------
+
+
+@with_config(FORBID)
+class HttpError(TypedDict):
+    code: str
+    message: str
+    option: NotRequired[str]
+
+
+@with_config(FORBID)
+class HttpErrorBody(TypedDict):
+    error: HttpError
+
+
+@with_config(FORBID)
+class CreatedRoom(TypedDict):
+    room: str
+    seat: int
+    token: str
+    url: str
+
+
+@with_config(FORBID)
+class JoinedRoom(TypedDict):
+    seat: int
+    token: str
+    takeover: bool            # True: the seat is a bot's until the next deal starts
+
+
+@with_config(FORBID)
+class PublicRoom(TypedDict):
+    """``GET /api/rooms/{code}``: lobby info for anyone with the link."""
+
+    room: str
+    phase: str
+    practice: bool
+    version: int
+    game: int
+    host: int | None
+    seats: list[SeatInfo]
+    spectators: int
+    rules: dict[str, Any]
+    rules_resolved: dict[str, Any]
+    match_number: int
+    joinable: list[int]       # seats a join would get (free in the lobby, bot seats after)

@@ -1,0 +1,139 @@
+"""Room commands around the game: joining and leaving seats, the host's choices before
+the start (rules, bot levels), settings, chat, and the start itself.
+
+Each command checks who may do it and when, and raises ``RoomError`` before changing
+anything; then it changes the room through ``RoomState`` (which logs it).  Tokens are
+made here and only their hashes are kept.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.bots import BEST_BOT, BOT_LEVELS
+from app.rules import RuleSet, RulesetError
+
+from .errors import RoomError
+from .frames import JoinedRoom
+from .messages import clean_name
+from .seats import Seat
+
+if TYPE_CHECKING:
+    from .room import RoomCore
+
+
+def checked_name(raw: str) -> str:
+    try:
+        return clean_name(raw)
+    except ValueError as exc:
+        raise RoomError("bad_name", str(exc), 400) from None
+
+
+def checked_rules(raw: dict[str, Any] | None) -> RuleSet:
+    try:
+        return RuleSet.from_json(raw)
+    except RulesetError as exc:
+        raise RoomError("bad_rules", str(exc), 400, option=exc.option) from None
+
+
+def require_host(room: RoomCore, seat: int | None) -> None:
+    if seat is None or seat != room.state.host:
+        raise RoomError("not_host", "only the host can do that", 403)
+
+
+def require_lobby(room: RoomCore) -> None:
+    if room.state.match is not None:
+        raise RoomError("wrong_phase", "the match has started", 409)
+
+
+def joinable_seats(room: RoomCore) -> list[int]:
+    state = room.state
+    if state.practice:
+        return []
+    if state.match is None:
+        return [s.index for s in state.seats if not s.human]
+    return [s.index for s in state.seats if s.bot is not None and not s.human]
+
+
+def join(room: RoomCore, name: str, seat: int | None) -> JoinedRoom:
+    """Seat a person.  In the lobby a free seat; after the start a bot seat, which the
+    person plays from the next deal on (``takeover``)."""
+    name = checked_name(name)
+    state = room.state
+    if state.practice:
+        raise RoomError("private_room", "this is a private practice table", 403)
+    free = joinable_seats(room)
+    if seat is not None:
+        if seat >= len(state.seats):
+            raise RoomError("bad_seat", f"this room has seats 0 to {len(state.seats) - 1}", 409)
+        if seat not in free:
+            raise RoomError("seat_taken", f"seat {seat} is not free", 409)
+    elif not free:
+        raise RoomError("no_free_seat", "every seat is taken", 409)
+    else:
+        seat = free[0]
+    s = state.seats[seat].copy()
+    token = s.claim(name)
+    if state.match is None:
+        s.bot = None
+    state.set_seat(s)
+    room.happened({"type": "seat_taken", "seat": seat, "name": name})
+    return {"seat": seat, "token": token, "takeover": s.takeover}
+
+
+def leave(room: RoomCore, seat: int | None) -> None:
+    if seat is None:
+        raise RoomError("not_seated", "you have no seat to leave")
+    require_lobby(room)
+    if seat == room.state.host:
+        raise RoomError("host_cannot_leave", "the host cannot give the seat back")
+    room.state.set_seat(Seat(seat, bot=BEST_BOT))
+    for conn in room.conns.values():
+        if conn.seat == seat:  # the person keeps watching
+            conn.seat = None
+    room.happened({"type": "seat_left", "seat": seat})
+
+
+def set_rules(room: RoomCore, seat: int | None, raw: dict[str, Any]) -> None:
+    require_host(room, seat)
+    require_lobby(room)
+    rules = checked_rules(raw)
+    n = rules.options.players
+    cut = [s for s in room.state.seats[n:] if s.human]
+    if cut:
+        raise RoomError("seats_taken", f"seat {cut[0].index} is taken: {n} players do not fit")
+    room.state.set_rules(rules)
+
+
+def seat_bot(room: RoomCore, seat: int | None, target: int, level: str) -> None:
+    require_host(room, seat)
+    require_lobby(room)
+    state = room.state
+    if target >= len(state.seats) or state.seats[target].human:
+        raise RoomError("bad_seat", f"seat {target} is not an empty seat")
+    if level not in BOT_LEVELS:
+        raise RoomError("bad_level", f"unknown bot {level!r}; one of {', '.join(BOT_LEVELS)}")
+    state.set_seat(state.seats[target].copy(bot=level))
+
+
+def settings(room: RoomCore, seat: int | None, grace: int | None, pause: int | None,
+             now: float) -> None:
+    require_host(room, seat)
+    state = room.state
+    state.set_settings(grace, pause)
+    if grace is not None:
+        room.grace.clear()
+    if pause is not None and state.next_deal_at is not None:
+        state.set_next_deal_at(now + pause)
+
+
+def chat(room: RoomCore, seat: int | None, text: str, now: float) -> None:
+    if seat is None:
+        raise RoomError("not_seated", "only players can chat")
+    text = " ".join(text.split())
+    if not text:
+        raise RoomError("bad_message", "chat: the text is empty")
+    name = room.state.seats[seat].name or f"Seat {seat + 1}"
+    at = round(now, 3)
+    room.state.add_chat({"seat": seat, "name": name, "text": text, "at": at})
+    room.happened({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})

@@ -1,0 +1,118 @@
+"""What each connection is sent: the engine's seat view plus the room around the game,
+and what happened since the last state, as that connection may know it.
+
+The game part is always ``SeatView(match, seat).to_wire()`` and the game events always
+pass ``events_for`` with the same seat: one filter per recipient, nothing sent unfiltered.
+Connections that see the same thing (same seat, or spectators) share one frame.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from app.bots import BOT_LEVELS
+from app.rules import Match, Phase, RuleSet, SeatView
+from app.rules.wire import WireView, events_for
+
+from .effects import Send
+from .frames import Event, PublicRoom, RoomInfo, StateFrame, View
+from .lobby import joinable_seats
+
+if TYPE_CHECKING:
+    from .room import Happening, RoomCore
+
+
+@lru_cache(maxsize=64)
+def _lobby_wire(rules: RuleSet, seat: int | None) -> tuple[tuple[str, Any], ...]:
+    view = SeatView(Match(rules, first_dealer=0), seat).to_wire()
+    view.update({"phase": Phase.LOBBY, "turn": None, "dealer": None, "deal_number": 0})
+    return tuple(view.items())
+
+
+def game_view(room: RoomCore, seat: int | None) -> WireView:
+    """The game part of the view for ``seat`` (``None``: the public view)."""
+    match = room.state.match
+    if match is None:
+        return {k: (list(v) if isinstance(v, list) else v)  # type: ignore[return-value]
+                for k, v in _lobby_wire(room.state.rules, seat)}
+    return SeatView(match, seat).to_wire()
+
+
+def room_info(room: RoomCore) -> RoomInfo:
+    """``view.room`` for nobody in particular (the two per-connection keys unset)."""
+    state = room.state
+    connected = room.connected_seats()
+    started = state.match is not None
+    return {
+        "code": state.code,
+        "practice": state.practice,
+        "host": state.host,
+        "you_are_host": False,
+        "your_seat": None,
+        "seats": [s.info(s.index in connected, s.index == state.host, started)
+                  for s in state.seats],
+        "spectators": room.spectator_count(),
+        "rules": state.rules.to_json(),
+        "rules_resolved": state.rules.resolved(),
+        "settings": {"grace_seconds": state.grace_seconds,
+                     "next_deal_pause": state.next_deal_pause,
+                     "bot_levels": list(BOT_LEVELS)},
+        "next_deal_at": state.next_deal_at,
+        "chat": list(state.chat),
+        "match_number": state.match_number,
+        "record_available": state.recorded_match > 0,
+    }
+
+
+def events_seen(happened: list[Happening], seat: int | None) -> list[Event]:
+    """The step's happenings as ``seat`` (``None``: a spectator) may hear them."""
+    out: list[Event] = []
+    for item in happened:
+        if isinstance(item, tuple):
+            deal, events = item
+            out.extend(events_for(events, deal, seat))
+        else:
+            out.append(item)
+    return out
+
+
+def state_sends(room: RoomCore, happened: list[Happening]) -> list[Send]:
+    """Every connection's state frame: one per distinct (seen seat, own seat)."""
+    groups: dict[tuple[int | None, int | None], list[int]] = {}
+    for conn_id, conn in room.conns.items():
+        groups.setdefault((room.playing_seat(conn), conn.seat), []).append(conn_id)
+    if not groups:
+        return []
+    info = room_info(room)
+    host = room.state.host
+    sends: list[Send] = []
+    for (view_seat, own_seat), conns in groups.items():
+        view: View = {**game_view(room, view_seat),
+                      "room": {**info, "you_are_host": own_seat is not None and own_seat == host,
+                               "your_seat": own_seat}}
+        frame: StateFrame = {"type": "state", "version": room.version, "game": room.state.game,
+                             "events": events_seen(happened, view_seat), "view": view}
+        sends.append(Send(tuple(conns), frame))
+    return sends
+
+
+def public_room(room: RoomCore) -> PublicRoom:
+    """``GET /api/rooms/{code}``."""
+    state = room.state
+    info = room_info(room)
+    match = state.match
+    return {
+        "room": state.code,
+        "phase": Phase.LOBBY if match is None else match.phase,
+        "practice": state.practice,
+        "version": room.version,
+        "game": state.game,
+        "host": state.host,
+        "seats": info["seats"],
+        "spectators": info["spectators"],
+        "rules": info["rules"],
+        "rules_resolved": info["rules_resolved"],
+        "match_number": state.match_number,
+        "joinable": joinable_seats(room),
+    }

@@ -1,0 +1,192 @@
+"""The rooms of this server process: in memory while someone uses them, in the store
+always.
+
+A room is loaded from its log on its first use after a restart (or after it left memory);
+it leaves memory when nobody has been connected to it for ``idle_seconds``, and the store
+when untouched for ``retention_days``.  At most ``max_rooms`` rooms are in memory, however
+they got there (created or loaded): when full, the room idle the longest makes way, and
+when none is idle new rooms are refused (``/healthz`` says so).  A room whose log does not
+load answers a clear error and stays in the store for inspection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from typing import Any
+
+from app.rooms.core.codes import new_code, normalize_code
+from app.rooms.core.errors import RoomError
+from app.rooms.core.lobby import checked_name, checked_rules
+from app.rooms.core.room import RoomCore, Timing
+from app.rooms.core.state import RestoreError
+from app.rooms.store import RoomStore, StoreError
+from app.settings import Settings
+
+from .runner import RoomRunner
+
+log = logging.getLogger("amerikaner.rooms")
+
+SWEEP_SECONDS = 15.0
+PURGE_SECONDS = 3600.0
+
+
+def store_unavailable() -> RoomError:
+    return RoomError("unavailable", "the database does not answer; try again shortly", 503)
+
+
+class Registry:
+    def __init__(self, settings: Settings, store: RoomStore) -> None:
+        self.settings = settings
+        self.store = store
+        self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
+        self.rooms: dict[str, RoomRunner] = {}
+        self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- rooms -------------------------------------------------------------------------
+
+    def _rng(self) -> random.Random:
+        """The rooms' shuffles and choices: the system's secure source (RULES.md 3.4)."""
+        return secrets.SystemRandom()
+
+    async def create(self, name: str, rules_raw: dict[str, Any] | None,
+                     practice: bool) -> tuple[RoomRunner, str]:
+        """A new room with its creator in seat 0 as the host: ``(room, token)``."""
+        name = checked_name(name)
+        rules = checked_rules(rules_raw)
+        self._make_space()
+        try:
+            code = new_code()
+            while code in self.rooms or await self.store.exists(code):
+                code = new_code()
+            s = self.settings
+            core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
+                                                s.next_deal_pause, self.timing, self._rng())
+            await self.store.append(code, save)
+        except StoreError as exc:
+            log.warning("a new room could not be saved: %s", exc)
+            raise store_unavailable() from None
+        return self._activate(core), token
+
+    async def get(self, code: str) -> RoomRunner | None:
+        """The room with this code, loaded from the store if need be."""
+        canonical = normalize_code(code)
+        if canonical is None:
+            return None
+        runner = self.rooms.get(canonical)
+        if runner is not None:
+            if not runner.conns:
+                runner.idle_since = time.monotonic()  # a visit: keep it a while longer
+            return runner
+        loading = self._loading.get(canonical)
+        if loading is not None:  # someone else is loading it: share their result
+            return await asyncio.shield(loading)
+        future: asyncio.Future[RoomRunner | None] = asyncio.get_running_loop().create_future()
+        self._loading[canonical] = future
+        try:
+            runner = await self._load(canonical)
+            future.set_result(runner)
+            return runner
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._loading[canonical]
+
+    async def _load(self, code: str) -> RoomRunner | None:
+        try:
+            stored = await self.store.load(code)
+        except StoreError as exc:
+            log.warning("room %s: the store does not answer: %s", code, exc)
+            raise store_unavailable() from None
+        if stored is None:
+            return None
+        try:
+            core = RoomCore.restore(stored.entries, stored.first_seq, self.timing, self._rng())
+        except RestoreError as exc:
+            log.error("room %s does not load (kept in the store for inspection): %s",
+                      code, exc)
+            raise RoomError("room_damaged", "this room's saved state is damaged and cannot "
+                            "be loaded; the server's operator has been told", 500) from None
+        self._make_space()
+        return self._activate(core)
+
+    async def require(self, code: str) -> RoomRunner:
+        runner = await self.get(code)
+        if runner is None:
+            raise RoomError("room_not_found", "there is no room with this code", 404)
+        return runner
+
+    def _activate(self, core: RoomCore) -> RoomRunner:
+        runner = RoomRunner(core, self.store, self._forget)
+        self.rooms[core.code] = runner
+        return runner
+
+    def _forget(self, runner: RoomRunner) -> None:
+        if self.rooms.get(runner.code) is runner:
+            del self.rooms[runner.code]
+
+    # -- capacity ----------------------------------------------------------------------
+
+    @property
+    def accepting(self) -> bool:
+        """Whether a new room can come into memory now."""
+        return len(self.rooms) < self.settings.max_rooms or any(
+            not r.conns for r in self.rooms.values())
+
+    def _make_space(self) -> None:
+        if len(self.rooms) < self.settings.max_rooms:
+            return
+        idle = [r for r in self.rooms.values() if not r.conns]
+        if not idle:
+            raise RoomError("unavailable", "the server is full; try again later", 503)
+        oldest = min(idle, key=lambda r: r.idle_since)
+        oldest.stop()
+        self._forget(oldest)
+
+    # -- housekeeping ------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    async def _sweep_loop(self) -> None:
+        last_purge = 0.0
+        while True:
+            await asyncio.sleep(min(SWEEP_SECONDS, max(self.settings.idle_seconds / 2, 0.2)))
+            try:
+                self.sweep()
+                await self.store.maintain()
+                if time.monotonic() - last_purge > PURGE_SECONDS:
+                    last_purge = time.monotonic()
+                    cutoff = time.time() - self.settings.retention_days * 86400
+                    gone = await self.store.forget_idle(cutoff)
+                    if gone:
+                        log.info("forgot %d rooms unused for %s days", gone,
+                                 self.settings.retention_days)
+            except Exception:
+                log.exception("room sweep failed")
+
+    def sweep(self) -> None:
+        """Rooms nobody has been connected to for ``idle_seconds`` leave memory."""
+        now = time.monotonic()
+        for runner in list(self.rooms.values()):
+            if not runner.conns and now - runner.idle_since >= self.settings.idle_seconds:
+                runner.stop()
+                self._forget(runner)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
+        for runner in list(self.rooms.values()):
+            for conn in list(runner.conns.values()):
+                conn.close(1001)
+            runner.stop()
+        self.rooms.clear()

@@ -1,0 +1,196 @@
+"""``RoomRunner``: carries out one room's steps.  The room decides; this does the I/O.
+
+Inputs reach the room one at a time (a lock per room).  For each step: save first, and
+only if the store took it, send the frames, start the bots and hints (in worker threads,
+on private copies of the match; their answers come back as inputs), and set the room's
+one timer.  A save that fails breaks the runner: nothing of that step happened, every
+connection hears ``unavailable`` and is closed with 1013 (try again), and the registry
+forgets the room, which the next request loads afresh from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+
+from app.bots import BEST_BOT, choose_action
+from app.rooms.core.effects import (
+    AskHint,
+    BotMoved,
+    Close,
+    HintReady,
+    Input,
+    Send,
+    Step,
+    Think,
+    Tick,
+)
+from app.rooms.core.errors import RoomError, unavailable
+from app.rooms.core.frames import error_frame
+from app.rooms.core.room import RoomCore
+from app.rooms.store import RoomStore, StoreError
+from app.rules import Action, Match, SeatView
+
+from .connections import Connection
+
+log = logging.getLogger("amerikaner.rooms")
+
+CLOSE_TRY_AGAIN = 1013
+
+
+
+def think(level: str, snapshot: Match, seat: int, rng: random.Random) -> Action:
+    """The bot's choice for ``seat``, checked by the rules on ``snapshot`` (a private copy
+    of the match, used up here).  A bot that fails or chooses an illegal action falls back
+    to the random bot, so that a bug in a bot never stops a table."""
+    view = SeatView(snapshot, seat)
+    try:
+        action = choose_action(level, view, rng)
+        snapshot.apply(seat, action)  # raises, changing nothing, if the rules refuse it
+        return action
+    except Exception:
+        log.exception("bot %s failed for seat %d; the random bot plays this turn",
+                      level, seat)
+        return choose_action("random", view, rng)
+
+
+def hint_for(snapshot: Match, seat: int) -> dict[str, object]:
+    action = choose_action(BEST_BOT, SeatView(snapshot, seat), random.Random())
+    return action.to_json()
+
+
+class RoomRunner:
+    def __init__(self, core: RoomCore, store: RoomStore,
+                 on_broken: Callable[[RoomRunner], None]) -> None:
+        self.core = core
+        self.code = core.code
+        self.store = store
+        self.conns: dict[int, Connection] = {}
+        self.closed = False
+        self.idle_since = time.monotonic()
+        self._on_broken = on_broken
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._rng = random.Random()
+
+    async def submit(self, event: Input) -> Step:
+        """Hand ``event`` to the room and carry out its step.  ``RoomError``: refused
+        (nothing changed), or ``unavailable`` when the store did not take the change."""
+        async with self._lock:
+            if self.closed:
+                raise unavailable()
+            step = self.core.handle(event, time.time())
+            if step.save is not None:
+                try:
+                    await self.store.append(self.code, step.save)
+                except StoreError as exc:
+                    log.warning("room %s: a save failed, the room is reloaded from the "
+                                "store (%s)", self.code, exc)
+                    self.break_off()
+                    raise unavailable() from None
+            self._carry_out(step)
+            return step
+
+    def attach(self, conn: Connection) -> None:
+        self.conns[conn.id] = conn
+
+    def detach(self, conn: Connection) -> None:
+        self.conns.pop(conn.id, None)
+        if not self.conns:
+            self.idle_since = time.monotonic()
+
+    # -- effects ----------------------------------------------------------------------
+
+    def _carry_out(self, step: Step) -> None:
+        for effect in step.effects:
+            match effect:
+                case Send(to, frame):
+                    text = json.dumps(frame, separators=(",", ":"))
+                    for conn_id in to:
+                        conn = self.conns.get(conn_id)
+                        if conn is not None:
+                            conn.send_text(text)
+                case Think(seat, level, game, match):
+                    self._spawn(self._think(seat, level, game, match))
+                case AskHint(seat, game, match):
+                    self._spawn(self._hint(seat, game, match))
+                case Close(conn_id, code):
+                    conn = self.conns.get(conn_id)
+                    if conn is not None:
+                        conn.close_after_flush(code)
+        self._set_timer(step.wake_at)
+
+    def _set_timer(self, at: float | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if at is None or self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, at - time.time())
+        self._timer = loop.call_at(loop.time() + delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._spawn(self._quietly(Tick()))
+
+    def _spawn(self, coro: object) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _quietly(self, event: Input) -> None:
+        """Submit an input nobody waits for (a timer, a bot): refusals are only logged."""
+        try:
+            await self.submit(event)
+        except RoomError as exc:
+            if exc.code != "unavailable":
+                log.warning("room %s: %s refused: %s", self.code, type(event).__name__,
+                            exc.message)
+        except Exception:
+            log.exception("room %s: %s failed", self.code, type(event).__name__)
+
+    async def _think(self, seat: int, level: str, game: int, match: Match) -> None:
+        rng = random.Random(self._rng.random())
+        action = await asyncio.to_thread(think, level, match, seat, rng)
+        if not self.closed:
+            await self._quietly(BotMoved(seat, level, game, action))
+
+    async def _hint(self, seat: int, game: int, match: Match) -> None:
+        try:
+            action = await asyncio.to_thread(hint_for, match, seat)
+        except Exception:
+            log.exception("room %s: the hint failed", self.code)
+            return
+        if not self.closed:
+            await self._quietly(HintReady(seat, game, action))
+
+    # -- ending -----------------------------------------------------------------------
+
+    def break_off(self) -> None:
+        """The room in memory can no longer be trusted (a save failed): tell everyone,
+        close their connections (they come back to the room loaded afresh)."""
+        self.stop()
+        frame = json.dumps(error_frame(*_UNAVAILABLE), separators=(",", ":"))
+        for conn in self.conns.values():
+            conn.send_text(frame)
+            conn.close_after_flush(CLOSE_TRY_AGAIN)
+        self._on_broken(self)
+
+    def stop(self) -> None:
+        """Leave memory: no more inputs, timers or bot answers."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
+
+
+_UNAVAILABLE = (unavailable().code, unavailable().message)

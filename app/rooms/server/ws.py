@@ -1,0 +1,147 @@
+"""The WebSocket endpoint ``/ws/{code}``: handshake checks, ``hello``, then a loop that
+parses every message and hands it to the room's runner.
+
+Thin by design: refusals (``RoomError``) become an error frame to the sender only, and
+nothing changed; ``ping`` is answered here, without the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from app.rooms.core.effects import Connect, Disconnect, Received
+from app.rooms.core.errors import RoomError
+from app.rooms.core.frames import error_frame
+from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_message
+from app.settings import Settings
+
+from .connections import Connection
+from .registry import Registry
+from .runner import CLOSE_TRY_AGAIN, RoomRunner
+
+log = logging.getLogger("amerikaner.rooms")
+
+CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_FLOOD = (
+    4400, 4401, 4403, 4404, 4429)
+HELLO_CLOSE = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE,
+               "room_not_found": CLOSE_NO_ROOM, "unavailable": CLOSE_TRY_AGAIN,
+               "room_damaged": CLOSE_TRY_AGAIN}
+FLOOD_STRIKES = 50  # refused messages in a row before the connection is closed
+
+
+def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
+    """Same host and port as the request, or a configured origin; none: not a browser."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in extra:
+        return True
+    host = ws.headers.get("host", "")
+    return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
+                             settings: Settings) -> None:
+    if not origin_allowed(ws, settings.origins):
+        await ws.close(code=1008)  # before accept: the handshake is refused with 403
+        return
+    await ws.accept()
+    conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
+                      settings.burst)
+    conn.start()
+    runner: RoomRunner | None = None
+    try:
+        runner = await _hello(code, registry, conn, settings)
+        if runner is not None:
+            await _loop(runner, conn, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        # leave the room first: stopping the writer may take a while on a closing socket
+        conn.closed = True
+        if runner is not None:
+            runner.detach(conn)
+            with contextlib.suppress(RoomError):
+                await runner.submit(Disconnect(conn.id))
+        await conn.stop()
+
+
+async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:
+    """The next frame's data; ``WebSocketDisconnect`` when the client goes or the server
+    drops the connection (a client too slow to read is not waited for)."""
+    if conn is None:
+        message = await ws.receive()
+    else:
+        receiving: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
+        waiting: set[asyncio.Future[Any]] = {receiving, conn.dropped}
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if receiving not in done:
+            receiving.cancel()
+            raise WebSocketDisconnect(conn.dropped.result())
+        message = receiving.result()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+async def _refuse(conn: Connection, exc: RoomError, close: int) -> None:
+    conn.send(error_frame(exc.code, exc.message, exc.option))
+    await conn.finish(close)
+
+
+async def _hello(code: str, registry: Registry, conn: Connection,
+                 settings: Settings) -> RoomRunner | None:
+    """Wait for ``hello`` and bind the connection: the room it joined, or ``None``."""
+    try:
+        raw = await asyncio.wait_for(_receive(conn.ws), settings.hello_timeout)
+    except TimeoutError:
+        await _refuse(conn, RoomError("hello_required", "say hello first"), CLOSE_NO_HELLO)
+        return None
+    try:
+        msg = parse_client_message(raw, settings.max_message_bytes)
+        if not isinstance(msg, Hello):
+            raise RoomError("hello_required", "the first message must be a hello")
+        runner = await registry.require(code)
+    except RoomError as exc:
+        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
+        return None
+    runner.attach(conn)
+    try:
+        await runner.submit(Connect(conn.id, msg))
+    except RoomError as exc:
+        runner.detach(conn)
+        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
+        return None
+    return runner
+
+
+async def _loop(runner: RoomRunner, conn: Connection, settings: Settings) -> None:
+    while not conn.closed:
+        raw = await _receive(conn.ws, conn)
+        if not conn.limiter.allow():
+            if conn.limiter.strikes >= FLOOD_STRIKES:
+                await conn.finish(CLOSE_FLOOD)
+                return
+            if conn.limiter.strikes == 1:
+                conn.send(error_frame("rate_limited", "slow down: too many messages"))
+            continue
+        try:
+            msg = parse_client_message(raw, settings.max_message_bytes)
+            if isinstance(msg, Ping):
+                conn.send({"type": "pong"})
+                continue
+            if isinstance(msg, Hello):
+                raise BadMessage("already_hello", "this connection has said hello already")
+            await runner.submit(Received(conn.id, msg))
+        except RoomError as exc:  # BadMessage included
+            if runner.closed and exc.code == "unavailable":
+                return  # the room broke off: its connections are being closed
+            conn.send(error_frame(exc.code, exc.message, exc.option))

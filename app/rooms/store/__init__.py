@@ -1,0 +1,54 @@
+"""Where rooms last: an append-only log of each room's accepted changes, and the records
+of finished matches, behind one small interface (``RoomStore``).
+
+A change counts as accepted only once ``append`` returned; an ``append`` that raises
+``StoreError`` may or may not have been written, so the room that made it is reloaded
+from the store before it takes another change.  ``sqlite.py`` is the embedded default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from app.rooms.core.effects import Entry, Save
+
+
+class StoreError(Exception):
+    """The store did not take a write, or cannot be read now."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A room's log from its last checkpoint: entries ``first_seq``, ``first_seq + 1``..."""
+
+    first_seq: int
+    entries: list[Entry]
+
+
+class RoomStore(Protocol):
+    """What the rooms need of a database.  Every method may raise ``StoreError``."""
+
+    description: str  # for the log: where the data lives (never a password)
+
+    async def append(self, code: str, save: Save) -> None:
+        """Append ``save.entries`` (numbered from ``save.first_seq``; a number taken
+        already fails) and ``save.records``, in one transaction."""
+
+    async def load(self, code: str) -> StoredRoom | None:
+        """The room's log from its last checkpoint, ``None`` if there is no such room."""
+
+    async def exists(self, code: str) -> bool: ...
+
+    async def load_record(self, code: str) -> dict[str, Any] | None:
+        """The record of the room's last finished match."""
+
+    async def ping(self) -> bool: ...
+
+    async def forget_idle(self, older_than: float) -> int:
+        """Forget rooms untouched since ``older_than`` (epoch seconds); how many."""
+
+    async def maintain(self) -> None:
+        """Periodic housekeeping (off the event loop where it may take time)."""
+
+    async def close(self) -> None: ...

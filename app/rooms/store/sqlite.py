@@ -1,0 +1,164 @@
+"""The embedded store: SQLite in ``data_dir/amerikaner.sqlite3`` (stdlib ``sqlite3``).
+
+Appends run on the event loop, so saves keep the order of changes and cost no thread
+hop: in WAL mode with ``synchronous=NORMAL`` an append is a small insert well under a
+millisecond, and a short busy timeout bounds how long another process holding the file
+can stall the loop (the append then fails and the room is reloaded later).  WAL
+checkpoints, which may wait on the disk, are taken off the loop (``maintain``); so are
+reads, on a connection of their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from app.rooms.core.effects import Save
+
+from . import StoredRoom, StoreError
+from .sqlite_schema import migrate
+
+BUSY_TIMEOUT_MS = 20      # how long an append waits for another process's lock
+READ_BUSY_TIMEOUT_MS = 2000
+T = TypeVar("T")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class SqliteStore:
+    """One writing connection used on the event loop; one reading connection used in
+    worker threads under a lock."""
+
+    def __init__(self, data_dir: Path) -> None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.path = data_dir / "amerikaner.sqlite3"
+        self.description = f"SQLite at {self.path}"
+        self._db = self._connect(BUSY_TIMEOUT_MS)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints in maintain()
+        migrate(self._db)
+        self._reader = self._connect(READ_BUSY_TIMEOUT_MS)
+        self._read_lock = threading.Lock()
+
+    def _connect(self, busy_ms: int) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(f"PRAGMA busy_timeout={busy_ms}")
+        return db
+
+    async def close(self) -> None:
+        self._db.close()
+        with self._read_lock:
+            self._reader.close()
+
+    # -- writing -----------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, rolled back on any error (the shared connection is
+        never left inside a failed transaction); every sqlite error is a StoreError."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise StoreError(f"the database is busy or unwritable: {exc}") from exc
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException as exc:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"the write failed: {exc}") from exc
+            raise
+
+    async def append(self, code: str, save: Save) -> None:
+        now = time.time()
+        with self._transaction() as db:
+            db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
+                           [(code, save.first_seq + i, _dumps(e))
+                            for i, e in enumerate(save.entries)])
+            if save.checkpoint:
+                db.execute("INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
+                           "VALUES(?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET "
+                           "updated_at=excluded.updated_at, checkpoint=excluded.checkpoint",
+                           (code, now, now, save.first_seq))
+                db.execute("DELETE FROM log WHERE code=? AND seq<?", (code, save.first_seq))
+            else:
+                db.execute("UPDATE rooms SET updated_at=? WHERE code=?", (now, code))
+            db.executemany("INSERT OR REPLACE INTO records(code, match_number, record, "
+                           "finished_at) VALUES(?, ?, ?, ?)",
+                           [(code, n, _dumps(r), now) for n, r in save.records])
+
+    async def forget_idle(self, older_than: float) -> int:
+        with self._transaction() as db:
+            codes = [r[0] for r in db.execute(
+                "SELECT code FROM rooms WHERE updated_at < ?", (older_than,))]
+            for code in codes:
+                for table in ("rooms", "log", "records"):
+                    db.execute(f"DELETE FROM {table} WHERE code=?", (code,))
+        return len(codes)
+
+    async def maintain(self) -> None:
+        await self._read(lambda db: db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
+
+    # -- reading -----------------------------------------------------------------------
+
+    async def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        def run() -> T:
+            with self._read_lock:
+                try:
+                    return query(self._reader)
+                except sqlite3.Error as exc:
+                    raise StoreError(f"the database cannot be read: {exc}") from exc
+
+        return await asyncio.to_thread(run)
+
+    async def ping(self) -> bool:
+        try:
+            await self._read(lambda db: db.execute("SELECT 1").fetchone())
+        except StoreError:
+            return False
+        return True
+
+    async def exists(self, code: str) -> bool:
+        row = await self._read(
+            lambda db: db.execute("SELECT 1 FROM rooms WHERE code=?", (code,)).fetchone())
+        return row is not None
+
+    async def load(self, code: str) -> StoredRoom | None:
+        def query(db: sqlite3.Connection) -> tuple[int, list[str]] | None:
+            row = db.execute("SELECT checkpoint FROM rooms WHERE code=?", (code,)).fetchone()
+            if row is None:
+                return None
+            rows = db.execute("SELECT entry FROM log WHERE code=? AND seq>=? ORDER BY seq",
+                              (code, row[0])).fetchall()
+            return int(row[0]), [r[0] for r in rows]
+
+        found = await self._read(query)
+        if found is None:
+            return None
+        first, texts = found
+        try:
+            entries = [json.loads(t) for t in texts]
+        except ValueError as exc:
+            raise StoreError(f"room {code}: a stored entry is not JSON ({exc})") from exc
+        return StoredRoom(first, entries)
+
+    async def load_record(self, code: str) -> dict[str, Any] | None:
+        row = await self._read(lambda db: db.execute(
+            "SELECT record FROM records WHERE code=? ORDER BY match_number DESC LIMIT 1",
+            (code,)).fetchone())
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        return record

@@ -1,0 +1,22 @@
+"""Every phase of a table, one ``StrEnum``: the deal's, the match's and the room's lobby.
+
+A deal goes ``AUCTION -> DISCARD -> LEAD -> PLAY -> OVER``; a match reads its current deal
+and adds ``DEAL_OVER`` and ``MATCH_OVER``; a room with no match yet is in ``LOBBY``.  The
+members are strings, so the wire shows their values (``"auction"``) and the engine can
+keep comparing phases by identity on its hot path.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    AUCTION = "auction"
+    DISCARD = "discard"
+    LEAD = "lead"
+    PLAY = "play"
+    OVER = "over"            # a deal that is finished (scored or void)
+    DEAL_OVER = "deal_over"  # the match between deals
+    MATCH_OVER = "match_over"

@@ -1,0 +1,253 @@
+"""The wire shapes of the engine's output: a seat's view and the events it may hear.
+
+``SeatView.to_wire()`` returns a ``WireView``; ``events_for`` turns the events of one
+change into what one recipient may hear.  Both are ``TypedDict``s, so mypy checks every
+key where they are built, and the rooms layer validates frames against them with extra
+keys forbidden (pydantic reads the ``with_config`` below).  Events hold only public facts,
+except that the bidder alone hears which cards the kitty held and which it discarded,
+by the same rule as the views (RULES.md section 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal, NotRequired
+
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
+
+from . import events as ev
+from .cards import CARD_IDS, SUITS, ids_of
+from .deal import DealState
+from .phases import Phase
+
+FORBID = ConfigDict(extra="forbid")
+BidWire = int | str
+
+
+@with_config(FORBID)
+class TrickCard(TypedDict):
+    seat: int
+    card: str
+
+
+@with_config(FORBID)
+class LastTrick(TypedDict):
+    cards: list[TrickCard]
+    winner: int
+
+
+@with_config(FORBID)
+class ContractWire(TypedDict):
+    bidder: int
+    bid: BidWire | None
+    trump: str | None
+    called: str | None
+    partner: int | None
+    grand: bool
+
+
+@with_config(FORBID)
+class AuctionEntry(TypedDict):
+    seat: int
+    bid: BidWire
+
+
+@with_config(FORBID)
+class ResultWire(TypedDict):
+    outcome: str
+    points: list[int]
+    made: bool | None
+    tricks_won: list[int]
+    kitty_trick: bool          # the kitty counted as one trick for the bidder's side
+
+
+@with_config(FORBID)
+class WireView(TypedDict):
+    """The protocol's ``view`` (PROTOCOL.md), without the room around the game."""
+
+    phase: Phase
+    you: int | None
+    turn: int | None
+    hand: list[str]
+    legal: list[dict[str, Any]]
+    contract: ContractWire | None
+    trick: list[TrickCard]
+    tricks_won: list[int]
+    scores: list[int]
+    players: int
+    dealer: int | None
+    deal_number: int
+    hand_size: int
+    hand_counts: list[int]
+    auction: list[AuctionEntry]
+    kitty: list[str] | None
+    kitty_size: int
+    discards: list[str] | None
+    last_trick: LastTrick | None
+    tricks_played: int
+    minus_round: bool
+    result: ResultWire | None
+    score_sheet: list[list[int]]
+    winners: list[int]
+    redeal: str | None
+    you_are_partner: bool
+
+
+# -- events ---------------------------------------------------------------------------
+
+
+@with_config(FORBID)
+class DealStartedWire(TypedDict):
+    type: Literal["deal_started"]
+    dealer: int
+    number: int
+
+
+@with_config(FORBID)
+class BidWireEvent(TypedDict):
+    type: Literal["bid"]
+    seat: int
+    bid: BidWire
+
+
+@with_config(FORBID)
+class AuctionWonWire(TypedDict):
+    type: Literal["auction_won"]
+    seat: int
+    bid: BidWire
+
+
+@with_config(FORBID)
+class AllPassedWire(TypedDict):
+    type: Literal["all_passed"]
+    outcome: str
+
+
+@with_config(FORBID)
+class KittyShownWire(TypedDict):
+    type: Literal["kitty_shown"]
+    cards: list[str]
+
+
+@with_config(FORBID)
+class KittyTakenWire(TypedDict):
+    type: Literal["kitty_taken"]
+    seat: int
+    cards: NotRequired[list[str]]     # the bidder only
+
+
+@with_config(FORBID)
+class DiscardedWire(TypedDict):
+    type: Literal["discarded"]
+    seat: int
+    number: int
+    cards: NotRequired[list[str]]     # the bidder only
+
+
+@with_config(FORBID)
+class ContractSetWire(TypedDict):
+    type: Literal["contract_set"]
+    bidder: int
+    trump: str | None
+    called: str | None
+    grand: bool
+
+
+@with_config(FORBID)
+class CardPlayedWire(TypedDict):
+    type: Literal["card_played"]
+    seat: int
+    card: str
+
+
+@with_config(FORBID)
+class PartnerRevealedWire(TypedDict):
+    type: Literal["partner_revealed"]
+    seat: int
+    card: str
+
+
+@with_config(FORBID)
+class TrickWonWire(TypedDict):
+    type: Literal["trick_won"]
+    seat: int
+    cards: list[str]
+
+
+@with_config(FORBID)
+class DealVoidWire(TypedDict):
+    type: Literal["deal_void"]
+    reason: str
+
+
+@with_config(FORBID)
+class DealScoredWire(TypedDict):
+    type: Literal["deal_scored"]
+    points: list[int]
+    made: bool | None
+
+
+@with_config(FORBID)
+class MatchEndedWire(TypedDict):
+    type: Literal["match_ended"]
+    winners: list[int]
+    totals: list[int]
+
+
+GameEventWire = (DealStartedWire | BidWireEvent | AuctionWonWire | AllPassedWire
+                 | KittyShownWire | KittyTakenWire | DiscardedWire | ContractSetWire
+                 | CardPlayedWire | PartnerRevealedWire | TrickWonWire | DealVoidWire
+                 | DealScoredWire | MatchEndedWire)
+
+
+def event_wire(event: ev.Event) -> GameEventWire:
+    """The public wire form of one event."""
+    match event:
+        case ev.CardPlayed(seat, card):
+            return {"type": "card_played", "seat": seat, "card": CARD_IDS[card]}
+        case ev.TrickWon(seat, cards):
+            return {"type": "trick_won", "seat": seat, "cards": [CARD_IDS[c] for c in cards]}
+        case ev.BidMade(seat, value):
+            return {"type": "bid", "seat": seat, "bid": value}
+        case ev.PartnerRevealed(seat, card):
+            return {"type": "partner_revealed", "seat": seat, "card": CARD_IDS[card]}
+        case ev.AuctionWon(seat, value):
+            return {"type": "auction_won", "seat": seat, "bid": value}
+        case ev.DealStarted(dealer, number):
+            return {"type": "deal_started", "dealer": dealer, "number": number}
+        case ev.AllPassed(outcome):
+            return {"type": "all_passed", "outcome": outcome}
+        case ev.KittyShown(cards):
+            return {"type": "kitty_shown", "cards": [CARD_IDS[c] for c in cards]}
+        case ev.KittyTaken(seat):
+            return {"type": "kitty_taken", "seat": seat}
+        case ev.Discarded(seat, number):
+            return {"type": "discarded", "seat": seat, "number": number}
+        case ev.ContractSet(bidder, trump, called, grand):
+            return {"type": "contract_set", "bidder": bidder,
+                    "trump": None if trump is None else SUITS[trump],
+                    "called": None if called is None else CARD_IDS[called], "grand": grand}
+        case ev.DealVoid(reason):
+            return {"type": "deal_void", "reason": reason}
+        case ev.DealScored(points, made):
+            return {"type": "deal_scored", "points": list(points), "made": made}
+        case ev.MatchEnded(winners, totals):
+            return {"type": "match_ended", "winners": list(winners), "totals": list(totals)}
+    raise TypeError(f"not an event: {event!r}")  # pragma: no cover - the union is closed
+
+
+def events_for(events: Iterable[ev.Event], deal: DealState | None,
+               seat: int | None) -> list[GameEventWire]:
+    """What ``seat`` (``None``: a spectator) may hear of ``events``, which happened in
+    ``deal`` (the deal an action was applied to): the public forms, with the kitty's and
+    the discards' cards for the bidder alone."""
+    out = [event_wire(e) for e in events]
+    if deal is None or seat is None or seat != deal.bidder:
+        return out
+    for wire in out:
+        if wire["type"] == "kitty_taken":
+            wire["cards"] = ids_of(deal.kitty)
+        elif wire["type"] == "discarded" and deal.discards:
+            wire["cards"] = ids_of(deal.discards)
+    return out

@@ -66,32 +66,32 @@ class ResultWire(TypedDict):
 class WireView(TypedDict):
     """The protocol's ``view`` (PROTOCOL.md), without the room around the game."""
 
-    phase: Phase
-    you: int | None
-    turn: int | None
-    hand: list[str]
-    legal: list[dict[str, Any]]
-    contract: ContractWire | None
-    trick: list[TrickCard]
-    tricks_won: list[int]
-    scores: list[int]
+    phase: Phase               # lobby, auction, discard, lead, play, deal_over, match_over
+    you: int | None            # this connection's seat; null for a spectator or a pending takeover
+    turn: int | None           # the seat to act; null when nobody is
+    hand: list[str]            # this seat's cards, sorted (trump first once known)
+    legal: list[dict[str, Any]]  # legal actions, record shape; the discard is {"discard": K}
+    contract: ContractWire | None  # from the end of the auction on
+    trick: list[TrickCard]     # the current trick in play order
+    tricks_won: list[int]      # per seat, this deal
+    scores: list[int]          # running totals per seat
     players: int
     dealer: int | None
-    deal_number: int
+    deal_number: int           # 1, 2... (a redeal keeps its number)
     hand_size: int
-    hand_counts: list[int]
-    auction: list[AuctionEntry]
-    kitty: list[str] | None
+    hand_counts: list[int]     # cards in each hand now
+    auction: list[AuctionEntry]  # the bids so far
+    kitty: list[str] | None    # when this seat may know it: shown, or the bidder after the auction
     kitty_size: int
-    discards: list[str] | None
+    discards: list[str] | None  # the bidder's own discards (bidder only)
     last_trick: LastTrick | None
     tricks_played: int
     minus_round: bool
-    result: ResultWire | None
-    score_sheet: list[list[int]]
-    winners: list[int]
-    redeal: str | None
-    you_are_partner: bool
+    result: ResultWire | None  # after a deal
+    score_sheet: list[list[int]]  # points of each scored deal, in order
+    winners: list[int]         # once the match is over (several on equal totals)
+    redeal: str | None         # why the previous deal was redealt: all_passed, no_callable
+    you_are_partner: bool      # this seat holds the called card (it knows from the call)
 
 
 # -- events ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Frames are ``TypedDict``s: built as plain dicts on the hot path, checked by mypy where
 they are built, and validated by the tests with extra keys forbidden (``frame_adapter``).
 docs/protocol.md's field tables are generated from these classes
-(``python -m app.rooms.core.schema_doc``) and a test keeps them equal.
+(``python -m app.rooms.schema_doc``) and a test keeps them equal.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ class Hello(_Strict):
     """First message of every connection: a seat's token, or ``spectate: true``."""
 
     type: Literal["hello"]
-    token: Annotated[str, Field(min_length=1, max_length=100)] | None = None
-    spectate: bool = False
+    token: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # a seat's token
+    spectate: bool = False  # watch with the public view
 
 
 class ActionMessage(_Strict):
@@ -39,8 +39,8 @@ class ActionMessage(_Strict):
     ``game`` of the last state the client saw)."""
 
     type: Literal["action"]
-    game: Annotated[int, Field(ge=0)]
-    action: dict[str, Any]
+    game: Annotated[int, Field(ge=0)]  # the game number of the state this answers
+    action: dict[str, Any]  # the game record's shape without seat: {"bid": 7}, {"play": "KD"}
 
 
 class Start(_Strict):

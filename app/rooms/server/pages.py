@@ -20,7 +20,7 @@ from starlette.responses import Response
 from app.rooms.core.codes import normalize_code
 
 LANGS = ("en", "nb", "fr")
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 SECURITY_HEADERS = {

@@ -31,11 +31,11 @@ const ui = {
   stage: null,
 };
 let view = null;
-let version = 0;
+let game = 0;
+let events = [];
+let hint = null;
 let meta = null;
-let pending = null;
 let sentAt = null;
-let retried = false;
 let practiceStarted = false;
 
 const conn = new Connection(code, { onMessage, onStatus });
@@ -45,19 +45,22 @@ const conn = new Connection(code, { onMessage, onStatus });
 function onMessage(message) {
   switch (message.type) {
     case "welcome":
-      // The seat and version also arrive in the state that follows.
+      // The seat and numbers also arrive in the state that follows.
       break;
     case "state":
-      version = message.version;
+      game = message.game;
       view = message.view;
+      events = message.events;
       render();
+      events = [];
       startPractice();
+      break;
+    case "hint":
+      hint = message;
+      render();
       break;
     case "error":
       onError(message);
-      break;
-    case "chat":
-      // The same line arrives in the next state's view.room.chat, which is rendered.
       break;
     case "pong":
       break;
@@ -68,16 +71,8 @@ function onMessage(message) {
 
 function onError(message) {
   sentAt = null;
-  if (message.code === "stale_version" && pending && !retried && isLegal(pending)) {
-    // The room moved on (a chat line, someone connecting) but our action still holds.
-    retried = true;
-    act(pending);
-    return;
-  }
-  pending = null;
   if (message.code === "bad_rules") {
-    const colon = message.message.indexOf(":");
-    ui.rulesError = { option: colon > 0 ? message.message.slice(0, colon) : "", message: message.message };
+    ui.rulesError = { option: message.option || "", message: message.message };
     ui.lobbySignature = null;
     render();
     return;
@@ -128,24 +123,13 @@ function send(message) {
   if (!conn.send(message)) showError(t("conn.not_connected"));
 }
 
-function same(a, b) {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-}
-
-function isLegal(action) {
-  if (!view || view.turn !== view.you) return false;
-  if ("discard" in action) return discardCount(view) === action.discard.length;
-  return view.legal.some((a) => same(a, action));
-}
-
 function act(action) {
-  // One action per view: a double click must not play a second card into the next trick.
-  if (sentAt === version) return;
-  if (action !== pending) retried = false;
-  sentAt = version;
-  pending = action;
-  send({ type: "action", version, action });
+  // One action per game state: a double click must not play a second card into the next
+  // trick.  Only the match moves `game`, so chat or people coming and going never make
+  // the action stale.
+  if (sentAt === game) return;
+  sentAt = game;
+  send({ type: "action", game, action });
 }
 
 function connect() {
@@ -357,13 +341,15 @@ function render() {
   document.getElementById("play-area").hidden = false;
   document.getElementById("side").hidden = false;
   const focus = captureFocus();
+  // A practice hint answers one game state, for this seat only.
+  view.hint = hint && hint.game === game && hint.seat === view.you ? hint.action : null;
   resetSelections();
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));
   // The phase lets the layout make room for what each phase needs (app.css).
   roomEl.dataset.phase = view.phase;
   renderSeats(view);
   renderContract(view);
-  renderTrick(view, render);
+  renderTrick(view, events, render);
   renderCenterPanel(view);
   renderControls(view, ui);
   renderHand(view, ui);

@@ -1,5 +1,8 @@
 // The trick in the middle: who played what; a finished trick stays a moment with its
 // winner marked, then is collected towards the winner.  Also the last-trick review.
+//
+// Driven by the state frame's events (what happened since the last state), not by
+// comparing views: a `trick_won` event holds the finished trick, a new deal clears it.
 
 import { cardFace } from "./cards.js";
 import { cardName, t } from "./i18n.js";
@@ -10,7 +13,7 @@ const COLLECT_MS = 320;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 // What the trick area shows; survives re-renders so animations are not restarted.
-const shown = { deal: null, tricksPlayed: 0, cards: [], hold: null, timer: null };
+const shown = { cards: [], hold: null, timer: null };
 
 function playedCard(view, play, winner) {
   const figure = document.createElement("div");
@@ -62,23 +65,27 @@ function draw(view, rerender) {
   }
 }
 
-/** Render the trick area from the latest view; `rerender` is called when a hold ends. */
-export function renderTrick(view, rerender) {
+function release() {
+  clearTimeout(shown.timer);
+  shown.timer = null;
+  shown.hold = null;
+}
+
+/** Render the trick area from the latest view and the events that led to it;
+ * `rerender` is called when a hold ends. */
+export function renderTrick(view, events, rerender) {
   if (view.phase === "lobby") {
+    release();
     document.getElementById("trick").replaceChildren();
     return;
   }
-  const deal = view.deal_number;
-  const finished = view.tricks_played || 0;
-  if (shown.deal === deal && finished > shown.tricksPlayed && view.last_trick) {
-    // A trick was completed since the last view: show it before the next one.
-    clearTimeout(shown.timer);
-    shown.timer = null;
-    shown.hold = view.last_trick;
-  } else if (shown.deal !== deal) {
-    clearTimeout(shown.timer);
-    shown.timer = null;
-    shown.hold = null;
+  for (const event of events) {
+    if (event.type === "deal_started" || event.type === "match_started") release();
+    else if (event.type === "trick_won" && view.last_trick) {
+      // A trick was completed: show it, winner marked, before the next one.
+      release();
+      shown.hold = view.last_trick;
+    }
   }
   if (shown.hold && view.trick.length && view.you !== null && view.turn === view.you) {
     // Cards of the next trick are already down and it is our turn: the player must see
@@ -88,8 +95,6 @@ export function renderTrick(view, rerender) {
     shown.hold = null;
     shown.cards = [];
   }
-  shown.deal = deal;
-  shown.tricksPlayed = finished;
   draw(view, rerender);
 }
 

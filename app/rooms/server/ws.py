@@ -99,7 +99,13 @@ async def _refuse(conn: Connection, exc: RoomError, close: int) -> None:
 
 async def _hello(code: str, registry: Registry, conn: Connection,
                  settings: Settings) -> RoomRunner | None:
-    """Wait for ``hello`` and bind the connection: the room it joined, or ``None``."""
+    """Wait for ``hello`` and bind the connection: the room it joined, or ``None``.
+    An unknown room is refused at once, before the hello (docs/protocol.md)."""
+    try:
+        runner = await registry.require(code)
+    except RoomError as exc:
+        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
+        return None
     try:
         raw = await asyncio.wait_for(_receive(conn.ws), settings.hello_timeout)
     except TimeoutError:
@@ -109,7 +115,8 @@ async def _hello(code: str, registry: Registry, conn: Connection,
         msg = parse_client_message(raw, settings.max_message_bytes)
         if not isinstance(msg, Hello):
             raise RoomError("hello_required", "the first message must be a hello")
-        runner = await registry.require(code)
+        if runner.closed:  # it broke off while we waited: the registry loads it afresh
+            runner = await registry.require(code)
     except RoomError as exc:
         await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
         return None

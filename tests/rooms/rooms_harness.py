@@ -16,7 +16,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from app.main import create_app
-from app.rooms.messages import server_adapter
+from app.rooms.core.frames import frame_adapter
 from app.settings import Settings
 
 WS_MAX = 64 * 1024
@@ -86,6 +86,7 @@ class Client:
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.version = -1
+        self.game = -1
         self.seat: int | None = None
         if hello:
             msg: dict[str, Any] = {"type": "hello"}
@@ -107,12 +108,13 @@ class Client:
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         raw = self.ws.recv(timeout=timeout)
         msg: dict[str, Any] = json.loads(raw)
-        server_adapter.validate_python(msg)  # every frame fits the protocol's models
+        frame_adapter.validate_python(msg)  # every frame fits the protocol's models
         self.frames.append(msg)
         if msg["type"] == "state":
             assert msg["version"] > self.version or self.version < 0, (msg["version"],
                                                                       self.version)
             self.version = msg["version"]
+            self.game = msg["game"]
             self.state = msg["view"]
         return msg
 
@@ -146,8 +148,8 @@ class Client:
             except TimeoutError:
                 return
 
-    def act(self, action: dict[str, Any], version: int | None = None) -> None:
-        self.send({"type": "action", "version": self.version if version is None else version,
+    def act(self, action: dict[str, Any], game: int | None = None) -> None:
+        self.send({"type": "action", "game": self.game if game is None else game,
                    "action": action})
 
     def close(self) -> None:

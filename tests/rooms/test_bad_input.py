@@ -1,6 +1,6 @@
 """Every kind of bad message gets ``{"type": "error"}`` and changes nothing: malformed,
 stale, out of turn, illegal, not allowed for this sender; two people racing on one
-version; the handshake's Origin check; the rate limit; a frame over the size limit."""
+game; the handshake's Origin check; the rate limit; a frame over the size limit."""
 
 from __future__ import annotations
 
@@ -49,12 +49,12 @@ MALFORMED: list[tuple[str | bytes, str]] = [
     ('{"type": "shout"}', "unknown_type"),
     ('{"type": 5}', "unknown_type"),
     ('{"type": "action"}', "bad_message"),
-    ('{"type": "action", "version": "7", "action": {"bid": "pass"}}', "bad_message"),
-    ('{"type": "action", "version": 7.0, "action": {"bid": "pass"}}', "bad_message"),
-    ('{"type": "action", "version": true, "action": {"bid": "pass"}}', "bad_message"),
-    ('{"type": "action", "version": -1, "action": {"bid": "pass"}}', "bad_message"),
-    ('{"type": "action", "version": 1, "action": "pass"}', "bad_message"),
-    ('{"type": "action", "version": 1, "action": {}, "extra": 1}', "bad_message"),
+    ('{"type": "action", "game": "7", "action": {"bid": "pass"}}', "bad_message"),
+    ('{"type": "action", "game": 7.0, "action": {"bid": "pass"}}', "bad_message"),
+    ('{"type": "action", "game": true, "action": {"bid": "pass"}}', "bad_message"),
+    ('{"type": "action", "game": -1, "action": {"bid": "pass"}}', "bad_message"),
+    ('{"type": "action", "game": 1, "action": "pass"}', "bad_message"),
+    ('{"type": "action", "game": 1, "action": {}, "extra": 1}', "bad_message"),
     ('{"type": "chat", "text": ""}', "bad_message"),
     ('{"type": "chat", "text": 5}', "bad_message"),
     ('{"type": "chat", "text": "' + "x" * 201 + '"}', "bad_message"),
@@ -99,18 +99,18 @@ def test_commands_not_allowed_for_the_sender_or_not_now(server: ServerThread) ->
     refused(bo, {"type": "settings", "grace_seconds": 5}, "not_host")
     refused(eve, {"type": "start"}, "not_host")
     refused(eve, {"type": "chat", "text": "hi"}, "not_seated")
-    refused(eve, {"type": "action", "version": eve.version, "action": {"bid": "pass"}},
+    refused(eve, {"type": "action", "game": eve.game, "action": {"bid": "pass"}},
             "not_seated")
     refused(ann, {"type": "rules", "rules": {"preset": "nope"}}, "bad_rules")
     msg = assert_refused(ann, base, code, lambda: ann.send(
         {"type": "rules", "rules": {"min_bid": 9, "max_bid": 8}}), "bad_rules")
-    assert "min_bid" in msg["message"]
+    assert msg["option"] == "min_bid"  # a field, not only inside the message
     refused(ann, {"type": "rules", "rules": {"players": 3, "remove_twos": "all"}}, "bad_rules")
     refused(ann, {"type": "seat_bot", "seat": 1, "level": "random"}, "bad_seat")  # Bo's
     refused(ann, {"type": "seat_bot", "seat": 2, "level": "genius"}, "bad_level")
     refused(ann, {"type": "ready"}, "wrong_phase")
     refused(ann, {"type": "rematch"}, "wrong_phase")
-    refused(ann, {"type": "action", "version": ann.version, "action": {"bid": "pass"}},
+    refused(ann, {"type": "action", "game": ann.game, "action": {"bid": "pass"}},
             "wrong_phase")
     refused(ann, {"type": "leave"}, "host_cannot_leave")
     # a rule change that would drop a seated person is refused; one that fits is taken
@@ -148,13 +148,13 @@ def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
         p.drain(0.1)
     turn = people[0].state["turn"]  # type: ignore[index]
     actor, other = people[turn], people[(turn + 1) % 4]
-    v = actor.version
+    g = actor.game
 
-    def refused(c: Client, action: Any, error: str, version: int | None = None) -> None:
-        assert_refused(c, base, code, lambda: c.act(action, version), error)
+    def refused(c: Client, action: Any, error: str, game: int | None = None) -> None:
+        assert_refused(c, base, code, lambda: c.act(action, game), error)
 
-    refused(actor, {"bid": "pass"}, "stale_version", version=v - 1)
-    refused(actor, {"bid": "pass"}, "stale_version", version=v + 5)
+    refused(actor, {"bid": "pass"}, "stale_game", game=g - 1)
+    refused(actor, {"bid": "pass"}, "stale_game", game=g + 5)
     refused(other, {"bid": "pass"}, "not_your_turn")
     refused(actor, {"bid": 3}, "illegal_bid")
     refused(actor, {"bid": 14}, "illegal_bid")
@@ -176,7 +176,7 @@ def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
     refused(nxt, {"bid": 7}, "illegal_bid")
 
 
-def test_two_people_racing_on_one_version(server: ServerThread) -> None:
+def test_two_people_racing_on_one_game(server: ServerThread) -> None:
     """Two tabs of one seat (and a chat) race: exactly one action is taken."""
     base = server.base
     room = create_room(base)
@@ -201,8 +201,7 @@ def test_two_people_racing_on_one_version(server: ServerThread) -> None:
         action = holder.state["legal"][0]
         if isinstance(action.get("discard"), int):
             action = {"discard": holder.state["hand"][:action["discard"]]}
-        version = holder.version
-        payload = json.dumps({"type": "action", "version": version, "action": action})
+        payload = json.dumps({"type": "action", "game": holder.game, "action": action})
         go = threading.Barrier(2)
 
         def fire(c: Client, p: str = payload, b: threading.Barrier = go) -> None:
@@ -219,7 +218,7 @@ def test_two_people_racing_on_one_version(server: ServerThread) -> None:
             c.drain(0.3)
         errors = [m for c, mark in zip((holder, twin), marks, strict=True)
                   for m in c.frames[mark:] if m["type"] == "error"]
-        assert [e["code"] for e in errors] == ["stale_version"], errors
+        assert [e["code"] for e in errors] == ["stale_game"], errors
         twin.close()
         rounds += 1
         if rounds == 3:

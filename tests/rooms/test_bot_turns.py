@@ -1,4 +1,4 @@
-"""A bot's turn in a room: what the driver plays when the chosen bot fails or breaks a
+"""A bot's turn in a room: what the runner plays when the chosen bot fails or breaks a
 rule (the random bot plays instead, on the same copy), and that a good choice stands."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from app.bots import BOTS
-from app.rooms.driver import _think
+from app.rooms.server.runner import think
 from app.rules import PASS, Action, DiscardAny, Match, RuleSet, SeatView
 from app.rules.deal import DISCARD
 
@@ -46,7 +46,7 @@ def test_a_failing_or_illegal_bot_is_replaced_by_the_random_bot(
     seat = match.turn
     assert seat is not None
     monkeypatch.setitem(BOTS, "broken", _Broken(bad))
-    action = _think("broken", match.copy(), seat, random.Random(1))
+    action = think("broken", match.copy(), seat, random.Random(1))
     match.apply(seat, action)  # legal: a real discard, not the bot's choice
     assert match.phase != DISCARD
 
@@ -56,6 +56,6 @@ def test_a_legal_choice_is_kept_and_the_room_match_is_untouched() -> None:
     seat = match.turn
     assert seat is not None
     before = match.deals[-1].hands[seat]
-    action = _think("heuristic", match.copy(), seat, random.Random(1))
+    action = think("heuristic", match.copy(), seat, random.Random(1))
     assert match.deals[-1].hands[seat] == before and match.phase == DISCARD
     assert action == BOTS["heuristic"].choose(SeatView(match, seat), random.Random(1))

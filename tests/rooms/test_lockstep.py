@@ -72,7 +72,7 @@ def test_four_people_and_a_spectator_see_only_what_they_may(
     people = [Client(base, code, token=t) for t in tokens]
     watcher = Client(base, code, spectate=True)
     everyone = [*people, watcher]
-    live = server.registry.rooms[code]
+    live = server.registry.rooms[code].core  # the RoomCore, read while the room is still
     rng = random.Random(2024)
     for c in everyone:  # catch up with the connections that came after
         def caught_up(_view: dict[str, Any], c: Client = c) -> bool:

@@ -91,15 +91,16 @@ def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None
     rules = RuleSet.from_json({"preset": "guide", "match": "single_deal"})
     hints = 0
     while True:
-        msg = ann.wait_for(lambda m: m["type"] == "state")
-        view = msg["view"]
+        msg = ann.wait_for(lambda m: m["type"] in ("state", "hint"))
+        view = ann.state
+        assert view is not None
         if view["phase"] in ("deal_over", "match_over"):
             break
-        if not my_turn(view):
-            assert view["hint"] is None
+        if msg["type"] == "state":
             continue
-        hint = view["hint"]
-        assert hint is not None
+        # a hint comes as its own frame, after the state it answers, to the seat to act
+        assert msg["seat"] == 0 and msg["game"] == ann.game and my_turn(view), msg
+        hint = msg["action"]
         action = parse_action(hint)  # record shape
         legal = [json.dumps(a, sort_keys=True) for a in view["legal"]]
         if "discard" in hint:
@@ -111,6 +112,7 @@ def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None
         hints += 1
         ann.act(hint)  # following the hints plays the whole deal
     assert hints >= 3
+    assert all(m["seat"] == 0 for m in ann.frames if m["type"] == "hint")
 
 
 def test_the_next_deal_starts_after_the_hosts_pause_without_ready(server: ServerThread) -> None:

@@ -1,32 +1,63 @@
-"""The SQLite store on a real file: a write that fails leaves nothing half done and the
-store usable; idle rooms are forgotten with their deals."""
+"""The SQLite store on a real file: appends are all or nothing and numbered (a number
+taken twice fails, the store stays usable), a checkpoint forgets the log before it,
+records are kept, idle rooms are forgotten with their logs and records."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from app.rooms.persistence import Store
+from app.rooms.core.effects import Save
+from app.rooms.store import StoredRoom, StoreError
+from app.rooms.store.sqlite import SqliteStore
 
 
-def test_a_failed_write_changes_nothing_and_the_next_one_works(tmp_path: Path) -> None:
-    store = Store(tmp_path)
-    store.save("ABCDE", {"match_number": 1, "n": 1}, 1, [(0, {"deal": 0})])
-    with pytest.raises(TypeError):  # the second deal cannot be written: no part of it is
-        store.save("ABCDE", {"match_number": 1, "n": 2}, 1, [(1, {"deal": object()})])
-    assert store.load("ABCDE") == ({"match_number": 1, "n": 1}, [{"deal": 0}])
-    store.save("ABCDE", {"match_number": 1, "n": 3}, 1, [(1, {"deal": 1})])
-    assert store.load("ABCDE") == ({"match_number": 1, "n": 3}, [{"deal": 0}, {"deal": 1}])
-    store.close()
+def room(n: int) -> dict[str, Any]:
+    return {"k": "room", "n": n}
 
 
-def test_idle_rooms_are_forgotten_with_their_deals(tmp_path: Path) -> None:
-    store = Store(tmp_path)
-    store.save("OLDER", {"match_number": 1}, 1, [(0, {"deal": 0})])
-    assert store.delete_idle(older_than=0) == 0  # nothing is older than 1970
-    assert store.delete_idle(older_than=2**40) == 1
-    assert store.load("OLDER") is None and not store.exists("OLDER")
-    store.save("OLDER", {"match_number": 1}, 1, [])  # the store still writes
-    assert store.load("OLDER") == ({"match_number": 1}, [])
-    store.close()
+def chat(text: str) -> dict[str, Any]:
+    return {"k": "chat", "text": text}
+
+
+def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.append("abcde", Save(0, [room(1), chat("a")], []))
+        assert await store.exists("abcde") and not await store.exists("zzzzz")
+        with pytest.raises(StoreError):  # entry 1 is taken: no part of this save is kept
+            await store.append("abcde", Save(1, [chat("b"), chat("c")], [(1, {"r": 1})]))
+        with pytest.raises(TypeError):  # cannot be written: nothing is
+            await store.append("abcde", Save(2, [chat("x"), {"k": "bad", "v": object()}], []))
+        assert await store.load("abcde") == StoredRoom(0, [room(1), chat("a")])
+        assert await store.load_record("abcde") is None
+        await store.append("abcde", Save(2, [chat("b")], [(1, {"r": 1})]))
+        assert await store.load("abcde") == StoredRoom(0, [room(1), chat("a"), chat("b")])
+        assert await store.load_record("abcde") == {"r": 1}
+        # a checkpoint: the log before it is no longer needed, loading starts there
+        await store.append("abcde", Save(3, [room(2), chat("d")], [(2, {"r": 2})]))
+        assert await store.load("abcde") == StoredRoom(3, [room(2), chat("d")])
+        assert await store.load_record("abcde") == {"r": 2}  # the last match's
+        assert await store.load("zzzzz") is None and await store.ping()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_idle_rooms_are_forgotten_with_their_logs_and_records(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.append("older", Save(0, [room(1)], [(1, {"r": 1})]))
+        assert await store.forget_idle(older_than=0) == 0  # nothing is older than 1970
+        assert await store.forget_idle(older_than=2**40) == 1
+        assert await store.load("older") is None and not await store.exists("older")
+        assert await store.load_record("older") is None
+        await store.append("older", Save(0, [room(2)], []))  # the store still writes
+        assert await store.load("older") == StoredRoom(0, [room(2)])
+        await store.maintain()
+        await store.close()
+
+    asyncio.run(scenario())

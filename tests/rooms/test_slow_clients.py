@@ -14,12 +14,14 @@ from typing import Any
 
 from rooms_harness import Client, ServerThread, create_room, join_room
 
-from app.rooms.connections import CLOSE_TOO_SLOW, Connection
+from app.rooms.server.connections import CLOSE_TOO_SLOW, Connection
 
 
 def chat_starting(prefix: str) -> Callable[[dict[str, Any]], bool]:
-    """A wait_for predicate: the chat line that starts with ``prefix``."""
-    return lambda m: m["type"] == "chat" and str(m["text"]).startswith(prefix)
+    """A wait_for predicate: the state frame telling of the chat line that starts with
+    ``prefix``."""
+    return lambda m: m["type"] == "state" and any(
+        e["type"] == "chat" and str(e["text"]).startswith(prefix) for e in m["events"])
 
 
 def raw_websocket(port: int, path: str) -> socket.socket:

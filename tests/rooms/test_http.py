@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import httpx
-from rooms_harness import ServerThread, create_room, join_room
-
 from pydantic import TypeAdapter
+from rooms_harness import ServerThread, create_room, join_room
 
 from app.rooms.core.codes import CODE_ALPHABET, CODE_LENGTH
 from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom

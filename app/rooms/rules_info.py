@@ -18,7 +18,6 @@ from app.bots import BEST_BOT, BOT_LEVELS
 from app.rules import RuleSet, RulesetError
 from app.rules.ruleset import PRESETS, Options
 
-
 # Source documents are the files of shared/seeds/ by number: 000 English rule guide,
 # 001 the English app this project follows, 002 French rule guide, 003 Norwegian app
 # rules page, 004 Norwegian article.

@@ -3,7 +3,7 @@
 // the page cannot drift from the rules that are played.  Every figure in a text (hand
 // size, bids, kitty, target...) is a placeholder filled from the engine's `resolved`.
 
-import { has, t } from "./i18n.js";
+import { currentLanguage, has, t } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
@@ -120,8 +120,9 @@ function presetDetail(preset) {
   heading.id = `preset-${preset}`;
   heading.append(el("code", "", preset));
   section.append(heading, el("p", "", t(`preset.about.${preset}`, figures)));
+  const sources = provenance.sources.map((source) => t(`rules.source.${source}`));
   section.append(labelled(t("rules.follows"),
-    provenance.sources.map((source) => t(`rules.source.${source}`)).join("; ")));
+    new Intl.ListFormat(currentLanguage(), { type: "conjunction" }).format(sources)));
   if (provenance.conventions.length) {
     section.append(el("p", "", t("rules.conventions")), conventionList(provenance.conventions, figures));
   }

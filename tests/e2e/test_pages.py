@@ -13,6 +13,9 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
+from app.rules import RuleSet
+from app.rules.ruleset import PRESETS
+
 from .conftest import PHONE
 from .players import no_horizontal_scroll
 
@@ -92,17 +95,52 @@ def test_rules_page_is_built_from_the_rule_set(new_page: Any, server: str) -> No
     meta = httpx.get(f"{server}/api/rules").json()
     page = new_page("rules")
     page.goto("/rules")
-    presets = page.get_by_role("table")
+    presets = page.get_by_role("region", name="Presets").get_by_role("table")
     for preset in meta["presets"]:
         expect(presets.get_by_role("rowheader", name=re.compile(preset))).to_be_visible()
     for option in meta["options"]:
         expect(page.locator("dt code", has_text=re.compile(f"^{option}$"))).to_be_visible()
-    # Norwegian: the explanations come from the language files.
+    # Each preset names its source and this project's conventions (rules_info.PROVENANCE).
+    fullstokk = page.locator("section.preset-detail", has=page.locator("#preset-fullstokk"))
+    expect(fullstokk).to_contain_text("Source: a Norwegian article on the rules and strategy")
+    expect(fullstokk).to_contain_text("The match is played to 52 points")
+    expect(page.locator("#option-bidder_double + dd")).to_contain_text(
+        "This project's convention: An Amerikaner keeps its own points")
+    # Norwegian: the explanations come from the language files, in the sources' words.
     page.get_by_role("combobox", name="Language").select_option("nb")
     expect(page.get_by_role("heading", name="Reglene for Amerikaner")).to_be_visible()
     expect(page.get_by_role("heading", name="Alle alternativer")).to_be_visible()
-    players_help = "Antall plasser ved bordet. Fire er det klassiske spillet."
+    players_help = "Antall plasser ved bordet. Fire er det vanlige. Med disse reglene får hver " \
+                   "spiller 12 kort."
     expect(page.get_by_text(players_help)).to_be_visible()
+    expect(page.locator("#rules-text")).to_contain_text("roper budvinneren et kort i trumffargen")
+    # No placeholder is left unfilled anywhere on the page.
+    expect(page.locator("main")).not_to_contain_text(re.compile(r"\{[a-z_]+\}"))
+
+
+def test_rules_page_figures_are_the_engines(new_page: Any) -> None:
+    """For each preset and 3, 4 and 5 players, the page's hand size, kitty, bid range and
+    target are RuleSet.resolved()'s, and so are the figures in the preset's summary."""
+    page = new_page("rules-figures")
+    page.goto("/rules")
+    for preset in PRESETS:
+        table = page.locator(f"#figures-{preset}")
+        for players in (3, 4, 5):
+            r = RuleSet(preset, players=players).resolved()
+            row = table.locator(f"tr[data-players='{players}']")
+            expect(row.get_by_role("rowheader")).to_have_text(f"{players} players")
+            expect(row.get_by_role("cell")).to_have_text(
+                [str(r["hand_size"]), str(r["kitty"]), f"{r['min_bid']}–{r['max_bid']}",
+                 str(r["target"])])
+        four = RuleSet(preset).resolved()
+        summary = page.locator(f"#preset-{preset} + p")
+        expect(summary).to_contain_text(f"{four['hand_size']} cards each")
+        expect(summary).to_contain_text(f"Bids {four['min_bid']} to {four['max_bid']}")
+    # The option help quotes the default preset at four players, as the page says.
+    standard = RuleSet("standard").resolved()
+    expect(page.locator("#option-max_bid + dd")).to_contain_text(
+        f"{standard['max_bid']} with these rules")
+    expect(page.locator("#options-intro")).to_contain_text("Standard")
 
 
 def test_phone_pages_do_not_scroll_sideways(new_page: Any, artifacts: Path) -> None:

@@ -22,6 +22,24 @@ export function optionName(option) {
   return has(`opt.${option}.name`) ? t(`opt.${option}.name`) : option;
 }
 
+/** An option's explanation with its figures ({hand_size}, {max_bid}, {kitty}...) filled
+ *  from `resolved`: a rule set as the engine resolves it (GET /api/rules, or the room's
+ *  rules_resolved), so that no text restates a number the engine works out. */
+export function optionHelp(option, resolved) {
+  return has(`opt.${option}.help`) ? t(`opt.${option}.help`, resolved || {}) : "";
+}
+
+/** The engine's figures for a preset at a table size (GET /api/rules `resolved`). */
+export function presetFigures(meta, preset, players = 4) {
+  const byPlayers = (meta && meta.resolved && meta.resolved[preset]) || {};
+  return byPlayers[String(players)] || byPlayers["4"] || {};
+}
+
+/** A preset in one or two sentences, its figures for `players` from the engine. */
+export function presetAbout(meta, preset, players = 4) {
+  return t(`preset.about.${preset}`, presetFigures(meta, preset, players));
+}
+
 function choiceControl(option, spec, value) {
   const select = el("select");
   for (const v of spec.values) {
@@ -87,7 +105,7 @@ function optionRow(option, spec, room, error) {
   control.dataset.option = option;
   control.dataset.type = spec.type;
   control.dataset.key = `rule:${option}`;
-  const help = el("p", "", has(`opt.${option}.help`) ? t(`opt.${option}.help`) : "");
+  const help = el("p", "", optionHelp(option, room.rules_resolved));
   help.id = `help-${option}`;
   control.setAttribute("aria-describedby", help.id);
   row.append(label, help);
@@ -115,7 +133,7 @@ function hostForm(room, meta, error) {
   }
   select.value = room.rules.preset || meta.default;
   label.append(el("span", "", t("lobby.preset")), select);
-  presetRow.append(label, el("p", "", t(`preset.about.${select.value}`)));
+  presetRow.append(label, el("p", "", presetAbout(meta, select.value, room.rules_resolved.players)));
   form.append(presetRow);
   for (const [option, spec] of Object.entries(meta.options)) {
     form.append(optionRow(option, spec, room, error));

@@ -3,8 +3,11 @@
 import { api, saveToken } from "./net.js";
 import { setUpPage } from "./page.js";
 import { serverMessage, t } from "./i18n.js";
+import { presetAbout } from "./lobby.js";
 
 const NAME_KEY = "amerikaner.name";
+// GET /api/rules: the presets' figures for the hint under the preset picker.
+let rulesMeta = null;
 
 function nameInput() {
   return document.getElementById("name");
@@ -66,7 +69,8 @@ const handlers = {
 function presetHint() {
   const select = document.getElementById("preset");
   for (const option of select.options) option.textContent = t(`preset.label.${option.value}`);
-  document.getElementById("preset-hint").textContent = t(`preset.about.${select.value}`);
+  document.getElementById("preset-hint").textContent =
+    rulesMeta ? presetAbout(rulesMeta, select.value) : "";
 }
 
 function init() {
@@ -92,7 +96,12 @@ function init() {
   document.getElementById("code").addEventListener("keydown", (event) => {
     if (event.key === "Enter") document.querySelector("[data-action='join']").click();
   });
-  setUpPage().then(presetHint);
+  // Without the figures (a failed request) the hint stays empty; the page still works.
+  const figures = api("GET", "/api/rules").catch(() => null);
+  setUpPage().then(presetHint).then(() => figures).then((meta) => {
+    rulesMeta = meta;
+    presetHint();
+  });
 }
 
 init();

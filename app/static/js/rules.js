@@ -1,14 +1,24 @@
 // The rules page: the game explained (i18n text), then the presets and every option
 // rendered from GET /api/rules, which the server builds from the engine's rule set, so
-// the page cannot drift from the rules that are played.
+// the page cannot drift from the rules that are played.  Every figure in a text (hand
+// size, bids, kitty, target...) is a placeholder filled from the engine's `resolved`.
 
-import { has, t } from "./i18n.js";
-import { optionName, valueLabel } from "./lobby.js";
+import { currentLanguage, has, t } from "./i18n.js";
+import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
 import { el } from "./dom.js";
 
+// The table sizes a preset's figures are shown for, and the one the texts quote.
+const TABLE_SIZES = [3, 4, 5];
+const QUOTED_SIZE = 4;
+
 let meta = null;
+
+// The rule set the general texts quote: the default preset at four players.
+function quoted() {
+  return meta ? presetFigures(meta, meta.default, QUOTED_SIZE) : {};
+}
 
 function renderText() {
   const box = document.getElementById("rules-text");
@@ -16,13 +26,13 @@ function renderText() {
   for (let i = 1; has(`rules.s${i}.title`); i++) {
     const section = el("section");
     section.append(el("h2", "", t(`rules.s${i}.title`)));
-    for (const para of t(`rules.s${i}.body`).split("\n\n")) section.append(el("p", "", para));
+    for (const para of t(`rules.s${i}.body`, quoted()).split("\n\n")) section.append(el("p", "", para));
     sections.push(section);
   }
   box.replaceChildren(...sections);
 }
 
-// The preset table's columns: the options the presets set, then the deck's shape.
+// The preset table's columns: the options the presets set.
 function presetColumns() {
   const columns = new Set();
   for (const options of Object.values(meta.preset_options || {})) {
@@ -31,33 +41,97 @@ function presetColumns() {
   return columns.size ? [...columns] : ["kitty", "kitty_trick", "no_callable", "first_bidder"];
 }
 
-function renderPresets() {
-  const PRESET_COLUMNS = presetColumns();
-  const box = document.getElementById("presets-table");
-  const table = el("table", "data-table");
-  const head = el("tr");
-  const headers = [t("rules.col.preset"), ...PRESET_COLUMNS.map(optionName), t("rules.col.hand"), t("rules.col.bids")];
-  for (const text of headers) {
+function headerRow(texts) {
+  const row = el("tr");
+  for (const text of texts) {
     const th = el("th", "", text);
     th.scope = "col";
-    head.append(th);
+    row.append(th);
   }
   const thead = el("thead");
-  thead.append(head);
+  thead.append(row);
+  return thead;
+}
+
+function renderPresets() {
+  const columns = presetColumns();
+  const box = document.getElementById("presets-table");
+  const table = el("table", "data-table");
   const tbody = el("tbody");
   for (const preset of meta.presets) {
-    const r = meta.resolved[preset]["4"] || meta.resolved[preset][4];
+    const r = presetFigures(meta, preset, QUOTED_SIZE);
     const tr = el("tr");
     const th = el("th", "");
     th.scope = "row";
     th.append(el("code", "", preset), el("br"), document.createTextNode(t(`preset.label.${preset}`)));
     tr.append(th);
-    for (const option of PRESET_COLUMNS) tr.append(el("td", "", valueLabel(option, r[option])));
-    tr.append(el("td", "", String(r.hand_size)), el("td", "", `${r.min_bid}–${r.max_bid}`));
+    for (const option of columns) tr.append(el("td", "", valueLabel(option, r[option])));
     tbody.append(tr);
   }
-  table.append(thead, tbody);
+  table.append(headerRow([t("rules.col.preset"), ...columns.map(optionName)]), tbody);
   box.replaceChildren(table);
+}
+
+// A preset's figures for three, four and five players, as the engine resolves them.
+function figuresTable(preset, headingId) {
+  const table = el("table", "data-table");
+  table.id = `figures-${preset}`;
+  table.append(el("caption", "", t("rules.figures_caption")));
+  const tbody = el("tbody");
+  for (const players of TABLE_SIZES) {
+    const r = presetFigures(meta, preset, players);
+    const tr = el("tr");
+    tr.dataset.players = String(players);
+    const th = el("th", "", t("rules.n_players", { n: players }));
+    th.scope = "row";
+    tr.append(th);
+    for (const text of [r.hand_size, r.kitty, `${r.min_bid}–${r.max_bid}`, r.target]) {
+      tr.append(el("td", "", String(text)));
+    }
+    tbody.append(tr);
+  }
+  table.append(headerRow([optionName("players"), t("rules.col.hand"), optionName("kitty"),
+    t("rules.col.bids"), optionName("target")]), tbody);
+  const scroll = el("div", "table-scroll");
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-labelledby", headingId);
+  scroll.tabIndex = 0;
+  scroll.append(table);
+  return scroll;
+}
+
+function labelled(label, text) {
+  const p = el("p");
+  p.append(el("strong", "", `${label} `), document.createTextNode(text));
+  return p;
+}
+
+function conventionList(ids, figures) {
+  const list = el("ul");
+  for (const id of ids) list.append(el("li", "", t(`rules.conv.${id}`, figures)));
+  return list;
+}
+
+function presetDetail(preset) {
+  const figures = presetFigures(meta, preset, QUOTED_SIZE);
+  const provenance = (meta.provenance || {})[preset] || { sources: [], conventions: [] };
+  const section = el("section", "preset-detail");
+  const heading = el("h3", "", `${t(`preset.label.${preset}`)} `);
+  heading.id = `preset-${preset}`;
+  heading.append(el("code", "", preset));
+  section.append(heading, el("p", "", t(`preset.about.${preset}`, figures)));
+  const sources = provenance.sources.map((source) => t(`rules.source.${source}`));
+  section.append(labelled(t("rules.follows"),
+    new Intl.ListFormat(currentLanguage(), { type: "conjunction" }).format(sources)));
+  if (provenance.conventions.length) {
+    section.append(el("p", "", t("rules.conventions")), conventionList(provenance.conventions, figures));
+  }
+  section.append(figuresTable(preset, heading.id));
+  return section;
+}
+
+function renderPresetDetails() {
+  document.getElementById("preset-details").replaceChildren(...meta.presets.map(presetDetail));
 }
 
 function withLabel(option, value) {
@@ -75,21 +149,23 @@ function valuesText(option, spec) {
 }
 
 function renderOptions() {
+  document.getElementById("options-intro").textContent = t("rules.options_intro",
+    { preset: t(`preset.label.${meta.default}`), players: QUOTED_SIZE });
   const list = document.getElementById("options-list");
   const items = [];
+  const conventions = meta.option_conventions || {};
   for (const [option, spec] of Object.entries(meta.options)) {
     const dt = el("dt");
     dt.id = `option-${option}`;
     dt.append(document.createTextNode(`${optionName(option)} `), el("code", "", option));
     const dd = el("dd");
-    dd.append(el("p", "", has(`opt.${option}.help`) ? t(`opt.${option}.help`) : ""));
-    const values = el("p");
-    values.append(el("strong", "", `${t("rules.values")} `), document.createTextNode(valuesText(option, spec)));
-    const def = el("p");
-    def.append(el("strong", "", `${t("rules.default")} `),
-      document.createTextNode(spec.default === null || spec.default === undefined
+    dd.append(el("p", "", optionHelp(option, quoted())));
+    for (const id of conventions[option] || []) {
+      dd.append(labelled(t("rules.convention"), t(`rules.conv.${id}`, quoted())));
+    }
+    dd.append(labelled(t("rules.values"), valuesText(option, spec)),
+      labelled(t("rules.default"), spec.default === null || spec.default === undefined
         ? t("value.auto") : withLabel(option, spec.default)));
-    dd.append(values, def);
     items.push(dt, dd);
   }
   list.replaceChildren(...items);
@@ -99,16 +175,17 @@ function renderAll() {
   renderText();
   if (!meta) return;
   renderPresets();
+  renderPresetDetails();
   renderOptions();
 }
 
 async function init() {
   await setUpPage();
   document.addEventListener("languagechange", renderAll);
-  renderText();
   try {
     meta = await api("GET", "/api/rules");
   } catch {
+    renderText();
     document.getElementById("rules-error").textContent = t("rules.load_error");
     return;
   }

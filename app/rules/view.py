@@ -209,6 +209,7 @@ class SeatView:
             "kitty_size": m.rules.options.kitty,
             "discards": _ids(self.discards),
             "last_trick": _trick_wire(d.tricks[-1]) if d and d.tricks else None,
+            "tricks": [_trick_wire(t) for t in d.tricks] if d else [],
             "tricks_played": d.tricks_played if d else 0,
             "minus_round": self.minus_round,
             "result": self._result_wire(),

@@ -85,6 +85,7 @@ class WireView(TypedDict):
     kitty_size: int
     discards: list[str] | None  # the bidder's own discards (bidder only)
     last_trick: LastTrick | None
+    tricks: list[LastTrick]    # the completed tricks of this deal, in order (public)
     tricks_played: int
     minus_round: bool
     result: ResultWire | None  # after a deal

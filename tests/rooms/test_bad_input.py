@@ -98,6 +98,10 @@ def test_commands_not_allowed_for_the_sender_or_not_now(server: ServerThread) ->
     refused(bo, {"type": "seat_bot", "seat": 2, "level": "random"}, "not_host")
     refused(bo, {"type": "settings", "grace_seconds": 5}, "not_host")
     refused(eve, {"type": "start"}, "not_host")
+    ann.send({"type": "settings", "spectator_chat": False})  # spectators may chat, unless
+    eve.wait_state(lambda v: not v["room"]["settings"]["spectator_chat"])
+    ann.drain(0.1)
+    bo.drain(0.1)
     refused(eve, {"type": "chat", "text": "hi"}, "not_seated")
     refused(eve, {"type": "action", "game": eve.game, "action": {"bid": "pass"}},
             "not_seated")

@@ -49,8 +49,8 @@ def bot_moved(room: RoomCore, seat: int, level: str, game: int, action: Action) 
         room.thinking = None
     state = room.state
     match = state.match
-    if (match is None or game != state.game or match.turn != seat
-            or room.controller(seat) != level):
+    stands_in = room.controller(seat) == level or room.timed_out == game
+    if match is None or game != state.game or match.turn != seat or not stands_in:
         return
     deal = match.deal
     # The rules accepted this action on the bot's copy at this game (the adapter checks).
@@ -76,6 +76,29 @@ def rematch(room: RoomCore, seat: int | None) -> None:
     if match is None or not match.finished:
         raise RoomError("wrong_phase", "a rematch is for after the match")
     new_match(room)
+
+
+def again(room: RoomCore, seat: int | None) -> None:
+    """"Play again": when every connected person has said it, the next match starts."""
+    if seat is None:
+        raise RoomError("not_seated", "spectators cannot start a match")
+    state = room.state
+    if state.match is None or not state.match.finished:
+        raise RoomError("wrong_phase", "play again is for after the match")
+    if not state.seats[seat].again:
+        state.set_seat(state.seats[seat].copy(again=True))
+    connected = room.connected_seats()
+    if all(s.again for s in state.seats if s.human and s.index in connected):
+        new_match(room)
+
+
+def back_to_lobby(room: RoomCore, seat: int | None) -> None:
+    """The host takes the table back to the lobby, to change rules, seats and bots."""
+    require_host(room, seat)
+    match = room.state.match
+    if match is None or not match.finished:
+        raise RoomError("wrong_phase", "back to the lobby is for after the match")
+    room.state.back_to_lobby()
 
 
 def new_match(room: RoomCore) -> None:

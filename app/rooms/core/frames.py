@@ -31,20 +31,53 @@ class SeatInfo(TypedDict):
     host: bool
     ready: bool               # between deals: this person is ready for the next deal
     takeover: bool            # a person takes this bot seat over from the next deal
+    joining: str | None       # that person's name (``name`` is the bot playing it now)
+    again: bool               # match over: this person said "Play again"
+
+
+ChatKind = Literal["text", "system", "reaction"]
+REACTIONS = ("nice", "oops", "thanks", "wow", "gg")
 
 
 @with_config(FORBID)
 class ChatLine(TypedDict):
-    seat: int
+    """A chat line; ``system`` lines say what happened at the table (``text`` names the
+    event, ``name`` whom it is about), ``reaction`` lines a quick reaction's id."""
+
+    seat: int | None          # null: a spectator, or the table itself
     name: str
     text: str
     at: float                 # epoch seconds
+    kind: ChatKind
+
+
+@with_config(FORBID)
+class Clock(TypedDict):
+    """Whose time is running, and until when (the server owns the clock)."""
+
+    seat: int
+    until: float              # epoch seconds
+    kind: Literal["grace", "turn"]  # a dropped person's grace, or the turn timer
+
+
+@with_config(FORBID)
+class MatchSummary(TypedDict):
+    """A finished match of the room (``view.room.history``)."""
+
+    number: int
+    players: list[str]
+    score_sheet: list[list[int]]
+    totals: list[int]
+    winners: list[int]
 
 
 @with_config(FORBID)
 class RoomSettings(TypedDict):
     grace_seconds: int        # a disconnected person's turn waits this long for them
     next_deal_pause: int      # seconds between deals unless everyone is ready sooner
+    turn_seconds: int         # a connected person's time per move; 0: no limit
+    bot_pace: str             # relaxed, normal or fast
+    spectator_chat: bool      # spectators may chat
     bot_levels: list[str]
 
 
@@ -63,9 +96,11 @@ class RoomInfo(TypedDict):
     rules_resolved: dict[str, Any]
     settings: RoomSettings
     next_deal_at: float | None  # epoch seconds; between deals only
+    clock: Clock | None       # the seat being waited for against a clock
     chat: list[ChatLine]      # the last lines
     match_number: int
     record_available: bool
+    history: list[MatchSummary]  # the room's finished matches, newest last
 
 
 @with_config(FORBID)
@@ -80,6 +115,8 @@ class View(WireView):
 
 @with_config(FORBID)
 class ChatEvent(ChatLine):
+    """A chat line (text, system or reaction), as kept in ``view.room.chat``."""
+
     type: Literal["chat"]
 
 
@@ -90,12 +127,16 @@ class SeatTaken(TypedDict):
     name: str
 
 
+SeatEventKind = Literal["seat_left", "stand_in", "returned", "took_over", "timed_out"]
+
+
 @with_config(FORBID)
 class SeatEvent(TypedDict):
     """Something happened to a seat: given back, a bot standing in for its away person,
-    the person back, a pending person playing it from now on."""
+    the person back, a pending person playing it from now on, a person's turn time ran
+    out (the best bot played that move for them)."""
 
-    type: Literal["seat_left", "stand_in", "returned", "took_over"]
+    type: SeatEventKind
     seat: int
 
 

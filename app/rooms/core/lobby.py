@@ -78,20 +78,26 @@ def join(room: RoomCore, name: str, seat: int | None) -> JoinedRoom:
         s.bot = None
     state.set_seat(s)
     room.happened({"type": "seat_taken", "seat": seat, "name": name})
+    room.say(None, name, "seat_taken", "system")
     return {"seat": seat, "token": token, "takeover": s.takeover}
 
 
 def leave(room: RoomCore, seat: int | None) -> None:
+    """Give the seat back: in the lobby, or after the match (the seat goes to a bot)."""
     if seat is None:
         raise RoomError("not_seated", "you have no seat to leave")
-    require_lobby(room)
+    match = room.state.match
+    if match is not None and not match.finished:
+        raise RoomError("wrong_phase", "you can leave in the lobby or after the match", 409)
     if seat == room.state.host:
         raise RoomError("host_cannot_leave", "the host cannot give the seat back")
+    name = room.state.seats[seat].name or ""
     room.state.set_seat(Seat(seat, bot=BEST_BOT))
     for conn in room.conns.values():
         if conn.seat == seat:  # the person keeps watching
             conn.seat = None
     room.happened({"type": "seat_left", "seat": seat})
+    room.say(None, name, "seat_left", "system")
 
 
 def set_rules(room: RoomCore, seat: int | None, raw: dict[str, Any]) -> None:
@@ -116,24 +122,37 @@ def seat_bot(room: RoomCore, seat: int | None, target: int, level: str) -> None:
     state.set_seat(state.seats[target].copy(bot=level))
 
 
-def settings(room: RoomCore, seat: int | None, grace: int | None, pause: int | None,
-             now: float) -> None:
+def settings(room: RoomCore, seat: int | None, changes: dict[str, Any], now: float) -> None:
+    """The host changes these settings (only the keys given)."""
     require_host(room, seat)
+    if not changes:
+        raise RoomError("bad_message", "settings: name at least one setting")
     state = room.state
-    state.set_settings(grace, pause)
-    if grace is not None:
+    state.set_settings(changes)
+    if "grace_seconds" in changes or "turn_seconds" in changes:
         room.grace.clear()
+        room.turn_clock = None
+    pause = changes.get("next_deal_pause")
     if pause is not None and state.next_deal_at is not None:
         state.set_next_deal_at(now + pause)
 
 
-def chat(room: RoomCore, seat: int | None, text: str, now: float) -> None:
+def speaker(room: RoomCore, seat: int | None) -> str:
+    """Who a chat line is from: a seated person, or a spectator when the host allows."""
     if seat is None:
-        raise RoomError("not_seated", "only players can chat")
+        if not room.state.spectator_chat:
+            raise RoomError("not_seated", "the host has turned spectators' chat off")
+        return "Spectator"
+    return room.state.seats[seat].name or f"Seat {seat + 1}"
+
+
+def chat(room: RoomCore, seat: int | None, text: str) -> None:
+    name = speaker(room, seat)
     text = " ".join(text.split())
     if not text:
         raise RoomError("bad_message", "chat: the text is empty")
-    name = room.state.seats[seat].name or f"Seat {seat + 1}"
-    at = round(now, 3)
-    room.state.add_chat({"seat": seat, "name": name, "text": text, "at": at})
-    room.happened({"type": "chat", "seat": seat, "name": name, "text": text, "at": at})
+    room.say(seat, name, text, "text")
+
+
+def react(room: RoomCore, seat: int | None, reaction: str) -> None:
+    room.say(seat, speaker(room, seat), reaction, "reaction")

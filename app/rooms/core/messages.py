@@ -62,12 +62,20 @@ class SeatBot(_Strict):
     level: Annotated[str, Field(min_length=1, max_length=32)]
 
 
+TurnSeconds = Literal[0, 30, 60, 120]
+BotPace = Literal["relaxed", "normal", "fast"]
+Reaction = Literal["nice", "oops", "thanks", "wow", "gg"]
+
+
 class SettingsMessage(_Strict):
-    """Host, any time: the room's timing settings (only the keys given change)."""
+    """Host, any time: the room's settings (only the keys given change)."""
 
     type: Literal["settings"]
-    grace_seconds: Annotated[int, Field(ge=0, le=600)] | None = None
-    next_deal_pause: Annotated[int, Field(ge=0, le=300)] | None = None
+    grace_seconds: Annotated[int, Field(ge=0, le=600)] | None = None  # a dropped person's grace
+    next_deal_pause: Annotated[int, Field(ge=0, le=300)] | None = None  # seconds between deals
+    turn_seconds: TurnSeconds | None = None  # a connected person's time per move (0: none)
+    bot_pace: BotPace | None = None  # how quickly bots move
+    spectator_chat: bool | None = None  # whether spectators may chat
 
 
 class Ready(_Strict):
@@ -81,14 +89,35 @@ class ChatIn(_Strict):
     text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
 
 
+class React(_Strict):
+    """A quick reaction, shown in the chat."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+
 class Rematch(_Strict):
-    """Host, after the match: a new match with the same seats and rules."""
+    """Host, after the match: a new match with the same seats and rules, at once."""
 
     type: Literal["rematch"]
 
 
+class Again(_Strict):
+    """Seated person, after the match: "Play again" (when every connected person has
+    said it, the next match starts)."""
+
+    type: Literal["again"]
+
+
+class BackToLobby(_Strict):
+    """Host, after the match: back to the lobby, to change rules, seats and bots."""
+
+    type: Literal["lobby"]
+
+
 class Leave(_Strict):
-    """Seated human, lobby only: give the seat back (the token stops working)."""
+    """Seated person who is not the host, in the lobby or after the match: give the seat
+    back (the token stops working)."""
 
     type: Literal["leave"]
 
@@ -99,14 +128,15 @@ class Ping(_Strict):
 
 ClientMessage = Annotated[
     Hello | ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn
-    | Rematch | Leave | Ping,
+    | React | Rematch | Again | BackToLobby | Leave | Ping,
     Field(discriminator="type"),
 ]
 # What a bound connection sends to its room (``hello`` binds it, ``ping`` never reaches it).
 RoomMessage = (ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn
-               | Rematch | Leave)
+               | React | Rematch | Again | BackToLobby | Leave)
 CLIENT_TYPES: tuple[str, ...] = ("hello", "action", "start", "rules", "seat_bot", "settings",
-                                 "ready", "chat", "rematch", "leave", "ping")
+                                 "ready", "chat", "react", "rematch", "again", "lobby", "leave",
+                                 "ping")
 _client_adapter: TypeAdapter[Hello | RoomMessage | Ping] = TypeAdapter(ClientMessage)
 
 
@@ -162,9 +192,11 @@ def clean_name(value: str) -> str:
 
 
 class CreateRoomBody(_Strict):
-    name: Annotated[str, Field(max_length=100)]
-    rules: dict[str, Any] | None = None
-    practice: bool = False
+    name: Annotated[str, Field(max_length=100)]  # the host's name
+    rules: dict[str, Any] | None = None  # a rule set: {"preset": NAME, **options}
+    practice: bool = False  # a private table against bots
+    bot_level: Annotated[str, Field(min_length=1, max_length=32)] | None = None  # bots' level
+    bot_pace: BotPace | None = None  # how quickly the bots move
 
 
 class JoinBody(_Strict):

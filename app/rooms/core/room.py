@@ -40,12 +40,15 @@ from .effects import (
     Tick,
 )
 from .errors import RoomError
-from .frames import HintFrame, JoinedRoom, RoomEvent
+from .frames import ChatKind, HintFrame, JoinedRoom, RoomEvent, SeatEventKind
 from .messages import (
     ActionMessage,
+    Again,
+    BackToLobby,
     ChatIn,
     Hello,
     Leave,
+    React,
     Ready,
     Rematch,
     RulesMessage,
@@ -88,6 +91,8 @@ class RoomCore:
         self.host_gone_since: float | None = None
         self.bot_plan: tuple[int, float] | None = None  # (game, due) of the next bot move
         self.thinking: int | None = None    # the game a bot is thinking about
+        self.turn_clock: tuple[int, float] | None = None  # (game, until): the turn timer
+        self.timed_out: int | None = None   # the game at which a person's time ran out
         self.hint: HintFrame | None = None  # practice: the hint for the current game
         self.hint_asked: int | None = None
         # the step in progress
@@ -96,6 +101,7 @@ class RoomCore:
         self._records: list[tuple[int, dict[str, Any]]] = []
         self._changed = False
         self._welcomed: list[int] = []
+        self.now = 0.0                      # the time of the input being handled
 
     # -- making rooms -----------------------------------------------------------------
 
@@ -167,6 +173,7 @@ class RoomCore:
         self._records = []
         self._changed = False
         self._welcomed = []
+        self.now = now
         reply: JoinedRoom | None = None
         match event:
             case Received(conn, message):
@@ -202,6 +209,20 @@ class RoomCore:
     def happened(self, item: Happening) -> None:
         self._happened.append(item)
 
+    def say(self, seat: int | None, name: str, text: str, kind: ChatKind) -> None:
+        """A chat line (a person's, a reaction, or the table's own), heard by everyone."""
+        at = round(self.now, 3)
+        self.state.add_chat({"seat": seat, "name": name, "text": text, "at": at,
+                             "kind": kind})
+        self.happened({"type": "chat", "seat": seat, "name": name, "text": text, "at": at,
+                       "kind": kind})
+
+    def announce(self, kind: SeatEventKind, seat: int) -> None:
+        """Something happened to ``seat``: an event, and a system line in the chat."""
+        self.happened({"type": kind, "seat": seat})
+        s = self.state.seats[seat]
+        self.say(None, s.name or s.player_name, kind, "system")
+
     def emit(self, effect: Effect) -> None:
         self._effects.append(effect)
 
@@ -229,17 +250,24 @@ class RoomCore:
             case Ready():
                 flow.ready(self, seat)
             case ChatIn(text=text):
-                lobby.chat(self, seat, text, now)
+                lobby.chat(self, seat, text)
+            case React(reaction=reaction):
+                lobby.react(self, seat, reaction)
             case Start():
                 flow.start(self, seat)
             case RulesMessage(rules=rules):
                 lobby.set_rules(self, seat, rules)
             case SeatBot(seat=target, level=level):
                 lobby.seat_bot(self, seat, target, level)
-            case SettingsMessage(grace_seconds=grace, next_deal_pause=pause):
-                lobby.settings(self, seat, grace, pause, now)
+            case SettingsMessage():
+                lobby.settings(self, seat, message.model_dump(exclude={"type"},
+                                                              exclude_none=True), now)
             case Rematch():
                 flow.rematch(self, seat)
+            case Again():
+                flow.again(self, seat)
+            case BackToLobby():
+                flow.back_to_lobby(self, seat)
             case Leave():
                 lobby.leave(self, seat)
             case _:  # pragma: no cover - the parser admits nothing else
@@ -257,7 +285,7 @@ class RoomCore:
             if seat.away:
                 seat = seat.copy(away=False)
                 self.state.set_seat(seat)
-                self.happened({"type": "returned", "seat": seat.index})
+                self.announce("returned", seat.index)
         elif hello.spectate:
             if self.state.practice:
                 raise RoomError("private_room", "a practice table cannot be watched")

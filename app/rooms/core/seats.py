@@ -26,6 +26,7 @@ class Seat:
     bot: str | None = None
     away: bool = False
     ready: bool = False
+    again: bool = False       # match over: this person said "Play again"
 
     @property
     def human(self) -> bool:
@@ -51,30 +52,18 @@ class Seat:
         self.token_hash = hash_token(token)
         self.away = False
         self.ready = False
+        self.again = False
         return token
 
     def holds(self, token: str) -> bool:
         """Whether ``token`` is this seat's."""
         return token_matches(token, self.token_hash)
 
-    def clear(self, level: str) -> None:
-        """Back to an empty lobby seat."""
-        self.name = None
-        self.token_hash = None
-        self.bot = level
-        self.away = False
-        self.ready = False
-
-    def take_over(self) -> None:
-        """The pending person plays from now on."""
-        self.bot = None
-        self.away = False
-
     def info(self, connected: bool, host: bool, started: bool) -> SeatInfo:
         """The public description: never the token hash."""
-        if self.human:
+        if self.human and not self.takeover:
             name: str | None = self.name
-        else:
+        else:  # a pending person is not playing yet: the bot that plays it now shows
             name = f"Bot {self.index + 1}" if started else None
         return {
             "seat": self.index,
@@ -86,13 +75,15 @@ class Seat:
             "host": host,
             "ready": self.ready,
             "takeover": self.takeover,
+            "joining": self.name if self.takeover else None,
+            "again": self.again,
         }
 
     def to_data(self) -> dict[str, Any]:
         return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot,
-                "away": self.away, "ready": self.ready}
+                "away": self.away, "ready": self.ready, "again": self.again}
 
     @classmethod
     def from_data(cls, index: int, data: dict[str, Any]) -> Seat:
         return cls(index, data.get("name"), data.get("token_hash"), data.get("bot"),
-                   bool(data.get("away")), bool(data.get("ready")))
+                   bool(data.get("away")), bool(data.get("ready")), bool(data.get("again")))

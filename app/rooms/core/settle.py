@@ -2,9 +2,11 @@
 input, ``tick`` when the room's wake-up time has come, ``next_wake`` says when that is.
 
 Settling: the host role passes on after its grace; a void deal is dealt again; a finished
-deal sets the next deal's time; a finished match keeps its record; a new deal lets pending
-people take their seats; a disconnected person whose turn it is gets a grace period; a
-bot whose turn it is gets a time to move; a practice player whose turn it is gets a hint.
+deal sets the next deal's time; a finished match keeps its record and its summary; a new
+deal lets pending people take their seats; a disconnected person whose turn it is gets a
+grace period, a connected one the turn timer (if the host set one); a bot whose turn it
+is gets a time to move (the room's pace); a practice player whose turn it is gets a hint.
+A bot standing in for an away person passes in the auction: it never commits them.
 Nothing runs while no person is connected: bots do not play to an empty room.
 """
 
@@ -12,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.rules import Phase
+from app.bots import BEST_BOT
+from app.rules import PASS, Phase
 from app.rules.record import match_to_record
 
 from .seats import Seat
@@ -20,13 +23,22 @@ from .seats import Seat
 if TYPE_CHECKING:
     from .room import RoomCore
 
+PACE = {"relaxed": 1.2, "normal": 0.7, "fast": 0.3}  # seconds a bot move takes, on average
+
 
 def settle(room: RoomCore, now: float) -> None:
     _pass_host(room, now)
+    while _settle_match(room, now):
+        pass  # a stand-in passed: settle the position that follows
+
+
+def _settle_match(room: RoomCore, now: float) -> bool:
+    """Settle the match; ``True`` when a move was made here and the new position needs
+    settling too."""
     state = room.state
     match = state.match
     if match is None:
-        return
+        return False
     deal = match.deal
     if deal is not None and deal.outcome == "void" and not match.finished:
         room.game_events(state.deal(), None)  # the live table always deals again at once
@@ -34,33 +46,47 @@ def settle(room: RoomCore, now: float) -> None:
     if phase == Phase.DEAL_OVER and state.next_deal_at is None:
         state.set_next_deal_at(now + state.next_deal_pause)
     if match.finished and state.recorded_match != state.match_number:
-        room.keep_record(state.match_number, match_to_record(match, player_names(state.seats)))
+        names = player_names(state.seats)
+        room.keep_record(state.match_number, match_to_record(match, names))
         state.set_recorded(state.match_number)
+        state.add_history({"number": state.match_number, "players": names,
+                           "score_sheet": [list(p) for p in match.scored],
+                           "totals": list(match.totals), "winners": list(match.winners)})
     deal = match.deal
     if phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER) and deal and not deal.action_count:
         for seat in state.seats:
             if seat.takeover:  # a new deal: the pending person plays from now on
                 state.set_seat(seat.copy(bot=None, away=False))
-                room.happened({"type": "took_over", "seat": seat.index})
+                room.announce("took_over", seat.index)
     turn = match.turn
     for seat_index in list(room.grace):
         if seat_index != turn:
             del room.grace[seat_index]
     if turn is None or not room.humans_connected():
-        return
+        return False
+    game = state.game
     level = room.controller(turn)
     if level is None:
         if turn not in room.connected_seats():
             room.grace.setdefault(turn, now + state.grace_seconds)
-        elif state.practice and room.hint_asked != state.game:
+            return False
+        if state.turn_seconds and (room.turn_clock is None or room.turn_clock[0] != game):
+            room.turn_clock = (game, now + state.turn_seconds)
+        if state.practice and room.hint_asked != game:
             room.ask_hint(turn)
-        return
-    game = state.game
+        return False
     if room.bot_plan is None or room.bot_plan[0] != game:
-        delay = room.timing.bot_delay * room.rng.uniform(0.6, 1.4)
-        room.bot_plan = (game, now + delay)
-    if room.bot_plan[1] <= now and room.thinking != game:
-        room.ask_bot(turn, level)
+        delay = PACE.get(state.bot_pace, 0.7) * room.timing.bot_delay
+        room.bot_plan = (game, now + delay * room.rng.uniform(0.7, 1.3))
+    if room.bot_plan[1] > now or room.thinking == game:
+        return False
+    seat = state.seats[turn]
+    if seat.away and seat.bot is None and match.phase == Phase.AUCTION:
+        # A bot standing in for a person never commits them to a contract.
+        room.game_events(state.act(turn, PASS), deal)
+        return True
+    room.ask_bot(turn, level)
+    return False
 
 
 def tick(room: RoomCore, now: float) -> None:
@@ -78,7 +104,15 @@ def tick(room: RoomCore, now: float) -> None:
         if deadline <= now and match.turn == seat_index:
             del room.grace[seat_index]
             state.set_seat(state.seats[seat_index].copy(away=True))
-            room.happened({"type": "stand_in", "seat": seat_index})
+            room.announce("stand_in", seat_index)
+    clock = room.turn_clock
+    turn = match.turn
+    if (clock is not None and clock[0] == state.game and clock[1] <= now and turn is not None
+            and room.controller(turn) is None and room.thinking != state.game):
+        # The person's time ran out: the best bot plays this one move for them.
+        room.timed_out = state.game
+        room.announce("timed_out", turn)
+        room.ask_bot(turn, BEST_BOT)
 
 
 def next_wake(room: RoomCore) -> float | None:
@@ -95,6 +129,9 @@ def next_wake(room: RoomCore) -> float | None:
         plan = room.bot_plan
         if plan is not None and plan[0] == state.game and room.thinking != state.game:
             times.append(plan[1])
+        clock = room.turn_clock
+        if clock is not None and clock[0] == state.game and room.thinking != state.game:
+            times.append(clock[1])
     return min(times) if times else None
 
 
@@ -125,4 +162,5 @@ def _pass_host(room: RoomCore, now: float) -> None:
             if seat != host:
                 state.set_host(seat)
                 room.happened({"type": "host_changed", "seat": seat})
+                room.say(None, state.seats[seat].name or "", "host_changed", "system")
             return

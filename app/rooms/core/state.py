@@ -13,7 +13,8 @@ objects with a kind ``k``; game entries use the game record's shapes:
 | `deal` | `dealer`, `hands`, `kitty` | a deal as dealt (GAME-RECORD.md) |
 | `act` | `seat` and the action | a game action (GAME-RECORD.md) |
 | `seat` | `seat`, `data` | a seat's holder, bot level, away and ready flags |
-| `rules`, `settings`, `host`, `chat`, `next_deal_at`, `recorded` | | the room around it |
+| `rules`, `settings`, `host`, `chat`, `history` | | the room around it |
+| `next_deal_at`, `recorded`, `lobby` | | between deals, a match's record kept, back to the lobby |
 
 ``game`` counts the match's entries (``match``, ``deal``, ``act``): the number actions name.
 """
@@ -29,11 +30,14 @@ from app.bots import BEST_BOT
 from app.rules import Action, Event, Match, RuleSet, RulesetError, parse_action
 from app.rules.cards import ids_of, mask_of_ids
 
-from .frames import ChatLine
+from .frames import ChatLine, MatchSummary
 from .seats import Seat
 
 Entry = dict[str, Any]
 CHAT_KEEP = 50
+HISTORY_KEEP = 10
+SETTINGS_DEFAULTS: dict[str, Any] = {"turn_seconds": 0, "bot_pace": "normal",
+                                     "spectator_chat": True}
 GAME_KINDS = frozenset({"match", "deal", "act"})
 
 
@@ -53,7 +57,11 @@ class RoomState:
         self.host: int | None = 0
         self.grace_seconds = grace_seconds
         self.next_deal_pause = next_deal_pause
+        self.turn_seconds: int = SETTINGS_DEFAULTS["turn_seconds"]
+        self.bot_pace: str = SETTINGS_DEFAULTS["bot_pace"]
+        self.spectator_chat: bool = SETTINGS_DEFAULTS["spectator_chat"]
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_KEEP)
+        self.history: deque[MatchSummary] = deque(maxlen=HISTORY_KEEP)
         self.match: Match | None = None
         self.match_number = 0
         self.recorded_match = 0          # the last match whose record is stored
@@ -110,7 +118,8 @@ class RoomState:
             self.new_match(int(entry["dealer"]))
         elif kind == "chat":
             self.add_chat({"seat": entry["seat"], "name": entry["name"],
-                           "text": entry["text"], "at": entry["at"]})
+                           "text": entry["text"], "at": entry["at"],
+                           "kind": entry.get("kind", "text")})
         elif kind == "ready":
             self.set_ready(int(entry["seat"]))
         elif kind == "next_deal_at":
@@ -120,9 +129,13 @@ class RoomState:
         elif kind == "rules":
             self.set_rules(RuleSet.from_json(entry["rules"]))
         elif kind == "settings":
-            self.set_settings(entry.get("grace_seconds"), entry.get("next_deal_pause"))
+            self.set_settings({k: v for k, v in entry.items() if k != "k"})
         elif kind == "recorded":
             self.set_recorded(int(entry["match"]))
+        elif kind == "history":
+            self.add_history(entry["match"])
+        elif kind == "lobby":
+            self.back_to_lobby()
         else:
             raise RestoreError(f"unknown entry kind {kind!r}")
 
@@ -136,7 +149,9 @@ class RoomState:
             "k": "room", "code": self.code, "practice": self.practice,
             "rules": self.rules.to_json(), "seats": [s.to_data() for s in self.seats],
             "host": self.host, "grace_seconds": self.grace_seconds,
-            "next_deal_pause": self.next_deal_pause, "chat": list(self.chat),
+            "next_deal_pause": self.next_deal_pause, "turn_seconds": self.turn_seconds,
+            "bot_pace": self.bot_pace, "spectator_chat": self.spectator_chat,
+            "chat": list(self.chat), "history": list(self.history),
             "match_number": self.match_number, "recorded_match": self.recorded_match,
             "game": self.game,
         })
@@ -147,7 +162,12 @@ class RoomState:
                     int(data["grace_seconds"]), int(data["next_deal_pause"]), rng)
         state.seats = [Seat.from_data(i, s) for i, s in enumerate(data["seats"])]
         state.host = data["host"]
-        state.chat.extend(data["chat"])
+        for key, default in SETTINGS_DEFAULTS.items():
+            setattr(state, key, data.get(key, default))
+        state.chat.extend({"seat": line["seat"], "name": line["name"], "text": line["text"],
+                           "at": line["at"], "kind": line.get("kind", "text")}
+                          for line in data["chat"])
+        state.history.extend(data.get("history", []))
         state.match_number = int(data["match_number"])
         state.recorded_match = int(data["recorded_match"])
         state.game = int(data["game"])
@@ -158,7 +178,17 @@ class RoomState:
     def new_match(self, dealer: int) -> None:
         self.match = Match(self.rules, self.rng, first_dealer=dealer, auto_redeal=False)
         self.match_number += 1
+        for seat in self.seats:
+            seat.again = False
         self._record({"k": "match", "dealer": dealer})
+
+    def back_to_lobby(self) -> None:
+        """After a match: no match, the same seats; rules and bots may change again."""
+        self.match = None
+        for seat in self.seats:
+            seat.again = seat.ready = False
+        self.next_deal_at = None
+        self._record({"k": "lobby"})
 
     def deal(self, hands: list[int] | None = None, kitty: int = 0) -> list[Event]:
         """The next deal: shuffled now, or these cards (a replay)."""
@@ -207,17 +237,22 @@ class RoomState:
         self.rules = rules
         self._record({"k": "rules", "rules": rules.to_json()})
 
-    def set_settings(self, grace: int | None, pause: int | None) -> None:
-        entry: Entry = {"k": "settings"}
-        if grace is not None:
-            self.grace_seconds = entry["grace_seconds"] = grace
-        if pause is not None:
-            self.next_deal_pause = entry["next_deal_pause"] = pause
-        self._record(entry)
+    def set_settings(self, changes: dict[str, Any]) -> None:
+        """Change these settings (``grace_seconds``, ``next_deal_pause``,
+        ``turn_seconds``, ``bot_pace``, ``spectator_chat``)."""
+        for key, value in changes.items():
+            if key not in SETTINGS_DEFAULTS and key not in ("grace_seconds", "next_deal_pause"):
+                raise KeyError(f"no setting {key!r}")
+            setattr(self, key, value)
+        self._record({"k": "settings", **changes})
 
     def add_chat(self, line: ChatLine) -> None:
         self.chat.append(line)
         self._record({"k": "chat", **line})
+
+    def add_history(self, summary: MatchSummary) -> None:
+        self.history.append(summary)
+        self._record({"k": "history", "match": summary})
 
     def set_recorded(self, match_number: int) -> None:
         self.recorded_match = match_number

@@ -16,7 +16,7 @@ from app.rules import Match, Phase, RuleSet, SeatView
 from app.rules.wire import WireView, events_for
 
 from .effects import Send
-from .frames import Event, PublicRoom, RoomInfo, StateFrame, View
+from .frames import Clock, Event, PublicRoom, RoomInfo, StateFrame, View
 from .lobby import joinable_seats
 
 if TYPE_CHECKING:
@@ -57,12 +57,32 @@ def room_info(room: RoomCore) -> RoomInfo:
         "rules_resolved": state.rules.resolved(),
         "settings": {"grace_seconds": state.grace_seconds,
                      "next_deal_pause": state.next_deal_pause,
+                     "turn_seconds": state.turn_seconds, "bot_pace": state.bot_pace,
+                     "spectator_chat": state.spectator_chat,
                      "bot_levels": list(BOT_LEVELS)},
         "next_deal_at": state.next_deal_at,
+        "clock": clock(room),
         "chat": list(state.chat),
         "match_number": state.match_number,
         "record_available": state.recorded_match > 0,
+        "history": list(state.history),
     }
+
+
+def clock(room: RoomCore) -> Clock | None:
+    """The seat being waited for against a clock: a dropped person's grace, or the turn
+    timer of a connected one."""
+    match = room.state.match
+    turn = None if match is None else match.turn
+    if turn is None:
+        return None
+    grace = room.grace.get(turn)
+    if grace is not None:
+        return {"seat": turn, "until": grace, "kind": "grace"}
+    timer = room.turn_clock
+    if timer is not None and timer[0] == room.state.game and room.controller(turn) is None:
+        return {"seat": turn, "until": timer[1], "kind": "turn"}
+    return None
 
 
 def events_seen(happened: list[Happening], seat: int | None) -> list[Event]:

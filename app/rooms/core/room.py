@@ -107,13 +107,20 @@ class RoomCore:
 
     @classmethod
     def create(cls, code: str, rules: RuleSet, practice: bool, name: str, grace_seconds: int,
-               next_deal_pause: int, timing: Timing,
-               rng: random.Random) -> tuple[RoomCore, str, Save]:
-        """A new room with its creator in seat 0 as the host: ``(room, token, save)``."""
+               next_deal_pause: int, timing: Timing, rng: random.Random,
+               bot_level: str | None = None,
+               bot_pace: str | None = None) -> tuple[RoomCore, str, Save]:
+        """A new room with its creator in seat 0 as the host: ``(room, token, save)``;
+        ``bot_level`` and ``bot_pace`` set the other seats' bots (a practice table)."""
         state = RoomState(code, rules, practice, grace_seconds, next_deal_pause, rng)
         host = Seat(0)
         token = host.claim(name)
         state.seats[0] = host
+        if bot_level is not None:
+            for seat in state.seats[1:]:
+                seat.bot = bot_level
+        if bot_pace is not None:
+            state.bot_pace = bot_pace
         state.checkpoint()
         entries = state.take_pending()
         return cls(state, timing, rng), token, Save(0, entries, [])

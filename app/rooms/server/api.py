@@ -64,7 +64,8 @@ async def _body(request: Request, model: type[M]) -> M:
 @router.post("/api/rooms", status_code=201)
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
-    room, token = await _registry(request).create(body.name, body.rules, body.practice)
+    room, token = await _registry(request).create(body.name, body.rules, body.practice,
+                                                  body.bot_level, body.bot_pace)
     created: CreatedRoom = {"room": room.code, "seat": 0, "token": token,
                             "url": f"/r/{room.code}"}
     return JSONResponse(created, status_code=201)

@@ -19,6 +19,7 @@ import secrets
 import time
 from typing import Any
 
+from app.bots import BOT_LEVELS
 from app.rooms.core.codes import new_code, normalize_code
 from app.rooms.core.errors import RoomError
 from app.rooms.core.lobby import checked_name, checked_rules
@@ -54,11 +55,15 @@ class Registry:
         """The rooms' shuffles and choices: the system's secure source (RULES.md 3.4)."""
         return secrets.SystemRandom()
 
-    async def create(self, name: str, rules_raw: dict[str, Any] | None,
-                     practice: bool) -> tuple[RoomRunner, str]:
+    async def create(self, name: str, rules_raw: dict[str, Any] | None, practice: bool,
+                     bot_level: str | None = None,
+                     bot_pace: str | None = None) -> tuple[RoomRunner, str]:
         """A new room with its creator in seat 0 as the host: ``(room, token)``."""
         name = checked_name(name)
         rules = checked_rules(rules_raw)
+        if bot_level is not None and bot_level not in BOT_LEVELS:
+            raise RoomError("bad_level", f"unknown bot {bot_level!r}; one of "
+                            f"{', '.join(BOT_LEVELS)}")
         self._make_space()
         try:
             code = new_code()
@@ -66,7 +71,8 @@ class Registry:
                 code = new_code()
             s = self.settings
             core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
-                                                s.next_deal_pause, self.timing, self._rng())
+                                                s.next_deal_pause, self.timing, self._rng(),
+                                                bot_level, bot_pace)
             await self.store.append(code, save)
         except StoreError as exc:
             log.warning("a new room could not be saved: %s", exc)

@@ -85,7 +85,7 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
         conn = Connection(ws, queue_size=4, send_timeout=30, rate=10, burst=10)  # type: ignore[arg-type]
         conn.start()
         for i in range(10):
-            conn.send({"type": "pong", "n": i})  # never waits, whatever the peer does
+            conn.send_text(f"frame {i}")  # never waits, whatever the peer does
         await asyncio.sleep(0.05)
         closed = conn.closed
         await conn.stop()

@@ -19,10 +19,10 @@ Printed (JSON on stdout):
   and deals per CPU second of the server (the figure a busy machine changes least);
 - ``memory_kib``: the server's VmRSS when idle, after creating the rooms, with every
   client connected, and at the end; the growth per room;
-- ``sqlite``: the database's size after the run, per room and per stored deal;
+- ``sqlite``: the database's size after the run, per room and per log entry;
 - ``engine``: the same number of scored deals played in this process by ``Match`` with
   the same bots (a random bot in seat 0), nothing else; ``ratios`` compares the two;
-- ``in_process_ms``: the costs of one change measured in this process: ``Room.save()``
+- ``in_process_ms``: the costs of one change measured in this process: the store's append
   on a mid-deal room, the four seats' views built and serialized, a bot decision.
 
 Traffic goes only to 127.0.0.1.  The server is stopped at the end, on errors and on Ctrl-C.
@@ -116,7 +116,8 @@ class RoomClient:
         self.ws: ClientConnection | None = None
         self.view: dict[str, Any] | None = None
         self.version = -1
-        self._pending: tuple[float, int] | None = None  # (sent at, version it was sent on)
+        self.game = -1
+        self._pending: tuple[float, int] | None = None  # (sent at, game it was sent on)
         self._done_keys: set[tuple[int, int]] = set()   # (match number, deal number) seen over
         self._rematched: set[int] = set()
 
@@ -151,7 +152,7 @@ class RoomClient:
                 self.stats.frames += 1
                 self.stats.frame_bytes += len(raw)
                 pending = self._pending
-                if pending is not None and msg["version"] > pending[1]:
+                if pending is not None and msg["game"] > pending[1]:
                     self.stats.latencies.append(now - pending[0])
                     self._pending = None
                 self._take(msg)
@@ -169,6 +170,7 @@ class RoomClient:
         if self.version >= 0:
             self.stats.changes += msg["version"] - self.version
         self.version = msg["version"]
+        self.game = msg["game"]
         self.view = msg["view"]
 
     async def _decide(self) -> None:
@@ -189,8 +191,8 @@ class RoomClient:
                 await self._send({"type": "rematch"})
         elif my_turn(view):
             action = pick_action(view, self.rng)
-            self._pending = (time.perf_counter(), self.version)
-            await self._send({"type": "action", "version": self.version, "action": action})
+            self._pending = (time.perf_counter(), self.game)
+            await self._send({"type": "action", "game": self.game, "action": action})
             self.stats.actions += 1
 
     async def _send(self, msg: dict[str, Any]) -> None:
@@ -269,9 +271,9 @@ def sqlite_size(data_dir: Path, rooms: int) -> dict[str, Any]:
     path = data_dir / "amerikaner.sqlite3"
     size = sum(p.stat().st_size for p in data_dir.glob("amerikaner.sqlite3*"))
     with sqlite3.connect(path) as db:
-        stored = db.execute("SELECT count(*) FROM deals").fetchone()[0]
+        stored = db.execute("SELECT count(*) FROM log").fetchone()[0]
     return {"bytes": size, "bytes_per_room": round(size / rooms),
-            "deal_rows": stored, "bytes_per_deal_row": round(size / stored) if stored else None}
+            "log_entries": stored, "bytes_per_entry": round(size / stored) if stored else None}
 
 
 # -- the same in this process -------------------------------------------------------------
@@ -311,33 +313,50 @@ def _timed(run: Callable[[], object], count: int, budget: float) -> float:
 
 
 def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
-    """One change's costs on a mid-deal room: the save, the views, a bot's decision."""
-    from app.rooms.persistence import Store
-    from app.rooms.room import Room
-    from app.rooms.views import full_view, room_info
+    """One change's costs on a mid-deal room: the save (one log entry), the views and
+    frames of four seats, a bot's decision."""
+    from app.rooms.core.effects import Save
+    from app.rooms.core.room import Conn, RoomCore, Timing
+    from app.rooms.core.views import state_sends
+    from app.rooms.store.sqlite import SqliteStore
 
-    store = Store(tmp / "in_process")
-    room = Room("abcdefghjk", RuleSet.from_json(RULES_JSON), False, store, 30, 10)
-    match = room.match = Match(room.rules, rng)
-    room.match_number = 1
-    match.start_deal()
+    store = SqliteStore(tmp / "in_process")
+    core, _, save = RoomCore.create("abcdefghjk", RuleSet.from_json(RULES_JSON), False,
+                                    "Ann", 30, 10, Timing(0.0, 0.0), rng)
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(store.append(core.code, save))
+    state = core.state
+    state.new_match(0)
+    state.deal()
+    match = state.match
+    assert match is not None
     bot = get_bot("random")
-    for _ in range(500):  # to mid-deal: some tricks played (redeals start over)
+    for _ in range(500):  # to mid-deal: some tricks played (a void deal is dealt again)
         seat = match.turn
-        assert match.deal is not None and seat is not None
-        if len(match.deal.actions) >= 25:
+        assert match.deal is not None
+        if seat is None:
+            state.deal()
+            continue
+        if match.deal.action_count >= 25:
             break
-        match.apply(seat, bot.choose(SeatView(match, seat), rng))
-    seats = range(len(room.seats))
+        state.act(seat, bot.choose(SeatView(match, seat), rng))
+    for i in range(len(state.seats)):
+        core.conns[i] = Conn(i)
+    state.take_pending()
+    entry = {"k": "act", "seat": 1, "play": "KD"}
+    seq = [state.seq]
+
+    def save_one() -> None:
+        loop.run_until_complete(store.append(core.code, Save(seq[0], [entry], [])))
+        seq[0] += 1
 
     def views() -> None:
-        info = room_info(room)
-        for s in seats:
-            json.dumps({"type": "state", "version": room.version,
-                        "view": full_view(room, s, s, info)}, separators=(",", ":"))
+        for send in state_sends(core, []):
+            json.dumps(send.frame, separators=(",", ":"))
 
-    out = {"save": _timed(room.save, 2000, 2.0), "views_all_seats": _timed(views, 2000, 2.0)}
-    store.close()
+    out = {"save": _timed(save_one, 2000, 2.0), "views_all_seats": _timed(views, 2000, 2.0)}
+    loop.run_until_complete(store.close())
+    loop.close()
     for level in BOT_LEVELS:
         out[f"bot_{level}"] = bot_decision_ms(level, random.Random(rng.random()))
     return {k: round(v, 3) for k, v in out.items()}

@@ -184,8 +184,33 @@ class SeatView:
 
     # -- the wire --------------------------------------------------------------------
 
-    def to_wire(self) -> WireView:
-        """The protocol's ``view`` object (card ids, record-shaped ``legal``)."""
+    def to_wire(self, public: WireView | None = None) -> WireView:
+        """The protocol's ``view`` object (card ids, record-shaped ``legal``).
+
+        ``public`` is a spectator's view of the same moment: most fields are the same for
+        every seat, so a server that sends every seat its view builds those once and
+        gives them here; only this seat's own fields are then built."""
+        seat = self.seat
+        if seat is None:
+            return public if public is not None else self._full_wire()
+        if public is None:
+            return self._full_wire()
+        view = public.copy()
+        d = self._deal
+        trump = self.trump
+        view["you"] = seat
+        view["hand"] = [CARD_IDS[c] for c in sorted(cards_of(self.hand),
+                                                    key=lambda c: sort_key(c, trump))]
+        view["legal"] = [a.to_json() for a in self.legal]
+        view["kitty"] = _ids(self.kitty)
+        view["discards"] = _ids(self.discards)
+        mine = d is not None and d.partner is not None and d.partner == seat
+        view["you_are_partner"] = mine
+        if mine and not d.partner_revealed:  # type: ignore[union-attr]
+            view["contract"] = self._contract_wire()  # the holder knows from the call
+        return view
+
+    def _full_wire(self) -> WireView:
         m, d, seat = self._match, self._deal, self.seat
         trump = self.trump
         hand = sorted(cards_of(self.hand), key=lambda c: sort_key(c, trump))

@@ -30,13 +30,14 @@ def _lobby_wire(rules: RuleSet, seat: int | None) -> tuple[tuple[str, Any], ...]
     return tuple(view.items())
 
 
-def game_view(room: RoomCore, seat: int | None) -> WireView:
-    """The game part of the view for ``seat`` (``None``: the public view)."""
+def game_view(room: RoomCore, seat: int | None, public: WireView | None = None) -> WireView:
+    """The game part of the view for ``seat`` (``None``: the public view); ``public``,
+    the public view of this moment if already built, is shared."""
     match = room.state.match
     if match is None:
         return {k: (list(v) if isinstance(v, list) else v)  # type: ignore[return-value]
                 for k, v in _lobby_wire(room.state.rules, seat)}
-    return SeatView(match, seat).to_wire()
+    return SeatView(match, seat).to_wire(public)
 
 
 def room_info(room: RoomCore) -> RoomInfo:
@@ -106,9 +107,10 @@ def state_sends(room: RoomCore, happened: list[Happening]) -> list[Send]:
         return []
     info = room_info(room)
     host = room.state.host
+    public = game_view(room, None)  # what every seat's view shares, built once
     sends: list[Send] = []
     for (view_seat, own_seat), conns in groups.items():
-        view: View = {**game_view(room, view_seat),
+        view: View = {**game_view(room, view_seat, public),
                       "room": {**info, "you_are_host": own_seat is not None and own_seat == host,
                                "your_seat": own_seat}}
         frame: StateFrame = {"type": "state", "version": room.version, "game": room.state.game,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import time
 
+import orjson
 from starlette.websockets import WebSocket
 
 from app.rooms.core.frames import Frame
@@ -70,7 +70,7 @@ class Connection:
         self._writer = asyncio.create_task(self._write_loop())
 
     def send(self, frame: Frame) -> None:
-        self.send_text(json.dumps(frame, separators=(",", ":")))
+        self.send_text(orjson.dumps(frame).decode())
 
     def send_text(self, text: str) -> None:
         """Queue one frame; never waits.  Overflow drops the connection."""

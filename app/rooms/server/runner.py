@@ -11,11 +11,12 @@ forgets the room, which the next request loads afresh from the store.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import time
 from collections.abc import Callable
+
+import orjson
 
 from app.bots import BEST_BOT, choose_action
 from app.rooms.core.effects import (
@@ -110,7 +111,7 @@ class RoomRunner:
         for effect in step.effects:
             match effect:
                 case Send(to, frame):
-                    text = json.dumps(frame, separators=(",", ":"))
+                    text = orjson.dumps(frame).decode()  # once for all its connections
                     for conn_id in to:
                         conn = self.conns.get(conn_id)
                         if conn is not None:
@@ -176,7 +177,7 @@ class RoomRunner:
         """The room in memory can no longer be trusted (a save failed): tell everyone,
         close their connections (they come back to the room loaded afresh)."""
         self.stop()
-        frame = json.dumps(error_frame(*_UNAVAILABLE), separators=(",", ":"))
+        frame = orjson.dumps(error_frame(*_UNAVAILABLE)).decode()
         for conn in self.conns.values():
             conn.send_text(frame)
             conn.close_after_flush(CLOSE_TRY_AGAIN)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -219,6 +220,10 @@ def summary(state: RoomState) -> dict[str, Any]:
         "chat": list(state.chat), "match_number": state.match_number,
         "recorded": state.recorded_match, "next_deal_at": state.next_deal_at,
         "seq": state.seq, "game": state.game, "match": None,
+        # settings and the match history (issue 12), where the room has them
+        "more": {k: (list(v) if isinstance(v, Iterable) and not isinstance(v, str) else v)
+                 for k in ("turn_seconds", "bot_pace", "spectator_chat", "history")
+                 if (v := getattr(state, k, None)) is not None},
     }
     if match is not None:
         out["match"] = {

@@ -62,7 +62,8 @@ def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
     assert not seen_turn["room"]["seats"][1]["away"]
     away = ann.wait_state(lambda v: v["room"]["seats"][1]["away"])
     assert time.monotonic() - started >= 0.5
-    assert away["turn"] == 1
+    # the stand-in plays Bo's turn (in the auction it passes at once: never a contract)
+    assert away["turn"] == 1 or away["auction"][-1] == {"seat": 1, "bid": "pass"}
     moved = act_until(ann, lambda v: v["turn"] not in (1, None) or v["phase"] == "deal_over",
                       rng)
     assert moved["room"]["seats"][1]["away"]
@@ -154,7 +155,8 @@ def test_a_late_friend_takes_a_bot_seat_from_the_next_deal_on(server: ServerThre
     assert cy.state["you"] is None and cy.state["hand"] == []  # the public view meanwhile
     assert cy.state["room"]["your_seat"] == 2
     seat = cy.state["room"]["seats"][2]
-    assert seat["takeover"] and seat["bot"] is not None and seat["name"] == "Cy"
+    assert seat["takeover"] and seat["bot"] is not None  # the bot's seat until the deal ends
+    assert seat["name"] == "Bot 3"
     cy.act({"bid": "pass"})
     assert cy.error()["code"] in ("not_your_turn", "stale_game")
     info = httpx.get(f"{server.base}/api/rooms/{code}").json()
@@ -198,4 +200,5 @@ def test_an_idle_room_leaves_memory_and_comes_back_from_the_database(
     assert info["seats"][0]["name"] == "Ann"
     ann = Client(srv.base, code, token=room["token"])
     assert ann.state is not None
-    assert [c["text"] for c in ann.state["room"]["chat"]] == ["back soon"]
+    assert [c["text"] for c in ann.state["room"]["chat"] if c["kind"] == "text"] == \
+        ["back soon"]

@@ -64,13 +64,16 @@ def test_a_disconnected_persons_turn_waits_then_their_bot_plays_until_they_retur
     t = Table(grace_seconds=10)
     t.join("Bo")
     ann, bo = t.connect(0), t.connect(1)
+    people = {0: ann, 1: bo}
     t.send(ann, {"type": "start"})
+    # Bo leaves during trick play, and it comes to his turn
+    play_until(t, lambda: t.match.phase == "play" and t.match.turn == 0, people)
     t.disconnect(bo)
     _to_turn_of(t, 1, {0: ann})
     wait_from = t.now
     assert t.last is not None and t.last.wake_at == wait_from + 10
     assert not t.thinks, "no bot for a person within the grace"
-    step = t.tick(dt=9.0)
+    t.tick(dt=9.0)
     assert not t.core.state.seats[1].away and not t.thinks
     step = t.wake()
     assert t.now == wait_from + 10
@@ -92,6 +95,22 @@ def test_a_disconnected_persons_turn_waits_then_their_bot_plays_until_they_retur
     assert not t.thinks and t.last is not None and t.last.wake_at is None, \
         "nobody plays for a connected person"
     t.act(bo, t.legal_for(1))
+    t.assert_consistent()
+
+
+def test_a_stand_in_passes_in_the_auction_and_never_commits_its_person() -> None:
+    t = Table(grace_seconds=5)
+    t.join("Bo")
+    ann, bo = t.connect(0), t.connect(1)
+    t.disconnect(bo)
+    t.send(ann, {"type": "start"})
+    play_until(t, lambda: t.match.turn == 1 or t.match.phase != "auction", {0: ann})
+    assert t.match.phase == "auction"  # (seed 1: Bo's turn comes in the first auction)
+    step = t.wake()
+    assert t.core.state.seats[1].away
+    bids = [e for e in t.events_to(ann, step) if e["type"] == "bid"]
+    assert {"type": "bid", "seat": 1, "bid": "pass"} in bids
+    assert not [e for e in step.effects if isinstance(e, Think) and e.seat == 1]
     t.assert_consistent()
 
 

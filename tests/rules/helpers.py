@@ -346,6 +346,8 @@ def check_view(m: Match, seat: int | None) -> None:
     deal = m.deal
     assert deal is not None
     wire = SeatView(m, seat).to_wire()
+    # a server builds the public part once and each seat's own fields on it: the same view
+    assert SeatView(m, seat).to_wire(SeatView(m, None).to_wire()) == wire
     own = deal.hands[seat] if seat is not None else 0
     assert wire["you"] == seat
     assert sorted(wire["hand"]) == sorted(ids(own)) and len(wire["hand"]) == own.bit_count()

@@ -110,7 +110,7 @@ def test_the_partner_is_hidden_until_the_called_card_is_played() -> None:
         contract = wire(m, seat)["contract"]
         assert contract == {"bidder": 1, "bid": 7, "trump": "H", "called": "AH",
                             "partner": None, "grand": False}
-        assert "you_are_partner" not in wire(m, seat) and SeatView(m, seat).partner is None
+        assert wire(m, seat)["you_are_partner"] is False and SeatView(m, seat).partner is None
     holder = wire(m, 2)
     assert holder["contract"]["partner"] == 2 and holder["you_are_partner"] is True
     assert holder["legal"] == [{"play": "AH"}]

@@ -6,11 +6,16 @@ Bodies are read and validated by the Pydantic models of ``messages.py``; every e
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
+
+from app.web import audit
+from app.web.addresses import address_key, client_address
+from app.web.limits import WindowLimit
 
 from .errors import RoomError
 from .messages import CreateRoomBody, JoinBody
@@ -18,7 +23,6 @@ from .registry import Registry
 from .rules_info import rules_info
 from .views import public_room
 
-BODY_MAX = 16 * 1024
 M = TypeVar("M", bound=BaseModel)
 
 router = APIRouter()
@@ -34,9 +38,7 @@ def _registry(request: Request) -> Registry:
 
 
 async def _body(request: Request, model: type[M]) -> M:
-    raw = await request.body()
-    if len(raw) > BODY_MAX:
-        raise RoomError("bad_request", f"the body may be at most {BODY_MAX} bytes", 413)
+    raw = await request.body()  # at most BODY_MAX bytes: app.web.bodylimit cuts it off
     try:
         return model.model_validate_json(raw or b"null")
     except ValidationError as exc:
@@ -56,9 +58,28 @@ async def _body(request: Request, model: type[M]) -> M:
 @router.post("/api/rooms", status_code=201)
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
+    refusal = _creation_limit(request)
+    if refusal is not None:
+        return refusal
     room, token = _registry(request).create(body.name, body.rules, body.practice)
     return JSONResponse({"room": room.code, "seat": 0, "token": token,
                          "url": f"/r/{room.code}"}, status_code=201)
+
+
+def _creation_limit(request: Request) -> JSONResponse | None:
+    """``429 rate_limited`` (with Retry-After) once this client created its rooms of the
+    minute, else ``None`` (and the room is counted)."""
+    limit: WindowLimit = request.app.state.room_creation
+    address = client_address(request.scope, request.app.state.trusted_proxies)
+    wait = limit.hit(address_key(address))
+    if not wait:
+        return None
+    audit.refused("rate_limit", what="create_room", address=address, limit=limit.limit,
+                  window=int(limit.window))
+    response = error_response("rate_limited", f"at most {limit.limit} new rooms a minute "
+                              "from one address: try again shortly", 429)
+    response.headers["Retry-After"] = str(math.ceil(wait))
+    return response
 
 
 @router.post("/api/rooms/{code}/join")

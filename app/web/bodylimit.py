@@ -65,12 +65,14 @@ class BodyLimit:
 
         try:
             await self.app(scope, counting_receive, watching_send)
-        except BodyTooLarge:
-            if started:  # the app answered before it read all: nothing more to say
-                return
-            await self._refuse(scope, send, received)
-        except ClientDisconnect:
-            pass  # the client went away mid-body (or was cut off by the request deadline)
+        except Exception as exc:  # ours are picked out below, others re-raised
+            ours = _ours(exc)
+            if ours is None:
+                raise
+            # too large: answer, unless the app answered before it read it all;
+            # a disconnect: the client went away mid-body (or missed its deadline)
+            if isinstance(ours, BodyTooLarge) and not started:
+                await self._refuse(scope, send, received)
 
     async def _refuse(self, scope: Scope, send: Send, size: int) -> None:
         audit.refused("too_large", address=client_address(scope, self.trusted),
@@ -81,6 +83,15 @@ class BodyLimit:
             (b"content-length", str(len(body)).encode()),
             (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _ours(exc: BaseException) -> BaseException | None:
+    """``exc`` if it is one of the endings this middleware handles (also when middleware
+    on the way wrapped it in exception groups), else ``None``."""
+    if isinstance(exc, BaseExceptionGroup):
+        found = [_ours(e) for e in exc.exceptions]
+        return found[0] if found and all(found) else None
+    return exc if isinstance(exc, BodyTooLarge | ClientDisconnect) else None
 
 
 def _content_length(scope: Scope) -> int | None:

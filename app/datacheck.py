@@ -22,15 +22,15 @@ def check_data_dir(data_dir: Path) -> None:
     """Make ``data_dir`` if needed and check that the server can write there and that an
     existing database opens, passes ``PRAGMA quick_check`` and can be written."""
     where = data_dir.resolve()
+    if data_dir.exists() and not data_dir.is_dir():
+        raise DataDirError(f"the data folder {where} is not a folder: choose another with "
+                           "--data-dir")
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DataDirError(f"cannot make the data folder {where} ({_why(exc)}): create it "
                            "with write access for the server's user, or choose another "
                            "with --data-dir") from None
-    if not data_dir.is_dir():
-        raise DataDirError(f"the data folder {where} is not a folder: choose another with "
-                           "--data-dir")
     try:
         fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=data_dir)
         os.close(fd)

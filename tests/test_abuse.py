@@ -5,6 +5,7 @@ second client is 127.0.0.2."""
 from __future__ import annotations
 
 import contextlib
+import json
 import resource
 import select
 import socket
@@ -15,22 +16,24 @@ from pathlib import Path
 import httpx
 import pytest
 from serve_process import ServeProcess
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 OTHER = "127.0.0.2"  # another client's address (loopback answers 127/8)
 
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[list[ServeProcess]]:
-    """Start servers with ``serve[0] = ServeProcess(...).start()``-style appends; all are
-    stopped after the test."""
+    """The servers a test starts (with ``start``): all are stopped after the test."""
     started: list[ServeProcess] = []
     yield started
     for p in started:
         p.stop()
 
 
-def start(started: list[ServeProcess], data: Path, **kwargs: object) -> ServeProcess:
-    p = ServeProcess(data, **kwargs)  # type: ignore[arg-type]
+def start(started: list[ServeProcess], data: Path, env: dict[str, str] | None = None,
+          max_files: int | None = None) -> ServeProcess:
+    p = ServeProcess(data, env, max_files=max_files)
     started.append(p)
     return p.start()
 
@@ -177,3 +180,29 @@ def test_a_request_not_complete_within_the_deadline_is_closed(
         assert s.recv(100) == b""
         assert 0.9 < time.monotonic() - t0 < 3
     assert "kind=slow_request" in srv.output()
+
+
+def test_websockets_count_against_the_socket_cap_until_they_close(
+        tmp_path: Path, serve: list[ServeProcess]) -> None:
+    srv = start(serve, tmp_path / "data", env={"AMERIKANER_CONNECTIONS_PER_ADDRESS": "4"})
+    url = srv.base.replace("http://", "ws://") + "/ws/" + "z" * 10
+    for _ in range(10):  # each closes: its count is given back
+        with connect(url) as ws:
+            assert json.loads(ws.recv(5))["code"] == "room_not_found"
+    time.sleep(0.2)
+    code = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()["room"]
+    time.sleep(0.2)
+    url = srv.base.replace("http://", "ws://") + f"/ws/{code}"
+    held = [connect(url) for _ in range(4)]  # silent, waiting to say hello
+    try:
+        # refused at once: a 503, or a reset if the client was still sending its request
+        with pytest.raises((InvalidStatus, ConnectionClosed, OSError)) as refused:
+            connect(url)
+        if isinstance(refused.value, InvalidStatus):
+            assert refused.value.response.status_code == 503
+        assert "kind=connection address=127.0.0.1 limit=4" in srv.output()
+        with client_from(OTHER) as other:
+            assert other.get(f"{srv.base}/healthz").status_code == 200
+    finally:
+        for ws in held:
+            ws.close()

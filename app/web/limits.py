@@ -119,4 +119,4 @@ class FloodGuard:
         """Count one message; ``True`` while within the limit."""
         now = self._clock()
         self._times.append(now)
-        return len(self._times) <= self.limit or self._times[0] > now - self.window
+        return len(self._times) <= self.limit or self._times[0] <= now - self.window

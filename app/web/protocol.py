@@ -27,9 +27,9 @@ from . import audit
 from .addresses import TrustedProxies, address_key
 from .limits import OpenCounter
 
+_BUSY_TEXT = b"too many connections from this address"
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n"
-         b"content-length: 38\r\nconnection: close\r\n\r\n"
-         b"too many connections from this address")
+         b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
 
 
 class GuardedProtocol(HttpToolsProtocol):

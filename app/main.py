@@ -23,9 +23,8 @@ from app.rooms.persistence import Store
 from app.rooms.registry import Registry
 from app.rooms.ws import websocket_endpoint
 from app.settings import Settings
-from app.web.addresses import TrustedProxies
 from app.web.bodylimit import BodyLimit
-from app.web.limits import WindowLimit
+from app.web.guards import Guards
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("amerikaner")
@@ -50,11 +49,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
     app.state.settings = settings
-    trusted = TrustedProxies(settings.trusted_proxies)
-    app.state.trusted_proxies = trusted
-    app.state.room_creation = WindowLimit(settings.rooms_per_minute, 60.0)
+    guards = app.state.guards = Guards.from_settings(settings)  # per-client limits
     app.add_middleware(pages.SecurityHeaders)
-    app.add_middleware(BodyLimit, trusted=trusted)  # added last: outermost, sees every body
+    app.add_middleware(BodyLimit, trusted=guards.trusted)  # added last: outermost
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:

@@ -17,6 +17,7 @@ from app.settings import Settings
 from app.web import audit
 from app.web.addresses import TrustedProxies, address_key, client_address, resolve
 from app.web.bodylimit import BodyLimit
+from app.web.guards import Guards
 from app.web.limits import FloodGuard, OpenCounter, WindowLimit
 
 
@@ -110,6 +111,16 @@ def test_the_settings_of_the_limits_come_from_the_environment() -> None:
     assert s.trusted_proxies == ("10.0.0.0/8", "192.0.2.1")
     assert s.rooms_per_minute == 5 and s.request_deadline == 2.5
     assert Settings().trusted_proxies == ()  # nobody's X-Forwarded-For by default
+
+
+def test_the_guards_of_an_app_follow_its_settings() -> None:
+    guards = Guards.from_settings(Settings(trusted_proxies=("10.0.0.0/8",), ws_per_seat=2,
+                                           rooms_per_minute=7, rate=10, burst=30))
+    scope = {"client": ("10.0.0.2", 1), "headers": [(b"x-forwarded-for", b"2001:db8::1")]}
+    assert guards.address(scope) == "2001:db8::1"
+    assert guards.key("2001:db8::1") == "2001:db8::/64"
+    assert guards.room_creation.limit == 7 and guards.ws_per_seat.limit == 2
+    assert guards.flood_guard().limit == 230 and guards.flood_guard() is not guards.flood_guard()
 
 
 # -- addresses ------------------------------------------------------------------------------

@@ -14,8 +14,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from app.web import audit
-from app.web.addresses import address_key, client_address
-from app.web.limits import WindowLimit
+from app.web.guards import Guards
 
 from .errors import RoomError
 from .messages import CreateRoomBody, JoinBody
@@ -69,9 +68,10 @@ async def create_room(request: Request) -> JSONResponse:
 def _creation_limit(request: Request) -> JSONResponse | None:
     """``429 rate_limited`` (with Retry-After) once this client created its rooms of the
     minute, else ``None`` (and the room is counted)."""
-    limit: WindowLimit = request.app.state.room_creation
-    address = client_address(request.scope, request.app.state.trusted_proxies)
-    wait = limit.hit(address_key(address))
+    guards: Guards = request.app.state.guards
+    limit = guards.room_creation
+    address = guards.address(request.scope)
+    wait = limit.hit(guards.key(address))
     if not wait:
         return None
     audit.refused("rate_limit", what="create_room", address=address, limit=limit.limit,

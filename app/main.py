@@ -24,6 +24,8 @@ from app.rooms.server.ws import websocket_endpoint
 from app.rooms.store import RoomStore
 from app.rooms.store.sqlite import SqliteStore
 from app.settings import Settings
+from app.web.bodylimit import BodyLimit
+from app.web.guards import Guards
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("amerikaner")
@@ -49,7 +51,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
     app.state.settings = settings
+    guards = app.state.guards = Guards.from_settings(settings)  # per-client limits
     app.add_middleware(pages.SecurityHeaders)
+    app.add_middleware(BodyLimit, trusted=guards.trusted)  # added last: outermost
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:

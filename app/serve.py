@@ -2,7 +2,11 @@
 
 WebSocket compression is off (it costs CPU per frame and has a history of memory
 blow-ups) and frames are limited to 64 KiB.  Settings come from ``AMERIKANER_*``
-environment variables (docs/operations.md); the flags override them.
+environment variables (docs/operations.md); the flags override them.  The data folder is
+checked first (``app.datacheck``: one line and exit status 2 if it cannot be used), and
+HTTP is served by ``app.web.protocol`` (a deadline for each request, a cap on sockets per
+address).  Proxy headers are read by the app, from ``AMERIKANER_TRUSTED_PROXIES`` only
+(``app.web.addresses``), never by uvicorn's own rule (which trusts 127.0.0.1).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import logging
 import sys
 from pathlib import Path
 
+from .datacheck import DataDirError, check_data_dir
 from .settings import Settings, SettingsError
 
 WS_MAX_SIZE = 64 * 1024
@@ -21,22 +26,34 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .main import create_app
+    from .web.addresses import TrustedProxies
+    from .web.protocol import guarded_protocol
 
     try:
         settings = Settings.from_env().with_overrides(
             host=args.host, port=args.port,
             data_dir=Path(args.data_dir) if args.data_dir is not None else None)
-    except SettingsError as exc:
-        print(f"amerikaner serve: {exc}", file=sys.stderr)
-        return 2
+        trusted = TrustedProxies(settings.trusted_proxies)
+        check_data_dir(settings.data_dir)
+    except (SettingsError, DataDirError) as exc:
+        return _refuse(str(exc))
+    except ValueError as exc:  # a trusted proxy that is no address or network
+        return _refuse(f"AMERIKANER_TRUSTED_PROXIES: {exc}")
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
         create_app(settings), host=settings.host, port=settings.port,
         ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
-        log_level=settings.log_level.lower(), proxy_headers=True, server_header=False,
-        timeout_graceful_shutdown=5)
+        log_level=settings.log_level.lower(), proxy_headers=False, server_header=False,
+        timeout_graceful_shutdown=5,
+        http=guarded_protocol(settings.request_deadline, settings.connections_per_address,
+                              trusted))
     server = uvicorn.Server(config)
     server.run()
     return 0 if server.started else 1
 
+
+def _refuse(problem: str) -> int:
+    """One line on standard error and the exit status of a start-up problem."""
+    print(f"amerikaner serve: {problem}", file=sys.stderr)
+    return 2

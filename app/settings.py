@@ -33,6 +33,14 @@ class Settings:
     hello_timeout: float = 30.0
     max_rooms: int = 2000                    # rooms in memory at once
     log_level: str = "info"
+    # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
+    trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
+    rooms_per_minute: int = 10               # rooms one address may create in 60 s
+    request_deadline: float = 10.0           # seconds to send a complete HTTP request
+    connections_per_address: int = 64        # open sockets (HTTP and WebSocket) per address
+    ws_per_address: int = 32                 # WebSockets per address
+    ws_per_seat: int = 4                     # WebSockets on one seat
+    flood_window: float = 10.0               # seconds over which a flood is measured
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -68,6 +68,9 @@ SERVER_ENV = {
     "AMERIKANER_BURST": "1000000",
     "AMERIKANER_NEXT_DEAL_PAUSE": "60",   # the next deal starts on the client's ready
     "AMERIKANER_LOG_LEVEL": "warning",    # no access log lines on the measured loop
+    "AMERIKANER_ROOMS_PER_MINUTE": "0",   # every client comes from 127.0.0.1: no per-address
+    "AMERIKANER_CONNECTIONS_PER_ADDRESS": "0",  # limits
+    "AMERIKANER_WS_PER_ADDRESS": "0",
 }
 ENGINE_MIN_S = 1.0                        # the baseline repeats its deals at least this long
 ENGINE_BUDGET_S = 30.0                    # and never runs longer

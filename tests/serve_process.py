@@ -6,6 +6,7 @@ same port and data folder."""
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -25,12 +26,16 @@ def free_port() -> int:
 
 
 class ServeProcess:
-    """``python -m app.cli serve`` with ``AMERIKANER_*`` settings from ``env``."""
+    """``python -m app.cli serve`` with ``AMERIKANER_*`` settings from ``env`` (bots act at
+    once and rooms may be created without limit unless ``env`` says otherwise);
+    ``max_files``: the server's limit of open files (``ulimit -n``)."""
 
     def __init__(self, data_dir: Path, env: dict[str, str] | None = None,
-                 port: int | None = None) -> None:
+                 port: int | None = None, max_files: int | None = None) -> None:
         self.data_dir = data_dir
-        self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0", **(env or {})}
+        self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0",
+                    "AMERIKANER_ROOMS_PER_MINUTE": "0", **(env or {})}
+        self.max_files = max_files
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = data_dir / "serve.log"
@@ -42,7 +47,8 @@ class ServeProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port), "--data-dir", str(self.data_dir)],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                preexec_fn=self._limit_files if self.max_files else None)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -54,6 +60,17 @@ class ServeProcess:
                 self.stop()
                 raise RuntimeError(f"amerikaner serve did not start:\n{self.output()}")
             time.sleep(0.1)
+
+    def _limit_files(self) -> None:
+        """In the child, before exec: ``ulimit -n max_files``."""
+        assert self.max_files is not None
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.max_files, hard))
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
 
     def stop(self) -> str:
         """Stop the server (SIGTERM, then SIGKILL) and return everything it logged."""

@@ -4,8 +4,10 @@ Actions are immutable ``NamedTuple``s ending in a ``kind`` tag, so that two acti
 equal exactly when they are the same action (``Play(5) != Bid(5)``) and comparing them runs
 in C.  Every ``Play`` of a card, numeric ``Bid`` and first ``Lead`` is also interned, so
 ``legal_actions`` allocates nothing per card and ``action in legal`` is mostly an identity
-test.  ``parse_action`` reads the record / wire shape strictly
-(GAME-RECORD.md: integers are integers, cards are exact ids, no unknown keys).
+test.  Numeric bids are range-checked first (0 to ``BID_LIMIT``, more tricks than any deal
+has), so what a client sends never grows the cache.  ``parse_action`` reads the record /
+wire shape strictly (GAME-RECORD.md: integers are integers, cards are exact ids, no
+unknown keys).
 """
 
 from __future__ import annotations
@@ -80,11 +82,13 @@ Action = Bid | Discard | DiscardAny | Lead | Play
 PASS = Bid("pass")
 AMERIKANER = Bid("amerikaner")
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in range(NUM_CARDS))
+BID_LIMIT = NUM_CARDS  # no deal has more tricks than cards: a bigger bid is no bid at all
 _NUMERIC_BIDS: dict[int, Bid] = {}
 
 
 def bid(value: BidValue) -> Bid:
-    """The interned bid object for a value."""
+    """The interned bid object for a value (a number outside 0..BID_LIMIT is made fresh:
+    the cache holds at most BID_LIMIT + 1 numbers)."""
     if value == "pass":
         return PASS
     if value == "amerikaner":
@@ -92,7 +96,9 @@ def bid(value: BidValue) -> Bid:
     assert isinstance(value, int)
     b = _NUMERIC_BIDS.get(value)
     if b is None:
-        b = _NUMERIC_BIDS[value] = Bid(value)
+        b = Bid(value)
+        if 0 <= value <= BID_LIMIT:
+            _NUMERIC_BIDS[value] = b
     return b
 
 
@@ -131,7 +137,12 @@ def parse_action(data: object) -> Action:
     keys = set(data) - {"seat"}
     if keys == {"bid"}:
         value = data["bid"]
-        if value in ("pass", "amerikaner") or _is_int(value):
+        if value in ("pass", "amerikaner"):
+            return bid(value)
+        if _is_int(value):
+            if not 0 <= value <= BID_LIMIT:  # before anything is made or cached
+                raise BadActionShape(f"a bid is a whole number from 0 to {BID_LIMIT}, "
+                                     '"pass" or "amerikaner"')
             return bid(value)
         raise BadActionShape('a bid is a whole number, "pass" or "amerikaner"')
     if keys == {"discard"}:

@@ -6,6 +6,7 @@ Bodies are read and validated by the Pydantic models of ``messages.py``; every e
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
@@ -18,11 +19,12 @@ from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, Public
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
 from app.rooms.store import StoreError
+from app.web import audit
+from app.web.guards import Guards
 
 from .registry import Registry
 from .rules_info import rules_info
 
-BODY_MAX = 16 * 1024
 M = TypeVar("M", bound=BaseModel)
 
 router = APIRouter()
@@ -42,9 +44,7 @@ def _registry(request: Request) -> Registry:
 
 
 async def _body(request: Request, model: type[M]) -> M:
-    raw = await request.body()
-    if len(raw) > BODY_MAX:
-        raise RoomError("bad_request", f"the body may be at most {BODY_MAX} bytes", 413)
+    raw = await request.body()  # at most BODY_MAX bytes: app.web.bodylimit cuts it off
     try:
         return model.model_validate_json(raw or b"null")
     except ValidationError as exc:
@@ -64,11 +64,31 @@ async def _body(request: Request, model: type[M]) -> M:
 @router.post("/api/rooms", status_code=201)
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
+    refusal = _creation_limit(request)
+    if refusal is not None:
+        return refusal
     room, token = await _registry(request).create(body.name, body.rules, body.practice,
                                                   body.bot_level, body.bot_pace)
     created: CreatedRoom = {"room": room.code, "seat": 0, "token": token,
                             "url": f"/r/{room.code}"}
     return JSONResponse(created, status_code=201)
+
+
+def _creation_limit(request: Request) -> JSONResponse | None:
+    """``429 rate_limited`` (with Retry-After) once this client created its rooms of the
+    minute, else ``None`` (and the room is counted)."""
+    guards: Guards = request.app.state.guards
+    limit = guards.room_creation
+    address = guards.address(request.scope)
+    wait = limit.hit(guards.key(address))
+    if not wait:
+        return None
+    audit.refused("rate_limit", what="create_room", address=address, limit=limit.limit,
+                  window=int(limit.window))
+    response = error_response("rate_limited", f"at most {limit.limit} new rooms a minute "
+                              "from one address: try again shortly", 429)
+    response.headers["Retry-After"] = str(math.ceil(wait))
+    return response
 
 
 @router.post("/api/rooms/{code}/join")

@@ -1,8 +1,9 @@
 // The auction: Pass, one button per number of the bid range (only the legal ones
-// enabled), Amerikaner when the rules have it; and the auction's history.
+// enabled), Amerikaner when the rules have it.  The auction's history is in the deal log.
 
 import { t } from "./i18n.js";
-import { bidText, seatName } from "./table.js";
+import { rove } from "./roving.js";
+import { bidText } from "./table.js";
 
 function button(text, action, data, enabled) {
   const b = document.createElement("button");
@@ -12,6 +13,7 @@ function button(text, action, data, enabled) {
   Object.assign(b.dataset, data);
   b.dataset.key = `${action}:${data.bid ?? ""}`;
   b.disabled = !enabled;
+  if (enabled) b.dataset.rove = "";
   return b;
 }
 
@@ -22,6 +24,7 @@ export function auctionControls(view) {
   const rules = view.room.rules_resolved || {};
   const box = document.createElement("div");
   box.className = "bids";
+  box.id = "bids";
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", t("auction.your_bid"));
   box.append(button(t("bid.pass"), "bid", { bid: "pass" }, legal.has("pass")));
@@ -39,18 +42,7 @@ export function auctionControls(view) {
     const hinted = box.querySelector(`[data-bid="${String(view.hint.bid)}"]`);
     if (hinted) hinted.classList.add("hinted");
   }
+  // The bids are one Tab stop; the arrow keys move across the legal ones.
+  rove(box, [...box.querySelectorAll("button")]);
   return box;
-}
-
-export function renderAuctionHistory(view) {
-  const box = document.getElementById("auction-box");
-  const list = document.getElementById("auction-history");
-  box.hidden = !view.auction || !view.auction.length;
-  if (box.hidden) return;
-  if (view.phase === "auction") box.open = true;
-  list.replaceChildren(...view.auction.map((entry) => {
-    const li = document.createElement("li");
-    li.textContent = t("auction.line", { name: seatName(view, entry.seat), bid: bidText(entry.bid) });
-    return li;
-  }));
 }

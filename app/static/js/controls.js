@@ -3,7 +3,7 @@
 
 import { auctionControls } from "./auction.js";
 import { cardChip } from "./cards.js";
-import { cardName, t } from "./i18n.js";
+import { cardInSentence, cardName, t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
 import { el } from "./dom.js";
@@ -60,8 +60,7 @@ function leadPanel(view, ui) {
     if (action.call) {
       if (seen.has(action.call)) continue;
       seen.add(action.call);
-      const b = actionButton(t("lead.call", { card: cardName(action.call) }), "lead",
-        { card, call: action.call });
+      const b = callButton(card, action.call);
       if (view.hint && view.hint.play === card && view.hint.call === action.call) b.classList.add("hinted");
       calls.append(b);
     } else {
@@ -72,19 +71,34 @@ function leadPanel(view, ui) {
   return box;
 }
 
+/** A compact call button: the rank and suit for the eye ("A♥"), "Call Ace of hearts"
+ *  for its name; the led card already chose the suit. */
+function callButton(card, call) {
+  const b = actionButton("", "lead", { card, call });
+  b.classList.add("call-button");
+  const name = el("span", "sr-only", t("lead.call", { card: cardName(call) }));
+  const face = cardChip(call);
+  face.querySelector(".sr-only").remove();
+  b.append(name, face);
+  return b;
+}
+
 function hintText(view) {
   const hint = view.hint;
   if (!hint) return null;
   if ("bid" in hint) return t("hint.bid", { bid: bidText(hint.bid) });
-  if (Array.isArray(hint.discard)) return t("hint.discard", { cards: hint.discard.map(cardName).join(", ") });
-  if (hint.call) return t("hint.lead_call", { card: cardName(hint.play), call: cardName(hint.call) });
-  if (hint.play) return t("hint.play", { card: cardName(hint.play) });
+  if (Array.isArray(hint.discard)) return t("hint.discard", { cards: hint.discard.map(cardInSentence).join(", ") });
+  if (hint.call) return t("hint.lead_call", { card: cardInSentence(hint.play), call: cardInSentence(hint.call) });
+  if (hint.play) return t("hint.play", { card: cardInSentence(hint.play) });
   return null;
 }
 
 /** The one-line status: whose turn it is and what they are doing. */
 export function turnText(view) {
   const phase = view.phase;
+  const room = view.room;
+  if (phase !== "lobby" && (view.you === null || view.you === undefined)
+      && room.your_seat !== null && room.your_seat !== undefined) return t("status.joining");
   if (phase === "lobby") return view.room.you_are_host ? t("status.lobby_host") : t("status.lobby");
   if (phase === "deal_over") return t("status.deal_over");
   if (phase === "match_over") return t("status.match_over");

@@ -5,6 +5,7 @@
 // a click picks the card and the call panel (controls.js) finishes the action.
 
 import { cardButton } from "./cards.js";
+import { rove } from "./roving.js";
 
 /** The card a hint points at, if any (practice rooms). */
 function hintedCards(view) {
@@ -56,27 +57,14 @@ export function renderHand(view, ui) {
       if (enabled) button.classList.add("playable");
       if (leading) button.setAttribute("aria-pressed", ui.leadCard === id ? "true" : "false");
     }
+    // Arrow keys move across the cards that can be used now (every card in the discard).
+    if (discarding || plays.has(id)) button.dataset.rove = "";
     if (hinted.has(id)) button.classList.add("hinted");
     return button;
   });
   // Dim the cards that cannot be played only while some can: a hand is not grey between turns.
   hand.classList.toggle("choosing", plays.size > 0);
   hand.replaceChildren(...buttons);
-}
-
-/** Arrow keys move between the enabled cards (Tab still works everywhere). */
-export function setUpHandKeys() {
-  const hand = document.getElementById("hand");
-  hand.addEventListener("keydown", (event) => {
-    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-    const cards = [...hand.querySelectorAll("button")];
-    if (!cards.length) return;
-    const index = cards.indexOf(document.activeElement);
-    let next = 0;
-    if (event.key === "ArrowLeft") next = index <= 0 ? cards.length - 1 : index - 1;
-    else if (event.key === "ArrowRight") next = index < 0 || index === cards.length - 1 ? 0 : index + 1;
-    else if (event.key === "End") next = cards.length - 1;
-    cards[next].focus();
-    event.preventDefault();
-  });
+  // The hand is one Tab stop (roving tabindex).
+  rove(hand, buttons);
 }

@@ -98,6 +98,16 @@ export function cardName(id) {
   return capitalise(t("card.name", { rank: t(`rank.${id[0]}`), suit: t(`suit.${id[1]}`) }));
 }
 
+/** A card's name inside a sentence: "the" is in the English sentence itself; Norwegian
+ *  writes it in lower case ("spar ess"); French adds its article ("le deux de pique",
+ *  "l'as de cœur"). */
+export function cardInSentence(id) {
+  if (lang === "en") return cardName(id);
+  const name = id.startsWith("JK") ? t("card.joker").toLowerCase() : t("card.name", { rank: t(`rank.${id[0]}`), suit: t(`suit.${id[1]}`) });
+  if (lang !== "fr") return name;
+  return /^[aeiouyéh]/i.test(name) ? `l'${name}` : `le ${name}`;
+}
+
 /** A suit's name in the plural ("hearts"), for trump and the contract banner. */
 export function suitName(letter) {
   return t(`suit.${letter}`);

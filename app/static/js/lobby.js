@@ -141,20 +141,63 @@ function hostForm(room, meta, error) {
   return form;
 }
 
-function timingForm(room) {
-  const details = el("fieldset", "timing");
-  details.append(el("legend", "", t("lobby.timing")));
+const TURN_SECONDS = [0, 30, 60, 120];
+const PACES = ["relaxed", "normal", "fast"];
+
+function settingSelect(setting, values, current, label) {
+  const select = el("select");
+  for (const v of values) {
+    const o = el("option", "", label(v));
+    o.value = String(v);
+    select.append(o);
+  }
+  select.value = String(current);
+  return select;
+}
+
+/** "Off", "30 s": the turn timer as players read it. */
+export function turnTimeLabel(seconds) {
+  return seconds ? t("clock.seconds", { n: seconds }) : t("settings.turn_off");
+}
+
+/** The host's room settings (any time): turn time, bot pace, spectator chat, the grace
+ *  for a dropped player and the pause between deals. */
+export function settingsForm(room) {
+  const box = el("fieldset", "timing");
+  box.append(el("legend", "", t("lobby.timing")));
+  const settings = room.settings;
+  const rows = [
+    ["turn_seconds", "choice", "settings.turn_seconds",
+      settingSelect("turn_seconds", TURN_SECONDS, settings.turn_seconds ?? 0, turnTimeLabel)],
+    ["bot_pace", "choice", "settings.bot_pace",
+      settingSelect("bot_pace", PACES, settings.bot_pace ?? "normal", (v) => t(`pace.${v}`))],
+  ];
   const limits = { grace_seconds: [0, 600, "lobby.grace"], next_deal_pause: [0, 300, "lobby.pause"] };
   for (const [setting, [min, max, key]] of Object.entries(limits)) {
-    const label = el("label", "setting");
-    const input = intControl({ min, max }, room.settings[setting]);
-    input.dataset.change = "settings";
-    input.dataset.setting = setting;
-    input.dataset.key = `settings:${setting}`;
-    label.append(el("span", "", t(key)), input);
-    details.append(label);
+    rows.push([setting, "int", key, intControl({ min, max }, settings[setting])]);
   }
-  return details;
+  for (const [setting, kind, key, control] of rows) {
+    const label = el("label", "setting");
+    control.dataset.change = "settings";
+    control.dataset.setting = setting;
+    control.dataset.kind = kind;
+    control.dataset.key = `settings:${setting}`;
+    label.append(el("span", "", t(key)), control);
+    box.append(label);
+  }
+  if (!room.practice) {
+    const label = el("label", "setting inline-check");
+    const check = el("input");
+    check.type = "checkbox";
+    check.checked = settings.spectator_chat !== false;
+    check.dataset.change = "settings";
+    check.dataset.setting = "spectator_chat";
+    check.dataset.kind = "bool";
+    check.dataset.key = "settings:spectator_chat";
+    label.append(check, el("span", "", t("settings.spectator_chat")));
+    box.append(label);
+  }
+  return box;
 }
 
 /** A short summary of the rules for guests: preset, shape and every changed option. */
@@ -168,6 +211,9 @@ export function rulesSummary(room) {
     if (option === "preset") continue;
     add(`${optionName(option)}: ${valueLabel(option, value)}`);
   }
+  const settings = room.settings || {};
+  add(`${t("settings.turn_seconds")}: ${turnTimeLabel(settings.turn_seconds || 0)}`);
+  if (settings.bot_pace) add(`${t("settings.bot_pace")}: ${t(`pace.${settings.bot_pace}`)}`);
   return list;
 }
 
@@ -205,10 +251,11 @@ export function renderLobby(view, meta, ui) {
     details.open = ui.rulesOpen || Boolean(ui.rulesError);
     details.dataset.toggle = "rules";
     const summary = el("summary", "", t("lobby.change_rules"));
-    details.append(summary, hostForm(room, meta, ui.rulesError), timingForm(room));
+    details.append(summary, hostForm(room, meta, ui.rulesError), settingsForm(room));
     parts.push(details);
   }
   if (seated && !room.you_are_host && !room.practice) {
+    // A guest may leave the seat in the lobby.
     const leave = el("button", "", t("lobby.leave"));
     leave.type = "button";
     leave.dataset.action = "leave";

@@ -1,27 +1,33 @@
-// The landing page: create a room, join one by code, practise against bots.
+// The landing page: create a room, join one by code, practise against bots (their level
+// and speed chosen here).
 
 import { api, saveToken } from "./net.js";
 import { setUpPage } from "./page.js";
-import { serverMessage, t } from "./i18n.js";
-import { presetAbout } from "./lobby.js";
+import { has, serverMessage, t } from "./i18n.js";
 
 const NAME_KEY = "amerikaner.name";
-// GET /api/rules: the presets' figures for the hint under the preset picker.
-let rulesMeta = null;
+const PRACTICE_KEY = "amerikaner.practice";
 
 function nameInput() {
   return document.getElementById("name");
 }
 
-function showError(message) {
-  document.getElementById("home-error").textContent = message;
+/** Errors show next to what they are about: the name and creating under "You", joining
+ *  by code under the Join button. */
+function showError(message, where = "home-error") {
+  document.getElementById(where).textContent = message;
 }
 
-function readName() {
+function clearErrors() {
+  showError("");
+  showError("", "join-error");
+}
+
+function readName(where) {
   const input = nameInput();
   const name = input.value.trim();
   if (!name) {
-    showError(t("error.name_required"));
+    showError(t("error.name_required"), where);
     input.focus();
     return null;
   }
@@ -36,10 +42,15 @@ function chosenRules() {
 }
 
 async function createRoom(practice) {
-  const name = readName();
+  const name = readName("home-error");
   if (!name) return;
   const body = { name, rules: chosenRules() };
-  if (practice) body.practice = true;
+  if (practice) {
+    body.practice = true;
+    body.bot_level = document.getElementById("bot-level").value;
+    body.bot_pace = document.getElementById("bot-pace").value;
+    localStorage.setItem(PRACTICE_KEY, JSON.stringify({ level: body.bot_level, pace: body.bot_pace }));
+  }
   const room = await api("POST", "/api/rooms", body);
   saveToken(room.room, room.token);
   location.assign(room.url || `/r/${room.room}`);
@@ -49,11 +60,11 @@ async function joinRoom() {
   const codeInput = document.getElementById("code");
   const code = codeInput.value.trim().toLowerCase();
   if (!code) {
-    showError(t("error.code_required"));
+    showError(t("error.code_required"), "join-error");
     codeInput.focus();
     return;
   }
-  const name = readName();
+  const name = readName("join-error");
   if (!name) return;
   const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name });
   saveToken(code, joined.token);
@@ -66,29 +77,66 @@ const handlers = {
   join: joinRoom,
 };
 
+/** The preset menu shows short names (a long label is cut off in a narrow menu); the
+ *  full label and what the preset means are written under it. */
 function presetHint() {
   const select = document.getElementById("preset");
-  for (const option of select.options) option.textContent = t(`preset.label.${option.value}`);
-  document.getElementById("preset-hint").textContent =
-    rulesMeta ? presetAbout(rulesMeta, select.value) : "";
+  for (const option of select.options) {
+    const short = `preset.short.${option.value}`;
+    option.textContent = t(has(short) ? short : `preset.label.${option.value}`);
+  }
+  const hint = document.getElementById("preset-hint");
+  hint.textContent = `${t(`preset.label.${select.value}`)}. ${t(`preset.about.${select.value}`)}`;
+}
+
+function botLevelLabels() {
+  for (const option of document.getElementById("bot-level").options) {
+    const key = `bot.${option.value}`;
+    option.textContent = has(key) ? t(key) : option.value;
+  }
+}
+
+/** The practice opponents: the server's bot levels, the best one first chosen. */
+async function loadBotLevels() {
+  const select = document.getElementById("bot-level");
+  const saved = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "{}");
+  try {
+    const meta = await api("GET", "/api/rules");
+    select.replaceChildren(...meta.bot_levels.map((level) => {
+      const option = document.createElement("option");
+      option.value = level;
+      return option;
+    }));
+    select.value = meta.bot_levels.includes(saved.level) ? saved.level : meta.best_bot;
+  } catch {
+    // Keep the default level the page was served with.
+  }
+  if (saved.pace) document.getElementById("bot-pace").value = saved.pace;
+  botLevelLabels();
 }
 
 function init() {
   // Listeners first and synchronously: a click right after the page loads must work.
   const input = nameInput();
   if (!input.value) input.value = localStorage.getItem(NAME_KEY) || "";
+  // An error about a missing name or code goes once there is something typed.
+  input.addEventListener("input", clearErrors);
+  document.getElementById("code").addEventListener("input", () => showError("", "join-error"));
   document.getElementById("preset").addEventListener("change", presetHint);
-  document.addEventListener("languagechange", presetHint);
+  document.addEventListener("languagechange", () => {
+    presetHint();
+    botLevelLabels();
+  });
   // One listener for every button of the page, reading data-action.
   document.getElementById("content").addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-action]");
     if (!button || !(button.dataset.action in handlers)) return;
-    showError("");
+    clearErrors();
     button.disabled = true;
     try {
       await handlers[button.dataset.action]();
     } catch (error) {
-      showError(serverMessage(error.code, error.message));
+      showError(serverMessage(error.code, error.message), button.dataset.action === "join" ? "join-error" : "home-error");
     } finally {
       button.disabled = false;
     }
@@ -96,11 +144,9 @@ function init() {
   document.getElementById("code").addEventListener("keydown", (event) => {
     if (event.key === "Enter") document.querySelector("[data-action='join']").click();
   });
-  // Without the figures (a failed request) the hint stays empty; the page still works.
-  const figures = api("GET", "/api/rules").catch(() => null);
-  setUpPage().then(presetHint).then(() => figures).then((meta) => {
-    rulesMeta = meta;
+  setUpPage().then(() => {
     presetHint();
+    return loadBotLevels();
   });
 }
 

@@ -16,7 +16,26 @@ function setUpFourColour() {
   });
 }
 
+/** Phones: the top bar's settings fold into a menu button (always open on wide screens). */
+function setUpMenu() {
+  const button = document.getElementById("menu-button");
+  if (!button) return;
+  const bar = button.closest(".topbar");
+  const toggle = (open) => {
+    bar.classList.toggle("menu-open", open);
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+  };
+  button.addEventListener("click", () => toggle(!bar.classList.contains("menu-open")));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && bar.classList.contains("menu-open")) {
+      toggle(false);
+      button.focus();
+    }
+  });
+}
+
 export async function setUpPage() {
+  setUpMenu();
   await loadLanguage(pickLanguage());
   setUpLanguagePicker(document.getElementById("lang-select"));
   setUpFourColour();

@@ -1,6 +1,9 @@
-// Between deals and at the end: the deal's result (made or not, each player's points),
-// "Next deal", the winners, "Rematch" and "Download record".
+// Between deals and at the end: the deal's result (made or not, with the kitty trick
+// where it counts, each player's points), "Next deal" with the time left, the winners,
+// and the match-end choices: "Play again", the host's "Rematch" (at once) and "Back to
+// lobby", "Leave table", "Download record".
 
+import { countdown } from "./clock.js";
 import { t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { el, replaceIfDifferent, signed } from "./dom.js";
@@ -26,6 +29,21 @@ function outcomeLine(view) {
   return p;
 }
 
+/** How the bidder's side counted its tricks: "4 + 6 + the kitty = 11". */
+function sideLine(view) {
+  const r = view.result;
+  const c = view.contract;
+  if (!c || r.outcome === "minus_round" || c.bid === "amerikaner") return null;
+  const seats = [c.bidder];
+  if (c.partner !== null && c.partner !== undefined && c.partner !== c.bidder) seats.push(c.partner);
+  const counts = seats.map((s) => r.tricks_won[s]);
+  const total = counts.reduce((a, b) => a + b, 0) + (r.kitty_trick ? 1 : 0);
+  const names = seats.map((s) => seatName(view, s)).join(" + ");
+  const sum = counts.join(" + ");
+  const key = r.kitty_trick ? "result.side_kitty" : "result.side";
+  return el("p", "side-tricks", t(key, { names, sum, total }));
+}
+
 function pointsTable(view) {
   const r = view.result;
   const table = el("table", "score-table");
@@ -39,11 +57,14 @@ function pointsTable(view) {
   }
   head.append(hr);
   const body = el("tbody");
+  const bidder = view.contract ? view.contract.bidder : null;
   for (let seat = 0; seat < view.players; seat++) {
     const tr = el("tr");
     const th = el("th", "", seatName(view, seat));
     th.scope = "row";
-    tr.append(th, el("td", "", String(r.tricks_won[seat])), el("td", "", signed(r.points[seat])));
+    let tricks = String(r.tricks_won[seat]);
+    if (r.kitty_trick && seat === bidder) tricks += ` ${t("result.plus_kitty")}`;
+    tr.append(th, el("td", "", tricks), el("td", "", signed(r.points[seat])));
     body.append(tr);
   }
   table.append(caption, head, body);
@@ -56,6 +77,44 @@ function winnersLine(view) {
   return el("p", "winners", t(key, { names: names.join(", ") }));
 }
 
+function dealOver(view, parts, actions) {
+  const room = view.room;
+  const seated = view.you !== null && view.you !== undefined;
+  if (seated) {
+    const me = room.seats[view.you];
+    actions.append(button(t("result.next_deal"), "ready", !(me && me.ready), true));
+    if (me && me.ready) parts.push(el("p", "hint", t("result.waiting_ready")));
+  }
+  if (room.next_deal_at) {
+    const p = el("p", "hint next-deal-clock", `${t("result.next_in")} `);
+    p.append(countdown(room.next_deal_at));
+    parts.push(p);
+  }
+}
+
+function matchOver(view, parts, actions) {
+  const room = view.room;
+  parts.splice(1, 0, winnersLine(view));
+  const seated = room.your_seat !== null && room.your_seat !== undefined;
+  const me = seated ? room.seats[room.your_seat] : null;
+  if (seated && !room.practice) {
+    const again = button(t("result.again"), "again", !(me && me.again), !room.you_are_host);
+    actions.append(again);
+  }
+  if (room.you_are_host) {
+    actions.append(button(t("result.rematch"), "rematch", true, true));
+    if (!room.practice) actions.append(button(t("result.lobby"), "back-to-lobby"));
+  }
+  if (seated) actions.append(button(t("result.download"), "download", room.record_available));
+  if (seated && !room.you_are_host && !room.practice) actions.append(button(t("result.leave"), "leave"));
+  if (!room.practice) {
+    const waiting = room.seats.filter((s) => s.human && s.connected && !s.again).map((s) => s.name);
+    if (me && me.again && waiting.length) {
+      parts.push(el("p", "hint", t("result.again_waiting", { names: waiting.join(", ") })));
+    } else if (!room.you_are_host) parts.push(el("p", "hint", t("result.rematch_wait")));
+  }
+}
+
 export function renderResult(view) {
   const box = document.getElementById("result");
   const over = view.phase === "deal_over" || view.phase === "match_over";
@@ -64,26 +123,18 @@ export function renderResult(view) {
     replaceIfDifferent(box, []);
     return;
   }
-  const parts = [el("h2", "", t(view.phase === "match_over" ? "result.match_heading" : "result.deal_heading", { n: view.deal_number }))];
-  if (view.result) parts.push(outcomeLine(view), pointsTable(view));
-  const seated = view.you !== null && view.you !== undefined;
-  const room = view.room;
-  const actions = el("div", "actions");
-  if (view.phase === "deal_over") {
-    if (seated) {
-      const me = room.seats[view.you];
-      actions.append(button(t("result.next_deal"), "ready", !(me && me.ready), true));
-      if (me && me.ready) parts.push(el("p", "hint", t("result.waiting_ready")));
-    }
-    if (room.next_deal_at) parts.push(el("p", "hint", t("result.auto_next")));
-  } else {
-    parts.push(winnersLine(view));
-    if (room.you_are_host) actions.append(button(t("result.rematch"), "rematch", true, true));
-    else parts.push(el("p", "hint", t("result.rematch_wait")));
-    if (room.your_seat !== null && room.your_seat !== undefined) {
-      actions.append(button(t("result.download"), "download", room.record_available));
-    }
+  const heading = view.phase === "match_over" ? "result.match_heading" : "result.deal_heading";
+  const parts = [el("h2", "", t(heading, { n: view.deal_number }))];
+  if (view.result) {
+    parts.push(outcomeLine(view));
+    const side = sideLine(view);
+    if (side) parts.push(side);
+    parts.push(pointsTable(view));
   }
-  parts.push(actions);
+  const actions = el("div", "actions");
+  if (view.phase === "deal_over") dealOver(view, parts, actions);
+  else matchOver(view, parts, actions);
+  // The choices first, so that they are on the first screen.
+  parts.splice(view.phase === "match_over" ? 2 : 1, 0, actions);
   replaceIfDifferent(box, parts);
 }

@@ -4,18 +4,21 @@
 // and the client decides nothing; it only highlights what `legal` allows.  Local state is
 // limited to selections in progress (discard choice, the card picked for the first lead).
 
-import { renderAuctionHistory } from "./auction.js";
 import { renderChat, setUpChat } from "./chat.js";
+import { startClocks, tickClocks } from "./clock.js";
 import { renderControls, turnText } from "./controls.js";
-import { discardCount, renderHand, setUpHandKeys } from "./hand.js";
+import { renderDealLog } from "./deallog.js";
+import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
-import { renderLobby } from "./lobby.js";
+import { renderLobby, settingsForm } from "./lobby.js";
 import { api, Connection, forgetToken, saveToken, savedToken } from "./net.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
 import { renderScoreSheet } from "./scoresheet.js";
-import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
-import { renderLastTrick, renderTrick } from "./trick.js";
+import { setUpRoving } from "./roving.js";
+import { renderCenterPanel, renderContract, renderSeats, seatName } from "./table.js";
+import { renderTrick } from "./trick.js";
+import { setUpSoundToggle, signalTurn } from "./turn.js";
 
 const NAME_KEY = "amerikaner.name";
 const roomEl = document.getElementById("room");
@@ -45,13 +48,16 @@ const conn = new Connection(code, { onMessage, onStatus });
 function onMessage(message) {
   switch (message.type) {
     case "welcome":
-      // The seat and numbers also arrive in the state that follows.
+      // The seat and numbers also arrive in the state that follows.  A new connection
+      // starts clean: an error from before (a missing name) is no longer news.
+      if (message.seat !== null && message.seat !== undefined) clearMessage("room-error");
       break;
     case "state":
       game = message.game;
       view = message.view;
-      events = message.events;
+      events = message.events || [];
       render();
+      announce(events);
       events = [];
       startPractice();
       break;
@@ -113,8 +119,30 @@ function flash(id, text) {
   messageTimers[id] = setTimeout(() => { el.textContent = ""; }, 6000);
 }
 
+function clearMessage(id) {
+  clearTimeout(messageTimers[id]);
+  document.getElementById(id).textContent = "";
+}
+
 function showError(text) {
   flash("room-error", text);
+}
+
+// Room events worth a word at the table itself (the chat, hidden in practice, has them
+// too): a bot moved for someone whose time ran out, a bot stands in, the person is back.
+const NOTICES = { timed_out: "notice.timed_out", stand_in: "notice.stand_in", returned: "notice.returned" };
+
+function announce(list) {
+  for (const event of list) {
+    const key = NOTICES[event.type];
+    if (key && view) flash("room-notice", t(key, { name: personName(event.seat) }));
+  }
+}
+
+/** The person of a seat (not the bot standing in for them). */
+function personName(seat) {
+  const info = view.room.seats[seat];
+  return (info && (info.joining || info.name)) || seatName(view, seat);
 }
 
 // -- sending ----------------------------------------------------------------------------
@@ -218,6 +246,9 @@ const clicks = {
   start: () => send({ type: "start" }),
   ready: () => send({ type: "ready" }),
   rematch: () => send({ type: "rematch" }),
+  again: () => send({ type: "again" }),
+  "back-to-lobby": () => send({ type: "lobby" }),
+  react: (b) => send({ type: "react", reaction: b.dataset.reaction }),
   leave: () => {
     send({ type: "leave" });
     forgetToken(code);
@@ -259,9 +290,12 @@ document.addEventListener("change", (event) => {
     else rules[option] = Number(control.value);
     send({ type: "rules", rules });
   } else if (kind === "settings") {
-    const value = Number(control.value);
-    if (control.value !== "" && Number.isInteger(value)) {
-      send({ type: "settings", [control.dataset.setting]: value });
+    const setting = control.dataset.setting;
+    if (control.dataset.kind === "bool") send({ type: "settings", [setting]: control.checked });
+    else if (setting === "bot_pace") send({ type: "settings", [setting]: control.value });
+    else {
+      const value = Number(control.value);
+      if (control.value !== "" && Number.isInteger(value)) send({ type: "settings", [setting]: value });
     }
   } else if (kind === "grand") {
     ui.grand = control.checked;
@@ -355,15 +389,39 @@ function render() {
   renderHand(view, ui);
   renderResult(view);
   renderLobby(view, meta, ui);
-  renderAuctionHistory(view);
-  renderLastTrick(view);
+  renderDealLog(view);
+  renderSettingsBox();
   renderScoreSheet(view);
   renderChat(view);
   renderJoinPanel();
   const status = document.getElementById("turn-status");
   const text = turnText(view);
   if (status.textContent !== text) status.textContent = text;
+  // Nobody can join a practice table: no link to share.
+  for (const id of ["copy-link", "share-button"]) {
+    const b = document.getElementById(id);
+    if (b && view.room.practice) b.hidden = true;
+  }
   restoreFocus(focus);
+  tickClocks();
+  signalTurn(view);
+}
+
+let settingsSignature = null;
+
+/** The host's room settings during the game (in the lobby they sit under the rules). */
+function renderSettingsBox() {
+  const box = document.getElementById("settings-box");
+  box.hidden = !view.room.you_are_host || view.phase === "lobby";
+  if (box.hidden) {
+    settingsSignature = null;
+    return;
+  }
+  const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
+  if (signature === settingsSignature) return;
+  settingsSignature = signature;
+  const body = document.getElementById("settings-body");
+  body.replaceChildren(settingsForm(view.room));
 }
 
 async function loadMeta() {
@@ -381,11 +439,15 @@ async function init() {
   if (!joinName.value) joinName.value = localStorage.getItem(NAME_KEY) || "";
   await setUpPage();
   if (navigator.share) document.getElementById("share-button").hidden = false;
+  document.getElementById("join-name").addEventListener("input", () => clearMessage("room-error"));
   document.addEventListener("languagechange", () => {
     ui.lobbySignature = null;
+    settingsSignature = null;
     render();
   });
-  setUpHandKeys();
+  setUpRoving();
+  setUpSoundToggle();
+  startClocks();
   setUpChat(send);
   connect();
   loadMeta();

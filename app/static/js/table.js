@@ -3,6 +3,7 @@
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
 import { has, t } from "./i18n.js";
+import { countdown } from "./clock.js";
 import { el, replaceIfDifferent } from "./dom.js";
 
 // Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
@@ -81,6 +82,13 @@ function lobbySeatControls(view, seat, info) {
   return box;
 }
 
+/** The time left for the seat being waited for (ticked by clock.js). */
+function clockBadge(clock) {
+  const box = el("div", `seat-clock ${clock.kind}`);
+  box.append(el("span", "sr-only", t(`clock.${clock.kind}`)), " ", countdown(clock.until));
+  return box;
+}
+
 function seatBox(view, seat) {
   const info = view.room.seats[seat];
   const pos = positionOf(view, seat);
@@ -103,10 +111,14 @@ function seatBox(view, seat) {
   }
   if (info.away) badges.append(badge(t("seat.away"), "away"));
   else if (info.human && !info.connected) badges.append(badge(t("seat.disconnected"), "away"));
-  if (info.takeover) badges.append(badge(t("seat.takeover"), "host"));
+  if (info.joining) badges.append(badge(t("seat.joining", { name: info.joining }), "host"));
+  else if (info.takeover) badges.append(badge(t("seat.takeover"), "host"));
+  if (view.phase === "match_over" && info.human && info.again) badges.append(badge(t("seat.again"), "host"));
   if (view.phase === "deal_over" && info.human && info.ready) badges.append(badge(t("seat.ready"), "host"));
   if (view.turn === seat) badges.append(badge(t("seat.to_play"), "turn-badge"));
   box.append(badges);
+  const clock = view.room.clock;
+  if (clock && clock.seat === seat) box.append(clockBadge(clock));
 
   if (view.phase === "lobby") {
     box.append(lobbySeatControls(view, seat, info));

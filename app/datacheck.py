@@ -11,7 +11,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-DB_NAME = "amerikaner.sqlite3"  # the Store's file (app/rooms/persistence.py)
+DB_NAME = "amerikaner.sqlite3"  # the SQLite store's file (app/rooms/store/sqlite.py)
 
 
 class DataDirError(Exception):

@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str) -> None:
-        await websocket_endpoint(websocket, code, app.state.registry, settings)
+        await websocket_endpoint(websocket, code, app.state.registry, settings, guards)
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -168,7 +168,7 @@ def test_chat_reaches_everyone_as_an_event_and_never_moves_the_game(text: str,
         [event] = t.events_to(conn, step)
         assert {k: event[k] for k in line} == line
     assert t.core.state.game == game and list(t.core.state.chat)[-1]["text"] == said
-    t.refused(ann, {"type": "chat", "text": "   "}, "bad_message")
+    t.refused(ann, {"type": "chat", "text": "   "}, "bad_chat")
     t.send(ann, {"type": "settings", "spectator_chat": True})
     [event] = t.events_to(ann, t.send(eve, {"type": "chat", "text": "me too"}))
     assert event["type"] == "chat" and event["seat"] is None and event["text"] == "me too"

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from app.bots import BEST_BOT, BOT_LEVELS
 from app.rules import RuleSet, RulesetError
+from app.text import TextError, clean_chat, clean_name, name_key
 
 from .errors import RoomError
 from .frames import JoinedRoom
-from .messages import clean_name
 from .seats import Seat
 
 if TYPE_CHECKING:
@@ -23,10 +23,21 @@ if TYPE_CHECKING:
 
 
 def checked_name(raw: str) -> str:
+    """A name as players may choose it (app/text.py): not empty, no control or invisible
+    characters, not a bot's."""
     try:
         return clean_name(raw)
-    except ValueError as exc:
-        raise RoomError("bad_name", str(exc), 400) from None
+    except TextError as exc:
+        raise RoomError(exc.code, exc.message, 400) from None
+
+
+def require_free_name(room: RoomCore, name: str) -> None:
+    """Names are unique within a room (compared as people read them)."""
+    key = name_key(name)
+    for seat in room.state.seats:
+        if seat.name is not None and name_key(seat.name) == key:
+            raise RoomError("name_taken", f"{seat.name} is already at this table: choose "
+                            "another name", 409)
 
 
 def checked_rules(raw: dict[str, Any] | None) -> RuleSet:
@@ -62,6 +73,7 @@ def join(room: RoomCore, name: str, seat: int | None) -> JoinedRoom:
     state = room.state
     if state.practice:
         raise RoomError("private_room", "this is a private practice table", 403)
+    require_free_name(room, name)
     free = joinable_seats(room)
     if seat is not None:
         if seat >= len(state.seats):
@@ -148,9 +160,10 @@ def speaker(room: RoomCore, seat: int | None) -> str:
 
 def chat(room: RoomCore, seat: int | None, text: str) -> None:
     name = speaker(room, seat)
-    text = " ".join(text.split())
-    if not text:
-        raise RoomError("bad_message", "chat: the text is empty")
+    try:
+        text = clean_chat(text)
+    except TextError as exc:
+        raise RoomError(exc.code, exc.message) from None
     room.say(seat, name, text, "text")
 
 

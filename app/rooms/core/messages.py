@@ -7,15 +7,15 @@ precise ``BadMessage``).  What the server sends is in ``frames.py``.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.jsonsafe import JsonError, parse_json
+from app.text import CHAT_MAX
+
 from .errors import RoomError
 
-NAME_MAX = 32
-CHAT_MAX = 200
 SEAT = Annotated[int, Field(ge=0, le=4)]
 
 
@@ -151,9 +151,9 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | RoomMessa
     if len(text.encode()) > max_bytes:
         raise BadMessage("too_large", f"a message may be at most {max_bytes} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: nesting too deep to parse
-        raise BadMessage("bad_json", "that message is not JSON") from None
+        data = parse_json(text)  # bounded: too deep a nesting is refused before parsing
+    except JsonError as exc:
+        raise BadMessage("bad_json", exc.message) from None
     if not isinstance(data, dict):
         raise BadMessage("bad_message", "a message must be a JSON object")
     kind = data.get("type")
@@ -177,18 +177,6 @@ def _describe(exc: ValidationError, kind: str) -> str:
 
 
 # -- HTTP bodies and answers -----------------------------------------------------------
-
-
-def clean_name(value: str) -> str:
-    """A display name: trimmed, 1..32 printable characters."""
-    name = " ".join(value.split())
-    if not name:
-        raise ValueError("a name cannot be empty")
-    if len(name) > NAME_MAX:
-        raise ValueError(f"a name may be at most {NAME_MAX} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise ValueError("a name cannot hold control characters")
-    return name
 
 
 class CreateRoomBody(_Strict):

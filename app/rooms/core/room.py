@@ -309,7 +309,9 @@ class RoomCore:
         if game != self.state.game:
             return  # the table moved on: the hint answers an old question
         self.hint = {"type": "hint", "game": game, "seat": seat, "action": action}
-        self.emit(Send(self.conns_of_seat(seat), self.hint))
+        conns = self.conns_of_seat(seat)
+        if conns:  # (kept for a connection that comes back: ``_resend_hint``)
+            self.emit(Send(conns, self.hint))
 
     def _resend_hint(self) -> None:
         """A connection that just said hello gets the current hint after its state."""

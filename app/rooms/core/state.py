@@ -145,6 +145,11 @@ class RoomState:
         """Record the whole room but its match (which is then ``None``): the log before
         this entry is no longer needed."""
         self.match = None
+        # This step's earlier entries (a seat's "again" before the match it starts) are
+        # in the checkpoint: dropped, so that the save starts with it and the store moves
+        # its checkpoint here (a checkpoint after other entries would not replay).
+        self.seq -= len(self.pending)
+        self.pending = []
         self._record({
             "k": "room", "code": self.code, "practice": self.practice,
             "rules": self.rules.to_json(), "seats": [s.to_data() for s in self.seats],

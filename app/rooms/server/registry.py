@@ -27,6 +27,7 @@ from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RestoreError
 from app.rooms.store import RoomStore, StoreError
 from app.settings import Settings
+from app.web import audit
 
 from .runner import RoomRunner
 
@@ -116,8 +117,7 @@ class Registry:
         try:
             core = RoomCore.restore(stored.entries, stored.first_seq, self.timing, self._rng())
         except RestoreError as exc:
-            log.error("room %s does not load (kept in the store for inspection): %s",
-                      code, exc)
+            audit.refused("room_load", room=code, reason=str(exc))  # kept for inspection
             raise RoomError("room_damaged", "this room's saved state is damaged and cannot "
                             "be loaded; the server's operator has been told", 500) from None
         self._make_space()

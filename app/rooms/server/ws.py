@@ -20,6 +20,8 @@ from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import error_frame
 from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_message
 from app.settings import Settings
+from app.web import audit
+from app.web.guards import Guards
 
 from .connections import Connection
 from .registry import Registry
@@ -27,12 +29,11 @@ from .runner import CLOSE_TRY_AGAIN, RoomRunner
 
 log = logging.getLogger("amerikaner.rooms")
 
-CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_FLOOD = (
-    4400, 4401, 4403, 4404, 4429)
+CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_FLOOD, CLOSE_CROWDED = (
+    4400, 4401, 4403, 4404, 4429, 4409)
 HELLO_CLOSE = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE,
                "room_not_found": CLOSE_NO_ROOM, "unavailable": CLOSE_TRY_AGAIN,
-               "room_damaged": CLOSE_TRY_AGAIN}
-FLOOD_STRIKES = 50  # refused messages in a row before the connection is closed
+               "room_damaged": CLOSE_TRY_AGAIN, "too_many_connections": CLOSE_CROWDED}
 
 
 def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
@@ -48,29 +49,42 @@ def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
 
 
 async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
-                             settings: Settings) -> None:
+                             settings: Settings, guards: Guards) -> None:
+    address = guards.address(ws.scope)
     if not origin_allowed(ws, settings.origins):
+        audit.refused("origin", address=address, origin=ws.headers.get("origin"))
         await ws.close(code=1008)  # before accept: the handshake is refused with 403
         return
-    await ws.accept()
-    conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
-                      settings.burst)
-    conn.start()
+    key = guards.key(address)
+    if not guards.ws_per_address.acquire(key):
+        audit.refused("websocket", address=address, limit=settings.ws_per_address)
+        await ws.close(code=1013)  # before accept: refused with 403; try again later
+        return
+    seat_key: tuple[str, int] | None = None
     runner: RoomRunner | None = None
+    conn: Connection | None = None
     try:
-        runner = await _hello(code, registry, conn, settings)
+        await ws.accept()
+        conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
+                          settings.burst)
+        conn.start()
+        runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
-            await _loop(runner, conn, settings)
+            await _loop(runner, conn, settings, guards, address)
     except WebSocketDisconnect:
         pass
     finally:
-        # leave the room first: stopping the writer may take a while on a closing socket
-        conn.closed = True
-        if runner is not None:
-            runner.detach(conn)
-            with contextlib.suppress(RoomError):
-                await runner.submit(Disconnect(conn.id))
-        await conn.stop()
+        guards.ws_per_address.release(key)
+        if seat_key is not None:
+            guards.ws_per_seat.release(seat_key)
+        if conn is not None:
+            # leave the room first: stopping the writer may take a while on a closing socket
+            conn.closed = True
+            if runner is not None:
+                runner.detach(conn)
+                with contextlib.suppress(RoomError):
+                    await runner.submit(Disconnect(conn.id))
+            await conn.stop()
 
 
 async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:
@@ -97,46 +111,61 @@ async def _refuse(conn: Connection, exc: RoomError, close: int) -> None:
     await conn.finish(close)
 
 
-async def _hello(code: str, registry: Registry, conn: Connection,
-                 settings: Settings) -> RoomRunner | None:
-    """Wait for ``hello`` and bind the connection: the room it joined, or ``None``.
-    An unknown room is refused at once, before the hello (docs/protocol.md)."""
+async def _hello(code: str, registry: Registry, conn: Connection, settings: Settings,
+                 guards: Guards, address: str) -> tuple[RoomRunner | None, tuple[str, int] | None]:
+    """Wait for ``hello`` and bind the connection: the room it joined (``None``: refused)
+    and the seat it counts against.  An unknown room is refused at once, before the hello
+    (docs/protocol.md)."""
     try:
         runner = await registry.require(code)
     except RoomError as exc:
         await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
-        return None
+        return None, None
     try:
         raw = await asyncio.wait_for(_receive(conn.ws), settings.hello_timeout)
     except TimeoutError:
         await _refuse(conn, RoomError("hello_required", "say hello first"), CLOSE_NO_HELLO)
-        return None
+        return None, None
+    seat_key: tuple[str, int] | None = None
     try:
         msg = parse_client_message(raw, settings.max_message_bytes)
         if not isinstance(msg, Hello):
             raise RoomError("hello_required", "the first message must be a hello")
         if runner.closed:  # it broke off while we waited: the registry loads it afresh
             runner = await registry.require(code)
+        seat = runner.core.seat_for_token(msg.token) if msg.token is not None else None
+        if seat is not None:
+            seat_key = (runner.code, seat.index)
+            if not guards.ws_per_seat.acquire(seat_key):
+                seat_key = None
+                audit.refused("websocket_seat", address=address, room=runner.code,
+                              limit=settings.ws_per_seat)
+                raise RoomError("too_many_connections", "this seat has too many open "
+                                "connections: close a tab", 429)
+        runner.attach(conn)
+        try:
+            await runner.submit(Connect(conn.id, msg))
+        except RoomError:
+            runner.detach(conn)
+            raise
     except RoomError as exc:
+        if seat_key is not None:
+            guards.ws_per_seat.release(seat_key)
         await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
-        return None
-    runner.attach(conn)
-    try:
-        await runner.submit(Connect(conn.id, msg))
-    except RoomError as exc:
-        runner.detach(conn)
-        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
-        return None
-    return runner
+        return None, None
+    return runner, seat_key
 
 
-async def _loop(runner: RoomRunner, conn: Connection, settings: Settings) -> None:
+async def _loop(runner: RoomRunner, conn: Connection, settings: Settings, guards: Guards,
+                address: str) -> None:
+    flood = guards.flood_guard()
     while not conn.closed:
         raw = await _receive(conn.ws, conn)
+        if not flood.note():  # too many messages over the window: a flood, not a burst
+            audit.refused("flood", address=address, room=runner.code)
+            await conn.finish(CLOSE_FLOOD)
+            return
         if not conn.limiter.allow():
-            if conn.limiter.strikes >= FLOOD_STRIKES:
-                await conn.finish(CLOSE_FLOOD)
-                return
             if conn.limiter.strikes == 1:
                 conn.send(error_frame("rate_limited", "slow down: too many messages"))
             continue

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from app.datacheck import DB_NAME
 from app.rooms.core.effects import Save
 
 from . import StoredRoom, StoreError
@@ -40,7 +41,7 @@ class SqliteStore:
 
     def __init__(self, data_dir: Path) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
-        self.path = data_dir / "amerikaner.sqlite3"
+        self.path = data_dir / DB_NAME
         self.description = f"SQLite at {self.path}"
         self._db = self._connect(BUSY_TIMEOUT_MS)
         self._db.execute("PRAGMA journal_mode=WAL")

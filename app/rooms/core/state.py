@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.bots import BEST_BOT
-from app.rules import Action, Event, Match, RuleSet, RulesetError, parse_action
+from app.rules import Action, Event, Match, RuleSet, parse_action
 from app.rules.cards import ids_of, mask_of_ids
 
 from .frames import ChatLine, MatchSummary
@@ -87,19 +87,20 @@ class RoomState:
     def replay(cls, entries: Sequence[Entry], first_seq: int,
                rng: random.Random) -> RoomState:
         """The room whose log from its last checkpoint (entry ``first_seq``) is ``entries``."""
-        if not entries or entries[0].get("k") != "room":
+        if not entries or not isinstance(entries[0], dict) or entries[0].get("k") != "room":
             raise RestoreError("the stored log does not start with a checkpoint")
+        i = 0  # the entry being replayed, for the message
         try:
             state = cls.from_checkpoint(entries[0], rng)
             state.seq = first_seq + 1
-            for i, entry in enumerate(entries[1:], start=1):
-                try:
-                    state._replay_one(entry)
-                except (KeyError, TypeError, ValueError, IndexError) as exc:
-                    raise RestoreError(f"entry {first_seq + i} ({entry.get('k')}): {exc}") \
-                        from exc
-        except RulesetError as exc:
-            raise RestoreError(f"the stored rules do not load: {exc}") from exc
+            for i in range(1, len(entries)):
+                state._replay_one(entries[i])
+        except RestoreError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                AssertionError) as exc:  # RulesetError and ActionError are ValueErrors
+            kind = entries[i].get("k") if isinstance(entries[i], dict) else None
+            raise RestoreError(f"entry {first_seq + i} ({kind}): {exc}") from exc
         state.pending = []
         return state
 

@@ -25,7 +25,7 @@ from app.rooms.core.errors import RoomError
 from app.rooms.core.lobby import checked_name, checked_rules
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RestoreError
-from app.rooms.store import RoomStore, StoreError
+from app.rooms.store import DamagedRoom, RoomStore, StoreError
 from app.settings import Settings
 from app.web import audit
 
@@ -109,17 +109,16 @@ class Registry:
     async def _load(self, code: str) -> RoomRunner | None:
         try:
             stored = await self.store.load(code)
-        except StoreError as exc:
-            log.warning("room %s: the store does not answer: %s", code, exc)
-            raise store_unavailable() from None
-        if stored is None:
-            return None
-        try:
+            if stored is None:
+                return None
             core = RoomCore.restore(stored.entries, stored.first_seq, self.timing, self._rng())
-        except RestoreError as exc:
+        except (RestoreError, DamagedRoom) as exc:
             audit.refused("room_load", room=code, reason=str(exc))  # kept for inspection
             raise RoomError("room_damaged", "this room's saved state is damaged and cannot "
                             "be loaded; the server's operator has been told", 500) from None
+        except StoreError as exc:
+            log.warning("room %s: the store does not answer: %s", code, exc)
+            raise store_unavailable() from None
         self._make_space()
         return self._activate(core)
 

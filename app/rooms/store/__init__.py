@@ -18,6 +18,10 @@ class StoreError(Exception):
     """The store did not take a write, or cannot be read now."""
 
 
+class DamagedRoom(StoreError):
+    """A room's stored log cannot be read as entries (kept for inspection)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRoom:
     """A room's log from its last checkpoint: entries ``first_seq``, ``first_seq + 1``..."""

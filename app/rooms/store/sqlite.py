@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from app.datacheck import DB_NAME
 from app.rooms.core.effects import Save
 
-from . import StoredRoom, StoreError
+from . import DamagedRoom, StoredRoom, StoreError
 from .sqlite_schema import migrate
 
 BUSY_TIMEOUT_MS = 20      # how long an append waits for another process's lock
@@ -152,7 +152,7 @@ class SqliteStore:
         try:
             entries = [json.loads(t) for t in texts]
         except ValueError as exc:
-            raise StoreError(f"room {code}: a stored entry is not JSON ({exc})") from exc
+            raise DamagedRoom(f"room {code}: a stored entry is not JSON ({exc})") from exc
         return StoredRoom(first, entries)
 
     async def load_record(self, code: str) -> dict[str, Any] | None:

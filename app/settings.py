@@ -36,6 +36,7 @@ class Settings:
     # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
     trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
     rooms_per_minute: int = 10               # rooms one address may create in 60 s
+    rooms_held: int = 30                     # rooms one address's creations in memory at once
     request_deadline: float = 10.0           # seconds to send a complete HTTP request
     connections_per_address: int = 64        # open sockets (HTTP and WebSocket) per address
     ws_per_address: int = 32                 # WebSockets per address

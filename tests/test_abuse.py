@@ -113,6 +113,30 @@ def test_one_address_cannot_create_more_rooms_a_minute_than_allowed(
     assert "kind=rate_limit what=create_room address=127.0.0.1" in srv.output()
 
 
+def test_one_address_cannot_hold_more_rooms_than_allowed_and_the_cap_counts_loaded_rooms(
+        tmp_path: Path, serve: list[ServeProcess]) -> None:
+    srv = start(serve, tmp_path / "data", env={"AMERIKANER_ROOMS_HELD": "2",
+                                               "AMERIKANER_MAX_ROOMS": "3"})
+    with client_from("127.0.0.1") as one, client_from(OTHER) as other:
+        made = [create(one, srv.base) for _ in range(2)]
+        assert [r.status_code for r in made] == [201, 201]
+        refused = create(one, srv.base)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_rooms"
+        assert create(other, srv.base).status_code == 201  # everyone else still can
+        # the memory cap counts every room however it came (three now): a fourth makes the
+        # idle one that waited longest give way, and the health check says rooms come in
+        health = httpx.get(srv.base + "/healthz").json()
+        assert health["rooms"] == 3 and health["accepting_rooms"] is True
+        assert create(other, srv.base).status_code == 201
+        assert httpx.get(srv.base + "/healthz").json()["rooms"] == 3
+        # the room that gave way is still there: loading it back makes another give way
+        code = made[0].json()["room"]
+        assert httpx.get(f"{srv.base}/api/rooms/{code}").status_code == 200
+        assert httpx.get(srv.base + "/healthz").json()["rooms"] == 3
+    assert "kind=rooms_held address=127.0.0.1" in srv.output()
+
+
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(
         tmp_path: Path, serve: list[ServeProcess]) -> None:
     srv = start(serve, tmp_path / "data", env={"AMERIKANER_ROOMS_PER_MINUTE": "2",

@@ -67,8 +67,10 @@ async def create_room(request: Request) -> JSONResponse:
     refusal = _creation_limit(request)
     if refusal is not None:
         return refusal
+    guards: Guards = request.app.state.guards
+    creator = guards.key(guards.address(request.scope))
     room, token = await _registry(request).create(body.name, body.rules, body.practice,
-                                                  body.bot_level, body.bot_pace)
+                                                  creator, body.bot_level, body.bot_pace)
     created: CreatedRoom = {"room": room.code, "seat": 0, "token": token,
                             "url": f"/r/{room.code}"}
     return JSONResponse(created, status_code=201)

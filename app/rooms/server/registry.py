@@ -57,10 +57,17 @@ class Registry:
         return secrets.SystemRandom()
 
     async def create(self, name: str, rules_raw: dict[str, Any] | None, practice: bool,
-                     bot_level: str | None = None,
+                     creator: str, bot_level: str | None = None,
                      bot_pace: str | None = None) -> tuple[RoomRunner, str]:
-        """A new room with its creator in seat 0 as the host: ``(room, token)``."""
+        """A new room with its creator in seat 0 as the host: ``(room, token)``.
+        ``creator`` is who asked (a client address key): one creator holds at most
+        ``rooms_held`` rooms in memory at once."""
         name = checked_name(name)
+        held = self.settings.rooms_held
+        if held and sum(1 for r in self.rooms.values() if r.creator == creator) >= held:
+            audit.refused("rooms_held", address=creator, limit=held)
+            raise RoomError("too_many_rooms", f"you have {held} rooms open already: play in "
+                            "one of them, or wait until some close", 429)
         rules = checked_rules(rules_raw)
         if bot_level is not None and bot_level not in BOT_LEVELS:
             raise RoomError("bad_level", f"unknown bot {bot_level!r}; one of "
@@ -78,7 +85,9 @@ class Registry:
         except StoreError as exc:
             log.warning("a new room could not be saved: %s", exc)
             raise store_unavailable() from None
-        return self._activate(core), token
+        runner = self._activate(core)
+        runner.creator = creator
+        return runner, token
 
     async def get(self, code: str) -> RoomRunner | None:
         """The room with this code, loaded from the store if need be."""

@@ -73,6 +73,7 @@ class RoomRunner:
         self.conns: dict[int, Connection] = {}
         self.closed = False
         self.idle_since = time.monotonic()
+        self.creator: str | None = None     # who created it here (the rooms-held limit)
         self._on_broken = on_broken
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None

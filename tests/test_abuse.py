@@ -230,3 +230,56 @@ def test_websockets_count_against_the_socket_cap_until_they_close(
     finally:
         for ws in held:
             ws.close()
+
+
+def test_a_nested_json_frame_gets_bad_json_and_the_socket_stays_open(
+        tmp_path: Path, serve: list[ServeProcess]) -> None:
+    srv = start(serve, tmp_path / "data")
+    room = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
+    url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
+    nested = "[" * 2000 + "]" * 2000  # 4 KB: deeper than Python's parser can go
+    with connect(url) as ws:
+        ws.send(nested)  # before hello
+        assert json.loads(ws.recv(5))["code"] == "bad_json"
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+        assert json.loads(ws.recv(5))["type"] == "welcome"
+        ws.recv(5)  # the state
+        for frame in (nested, '{"type": "chat", "text": ' + "[" * 40 + "]" * 40 + "}"):
+            ws.send(frame)  # after hello: refused, and the socket stays open
+            assert json.loads(ws.recv(5))["code"] == "bad_json"
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(5)) == {"type": "pong"}
+    assert "Traceback" not in srv.output()
+
+
+def test_many_distinct_huge_bids_leave_the_memory_flat(
+        tmp_path: Path, serve: list[ServeProcess]) -> None:
+    """Every numeric bid is range-checked before anything is kept: 20,000 distinct bids
+    of up to 4,000 digits (40 MB sent) cost the server next to nothing (each would have
+    kept about 2 KB before)."""
+    srv = start(serve, tmp_path / "data", env={"AMERIKANER_RATE": "100000",
+                                               "AMERIKANER_BURST": "100000",
+                                               "AMERIKANER_FLOOD_WINDOW": "0"})
+    room = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
+    url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
+    with connect(url, max_size=2**20) as ws:
+        ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+        ws.recv(5)
+        ws.recv(5)
+        ws.send(json.dumps({"type": "start"}))
+
+        def bids(count: int, start: int) -> None:
+            for i in range(start, start + count):
+                digits = 4000 if i % 2 else 30
+                ws.send('{"type":"action","game":1,"action":{"bid":'
+                        + str(10 ** (digits - 1) + i) + "}}")
+            ws.send(json.dumps({"type": "ping"}))
+            while json.loads(ws.recv(30))["type"] != "pong":
+                pass
+
+        bids(2000, 0)  # warm up: whatever the first messages allocate
+        before = rss_kib(srv.pid)
+        bids(18000, 2000)
+        grown = rss_kib(srv.pid) - before
+    assert grown < 5 * 1024, f"the server grew by {grown} KiB"

@@ -33,6 +33,7 @@ from .players import (
     enabled_cards,
     hand,
     open_room,
+    play_until_deal_over,
     tab_until,
     take_turn,
 )
@@ -117,7 +118,14 @@ class Audit:
 
     def _use_language(self, page: Any, lang: str) -> None:
         if page.evaluate("document.documentElement.lang") != lang:
+            # On a phone the language picker is in the top bar's menu.
+            menu = page.locator("#menu-button")
+            opened = not page.locator("#lang-select").is_visible() and menu.is_visible()
+            if opened:
+                menu.click()
             page.locator("#lang-select").select_option(lang)
+            if opened:
+                menu.click()
         # The lang attribute follows the chosen language (screen readers pick their voice).
         page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
         page.evaluate(NEXT_FRAME)
@@ -279,4 +287,38 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
     # The next deal starts by itself after a pause (10 s): the audit is quick.
     audit(page, "deal over, four-colour deck", ["en", "nb", "fr"], phase="deal_over")
     assert audit.disabled_measured, "no disabled button was seen (bids or Discard)"
+    audit.assert_clean()
+
+
+def test_second_pass_screens(new_page: Any, audit: Audit) -> None:
+    """Issue 12's new screens: the turn timer in the lobby, the deal log, the table settings,
+    the seat clock, the result with the kitty trick and the next deal's countdown, the match
+    end with Play again and the earlier matches, the phone's menu, chat with reactions."""
+    host = new_page("host", reduced_motion="reduce")
+    open_room(host, "Ann", "Create room")
+    host.get_by_text("Change the rules").click()
+    host.get_by_role("combobox", name="Match length").select_option("single_deal")
+    host.get_by_role("combobox", name="Turn time").select_option("120")
+    host.get_by_role("button", name="Nice!").click()
+    expect(host.locator("#chat-log .reaction")).to_have_count(1)
+    audit(host, "lobby with turn time and a reaction", ["en", "nb", "fr"], phase="lobby")
+    host.get_by_role("button", name="Start").click()
+    expect(hand(host).get_by_role("button")).to_have_count(12)
+    host.get_by_text("Deal log").click()
+    host.get_by_text("Table settings").click()
+    host.wait_for_function("document.title.startsWith('Your turn')", timeout=20_000)
+    expect(host.locator(".seat-clock")).to_be_visible()
+    audit(host, "our turn with the clock, deal log and settings open", ["en", "nb", "fr"])
+    play_until_deal_over([host], bidders={0})
+    expect(host.get_by_role("button", name="Play again")).to_be_visible()
+    audit(host, "match over", ["en", "nb", "fr"], phase="match_over")
+    host.get_by_role("button", name="Play again").click()
+    expect(host.locator("#room")).not_to_have_attribute("data-phase", "match_over")
+    host.get_by_text(re.compile(r"^Earlier matches")).click()
+    audit(host, "second match, earlier matches open", ["en", "fr"])
+
+    host.set_viewport_size(PHONE)
+    host.locator("#menu-button").click()
+    expect(host.get_by_role("checkbox", name="Sound on your turn")).to_be_visible()
+    audit._run(host, "phone, menu open (en)", None)
     audit.assert_clean()

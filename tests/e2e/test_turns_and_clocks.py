@@ -1,0 +1,148 @@
+"""Issue 12, never miss your turn and see the clock: the tab title says "Your turn" while
+it is (and not after), the focus goes to the first control a turn needs but never leaves
+the chat box, the hand and the bids are one Tab stop each (a card played within 3 key
+presses of a new turn); a host's turn timer runs out and a bot's move is announced, the
+countdowns move (your turn, the next deal, a dropped player's grace), and a bot standing
+in for an away person passes in the auction."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import LAPTOP
+from .players import deal_over, enabled_cards, hand, open_room, play_until_deal_over, take_turn
+
+# Every title the tab had, in order (set before the first state arrives).
+WATCH_TITLES = """() => { window.__titles = [document.title];
+  new MutationObserver(() => window.__titles.push(document.title))
+    .observe(document.querySelector('title'),
+             {childList: true, characterData: true, subtree: true}); }"""
+
+
+def phase(page: Any) -> str:
+    return str(page.locator("#room").get_attribute("data-phase"))
+
+
+def seconds(locator: Any) -> int:
+    return int(re.sub(r"\D", "", locator.inner_text()))
+
+
+def counts_down(locator: Any, page: Any) -> None:
+    """A countdown's number goes down within two seconds."""
+    first = seconds(locator)
+    page.wait_for_timeout(1600)
+    assert seconds(locator) < first, f"the countdown stayed at {first}"
+
+
+def test_your_turn_title_focus_and_keys(new_page: Any) -> None:
+    page = new_page("solo", viewport=LAPTOP)
+    page.goto("/")
+    page.get_by_role("textbox", name="Your name").fill("Kim")
+    page.get_by_role("button", name="Practice").click()
+    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    page.evaluate(WATCH_TITLES)
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+
+    passed = played = 0
+    deadline = time.monotonic() + 90
+    while played < 2 and time.monotonic() < deadline and not deal_over(page):
+        if page.get_by_role("button", name="Pass", exact=True).is_visible():
+            assert page.title().startswith("Your turn"), page.title()
+            assert "favicon-turn" in str(page.locator("link[rel=icon]").get_attribute("href"))
+            # The bids are one Tab stop, and the new turn put the focus on it: one key.
+            assert page.locator("#bids [tabindex='0']").count() == 1
+            page.wait_for_function("document.activeElement.closest('#bids') !== null")
+            page.keyboard.press("Enter")
+            expect(page.get_by_role("button", name="Pass", exact=True)).to_be_hidden()
+            passed += 1
+        elif enabled_cards(page).count() and phase(page) == "play":
+            assert page.title().startswith("Your turn"), page.title()
+            # The hand is one Tab stop; the focus is on a playable card: Right, Enter.
+            assert hand(page).locator("[tabindex='0']").count() == 1
+            page.wait_for_function("document.activeElement.classList.contains('playable')")
+            before = hand(page).get_by_role("button").count()
+            presses = 0
+            for key in ("ArrowRight", "Enter"):
+                page.keyboard.press(key)
+                presses += 1
+            assert presses <= 3
+            expect(hand(page).get_by_role("button")).to_have_count(before - 1)
+            played += 1
+        else:
+            page.wait_for_timeout(60)
+    assert passed and played == 2, (passed, played)
+    # After our turn the title went back, and came again with the next one.
+    titles = page.evaluate("window.__titles")
+    turns = [i for i, title in enumerate(titles) if title.startswith("Your turn")]
+    assert turns and any(not title.startswith("Your turn") for title in titles[turns[0]:]), titles
+
+
+def test_turn_timer_and_next_deal_countdown(new_page: Any) -> None:
+    page = new_page("host", viewport=LAPTOP)
+    open_room(page, "Ann", "Create room")
+    page.get_by_text("Change the rules").click()
+    page.get_by_role("combobox", name="Turn time").select_option("30")
+    expect(page.get_by_text("Turn time: 30 s")).to_be_visible()
+    page.get_by_role("button", name="Start").click()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+
+    # Typing in the chat: a new turn does not take the focus away.
+    chat = page.get_by_role("textbox", name="Message")
+    chat.click()
+    page.wait_for_function("document.title.startsWith('Your turn')", timeout=20_000)
+    assert page.evaluate("document.activeElement.id") == "chat-text"
+
+    clock = page.locator(".seat.pos-bottom .seat-clock.turn [data-until]")
+    expect(clock).to_be_visible()
+    counts_down(clock, page)
+    # Nobody moves: after 30 s the best bot moves for us, and the table says so.
+    timed_out = "Time ran out: a bot played for Ann."
+    expect(page.get_by_role("status").filter(has_text=timed_out)).to_be_visible(timeout=40_000)
+    expect(page.locator("#chat-log").get_by_text(timed_out)).to_be_visible()
+
+    # The host turns the timer off during the game, and the deal is played out.
+    page.get_by_text("Table settings").click()
+    page.locator("#settings-box").get_by_role("combobox", name="Turn time").select_option("0")
+    expect(page.locator(".seat-clock.turn")).to_have_count(0)
+    play_until_deal_over([page], bidders=set())
+    countdown = page.locator("#result .next-deal-clock [data-until]")
+    expect(countdown).to_be_visible()
+    counts_down(countdown, page)
+
+
+def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
+    ann = new_page("ann", viewport=LAPTOP)
+    open_room(ann, "Ann", "Create room")
+    bob = new_page("bob")
+    bob.goto(ann.url)
+    bob.get_by_role("textbox", name="Your name").fill("Bob")
+    bob.get_by_role("button", name="Join", exact=True).click()
+    expect(ann.locator("#chat-log").get_by_text("Bob took a seat.")).to_be_visible()
+    ann.get_by_text("Change the rules").click()
+    grace = ann.get_by_role("spinbutton", name="Seconds before a bot plays for someone away")
+    grace.fill("3")
+    grace.press("Tab")
+    ann.get_by_role("button", name="Start").click()
+    expect(hand(ann).get_by_role("button")).to_have_count(12)
+    bob.close()
+
+    saw_grace = False
+    deadline = time.monotonic() + 60
+    while phase(ann) == "auction" and time.monotonic() < deadline:
+        grace_clock = ann.locator(".seat[aria-label='Bob'] .seat-clock.grace [data-until]")
+        if not saw_grace and grace_clock.count() and seconds(grace_clock) >= 2:
+            counts_down(grace_clock, ann)
+            saw_grace = True
+        take_turn(ann, bid=True)
+        ann.wait_for_timeout(60)
+    assert saw_grace, "no countdown on the dropped player's seat"
+    bob_seat = ann.locator(".seat[aria-label='Bob']")
+    expect(bob_seat.get_by_text("away, a bot is playing")).to_be_visible()
+    ann.get_by_text("Deal log").click()
+    bids = ann.locator("#deal-log .history li").all_inner_texts()
+    bob_bids = [b for b in bids if b.startswith("Bob:")]
+    assert bob_bids and all(b == "Bob: pass" for b in bob_bids), bids

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.rooms.rules_info import OPTION_CONVENTIONS, PROVENANCE
+from app.rooms.server.rules_info import OPTION_CONVENTIONS, PROVENANCE
 from app.rules import RuleSet
 from app.rules.ruleset import PRESETS
 

@@ -1,0 +1,135 @@
+"""Issue 12, the deal in full and the match's end: a finished trick stays on the table
+(2 s, or until the next card is led) and then shows in the "Last trick" strip; the deal
+log lists the bids, the contract, the kitty and every trick with its winner; the result
+counts the kitty trick; the score chart labels all four lines even where totals tie; at
+the match's end "Play again" starts the next match, earlier matches stay in the sheet,
+and the host can go back to the lobby, change a rule and start again."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import LAPTOP
+from .players import deal_over, hand, on_first_screen, play_until_deal_over, take_turn
+
+# A trick we won is in the middle, its winner marked, and it is our lead.
+WON_BY_US = """() => document.querySelector('#trick .played.winner.pos-bottom') !== null
+  && document.querySelectorAll('#hand button.playable').length > 0"""
+
+
+def test_deal_in_full(new_page: Any) -> None:
+    page = new_page("solo", viewport=LAPTOP)
+    page.goto("/")
+    page.get_by_role("textbox", name="Your name").fill("Kim")
+    page.get_by_role("checkbox", name="Single round (one deal)").check()
+    page.get_by_role("button", name="Practice").click()
+    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+
+    # A trick we won stays in the middle while we think (more than 2 s), then, once we
+    # lead, it goes to the "Last trick" strip on the table.
+    held = False
+    deadline = time.monotonic() + 120
+    while not held and not deal_over(page) and time.monotonic() < deadline:
+        if page.evaluate(WON_BY_US):
+            page.wait_for_timeout(2500)
+            expect(page.locator("#trick .played.winner.pos-bottom")).to_have_count(1)
+            expect(page.locator("#trick .played")).to_have_count(4)
+            held = True
+            before = hand(page).get_by_role("button").count()
+            for _ in range(20):
+                if take_turn(page, bid=False):
+                    break
+            expect(hand(page).get_by_role("button")).to_have_count(before - 1)
+            strip = page.get_by_role("group", name="Last trick")
+            expect(strip).to_be_visible()
+            expect(strip.locator(".card")).to_have_count(4)
+        elif not take_turn(page, bid=True):
+            page.wait_for_timeout(50)
+    play_until_deal_over([page], bidders={0})
+    # The last trick of the deal stays in the middle, its winner marked.
+    expect(page.locator("#trick .played.winner")).to_have_count(1)
+
+    # The deal log: the bids, the contract, the kitty (we bid: we may see it), 12 tricks.
+    page.get_by_text("Deal log").click()
+    log = page.locator("#deal-log")
+    expect(log.get_by_role("heading", name="Auction")).to_be_visible()
+    expect(log.locator(".history li").first).to_have_text(re.compile(r"^(Kim|Bot \d): "))
+    expect(log.get_by_role("heading", name="Contract")).to_be_visible()
+    tricks = log.locator(".log-tricks li")
+    expect(tricks).to_have_count(12)
+    for text in tricks.all_inner_texts():
+        assert re.match(r"^Trick \d+: .* won by (Kim|Bot \d)$", text, re.S), text
+    bidder = page.locator("#contract").inner_text()
+    if "Kim bid" in bidder:
+        expect(log.get_by_role("heading", name="Kitty")).to_be_visible()
+
+    # The result counts the kitty trick (standard rules) for the bidder's side.
+    side = page.locator("#result .side-tricks")
+    if side.count():
+        text = side.inner_text()
+        match = re.search(r": ([\d + ]+) \+ 1 for the kitty = (\d+)\.$", text)
+        assert match, text
+        counted = sum(int(n) for n in match.group(1).split(" + "))
+        assert counted + 1 == int(match.group(2)), text
+        expect(page.locator("#result").get_by_text("+ 1 (kitty)")).to_be_visible()
+
+    # The chart: four lines, each labelled at its end with its name; lines whose totals
+    # tie are drawn apart, and no label lies on another.
+    chart = page.locator("#score-sheet .chart").first
+    expect(chart.locator("polyline.line")).to_have_count(4)
+    labels = chart.locator("text.end-label")
+    expect(labels).to_have_count(4)
+    names = " ".join(labels.all_text_contents())
+    for name in ("Kim", "Bot 2", "Bot 3", "Bot 4"):
+        assert name in names, names
+    points = chart.locator("polyline.line").evaluate_all(
+        "ls => ls.map(l => l.getAttribute('points'))")
+    assert len(set(points)) == 4, f"two lines lie on each other: {points}"
+    boxes = labels.evaluate_all(
+        "ls => ls.map(l => { const b = l.getBBox(); return [b.y, b.height]; })")
+    boxes.sort()
+    for (y1, h1), (y2, _) in itertools.pairwise(boxes):
+        assert y2 >= y1 + h1 - 1, f"chart labels overlap: {boxes}"
+
+
+def test_play_again_and_back_to_lobby(new_page: Any) -> None:
+    page = new_page("host", viewport=LAPTOP)
+    page.goto("/")
+    page.get_by_role("textbox", name="Your name").fill("Ann")
+    page.get_by_role("checkbox", name="Single round (one deal)").check()
+    page.get_by_role("button", name="Create room").click()
+    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    page.get_by_role("button", name="Start").click()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    play_until_deal_over([page], bidders=set())
+
+    # The match's end: every choice on the first screen of a laptop.
+    expect(page.get_by_role("heading", name="Match over")).to_be_visible()
+    for name in ("Play again", "Rematch", "Back to lobby", "Download record"):
+        button = page.get_by_role("button", name=name)
+        expect(button).to_be_visible()
+        on_first_screen(page, button, name)
+    # Ann is the only person: her "Play again" starts the next match by itself.
+    page.get_by_role("button", name="Play again").click()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    expect(page.get_by_role("heading", name="Match over")).to_be_hidden()
+    expect(page.get_by_text("Earlier matches (1)")).to_be_visible()
+
+    play_until_deal_over([page], bidders=set())
+    page.get_by_role("button", name="Back to lobby").click()
+    expect(page.get_by_role("button", name="Start")).to_be_visible()
+    expect(page.get_by_text("Earlier matches (2)")).to_be_visible()
+    page.get_by_text("Change the rules").click()
+    page.get_by_role("checkbox", name="Grand").check()
+    expect(page.get_by_text("Grand: on")).to_be_visible()
+    page.get_by_role("button", name="Start").click()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    page.get_by_text(re.compile(r"^Earlier matches")).click()
+    expect(page.get_by_role("heading", name="Match 1")).to_be_visible()
+    expect(page.get_by_role("heading", name="Match 2")).to_be_visible()

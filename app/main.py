@@ -48,8 +48,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
             await registry.close()
             await room_store.close()
 
-    app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None, openapi_url=None,
-                  lifespan=lifespan)
+    # the API's schema, for clients and the schemathesis test; no docs pages
+    app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.settings = settings
     guards = app.state.guards = Guards.from_settings(settings)  # per-client limits
     app.add_middleware(pages.SecurityHeaders)
@@ -66,10 +67,12 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return api.error_response(code, str(exc.detail), exc.status_code)
+        response = api.error_response(code, str(exc.detail), exc.status_code)
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     app.include_router(api.router)
-    app.include_router(pages.router)
+    app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
 
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str) -> None:

@@ -1,7 +1,9 @@
 """The HTTP API of the rooms: create, join, public info, the record, the rules metadata.
 
 Bodies are read and validated by the Pydantic models of ``messages.py``; every error is
-``{"error": {"code", "message"}}`` with a fitting status.
+``{"error": {"code", "message"}}`` with a fitting status.  The OpenAPI schema
+(``/api/openapi.json``) is FastAPI's, told here what it cannot see: the bodies read by
+hand (``openapi_extra``) and every answer, errors included (``responses``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from app.rooms.core.effects import JoinRequest
 from app.rooms.core.errors import RoomError
@@ -19,6 +22,7 @@ from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, Public
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
 from app.rooms.store import StoreError
+from app.rules.wire import FORBID
 from app.web import audit
 from app.web.guards import Guards
 
@@ -28,6 +32,67 @@ from .rules_info import rules_info
 M = TypeVar("M", bound=BaseModel)
 
 router = APIRouter()
+
+# What each error status means on this API (docs/protocol.md, "HTTP errors").
+ERROR_STATUSES = {
+    400: "bad_rules, bad_name, bad_level: the request is understood but does not work",
+    401: "unauthorized: no valid seat token",
+    403: "private_room, match_not_over",
+    404: "room_not_found (or not_found: an unknown path)",
+    405: "method_not_allowed",
+    409: "seat_taken, bad_seat, no_free_seat",
+    413: "too_large: the body is over 16 KiB",
+    422: "bad_request: the body is not JSON or not of the right shape",
+    429: "rate_limited (with Retry-After), too_many_rooms",
+    500: "room_damaged: the room's saved state does not load",
+    503: "unavailable: shutting down, the database fails, or too many rooms",
+}
+# any route that names a room; 422: FastAPI's own parameter checks, answered in our shape
+ROOM_ERRORS = (404, 422, 500, 503)
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses`` for the OpenAPI schema: these statuses answer ``HttpErrorBody``."""
+    return {s: {"model": HttpErrorBody, "description": ERROR_STATUSES[s]} for s in statuses}
+
+
+def json_error(status: int) -> dict[str, Any]:
+    """A ``responses`` entry for a route whose own answers are not JSON (the pages): its
+    errors are (``HttpErrorBody``, declared by the API's routes)."""
+    schema = {"$ref": "#/components/schemas/HttpErrorBody"}
+    return {"description": ERROR_STATUSES[status],
+            "content": {"application/json": {"schema": schema}}}
+
+
+def json_body(model: type[BaseModel], example: dict[str, Any]) -> dict[str, Any]:
+    """``openapi_extra`` for a route that reads ``model`` itself (``_body``): the request
+    body FastAPI cannot see."""
+    schema = model.model_json_schema()
+    assert "$defs" not in schema, "inline models only: nothing to resolve the refs"
+    media = {"schema": schema, "example": example}
+    return {"requestBody": {"required": True, "content": {"application/json": media}}}
+
+
+# What a client does next with a new seat (OpenAPI links, followed by stateful testing).
+ROOM_LINK = {"code": "$response.body#/room"}
+CREATED_LINKS = {
+    "GetRoom": {"operationId": "get_room", "parameters": ROOM_LINK},
+    "JoinRoom": {"operationId": "join_room", "parameters": ROOM_LINK},
+    "GetRecord": {"operationId": "get_record", "parameters": {
+        **ROOM_LINK, "header.Authorization": "Bearer {$response.body#/token}"}},
+}
+JOINED_LINKS = {
+    "GetRoom": {"operationId": "get_room", "parameters": {"code": "$request.path.code"}},
+    "GetRecord": {"operationId": "get_record", "parameters": {
+        "code": "$request.path.code", "header.Authorization": "Bearer {$response.body#/token}"}},
+}
+
+
+@with_config(FORBID)
+class Health(TypedDict):
+    status: str
+    rooms: int
+    accepting_rooms: bool     # False: new rooms are refused (too many in memory)
 
 
 def error_response(code: str, message: str, status: int,
@@ -61,7 +126,11 @@ async def _body(request: Request, model: type[M]) -> M:
         raise RoomError("bad_request", message, 422) from None
 
 
-@router.post("/api/rooms", status_code=201)
+@router.post("/api/rooms", status_code=201, operation_id="create_room",
+             openapi_extra=json_body(CreateRoomBody, {"name": "Ann", "rules": {
+                 "preset": "guide", "target": 30}, "bot_level": "heuristic"}),
+             responses={201: {"model": CreatedRoom, "links": CREATED_LINKS},
+                        **errors(400, 413, 422, 429, 503)})
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
     refusal = _creation_limit(request)
@@ -93,7 +162,10 @@ def _creation_limit(request: Request) -> JSONResponse | None:
     return response
 
 
-@router.post("/api/rooms/{code}/join")
+@router.post("/api/rooms/{code}/join", operation_id="join_room",
+             openapi_extra=json_body(JoinBody, {"name": "Bo", "seat": 2}),
+             responses={200: {"model": JoinedRoom, "links": JOINED_LINKS},
+                        **errors(400, 403, 409, 413, *ROOM_ERRORS)})
 async def join_room(code: str, request: Request) -> JoinedRoom:
     room = await _registry(request).require(code)
     body = await _body(request, JoinBody)
@@ -102,12 +174,17 @@ async def join_room(code: str, request: Request) -> JoinedRoom:
     return step.reply
 
 
-@router.get("/api/rooms/{code}")
+@router.get("/api/rooms/{code}", operation_id="get_room", responses=errors(*ROOM_ERRORS))
 async def get_room(code: str, request: Request) -> PublicRoom:
     return public_room((await _registry(request).require(code)).core)
 
 
-@router.get("/api/rooms/{code}/record")
+@router.get("/api/rooms/{code}/record", operation_id="get_record",
+            responses=errors(401, 403, *ROOM_ERRORS),
+            openapi_extra={"parameters": [{
+                "name": "Authorization", "in": "header", "required": False,
+                "description": "Bearer T, T the token of a seat of this room",
+                "schema": {"type": "string"}}]})
 async def get_record(code: str, request: Request) -> dict[str, Any]:
     room = await _registry(request).require(code)
     auth = request.headers.get("authorization", "")
@@ -128,15 +205,17 @@ async def get_record(code: str, request: Request) -> dict[str, Any]:
     return record
 
 
-@router.get("/api/rules")
+@router.get("/api/rules", operation_id="get_rules")
 async def get_rules() -> dict[str, Any]:
     return rules_info()
 
 
-@router.get("/healthz")
+@router.get("/healthz", operation_id="healthz",
+            responses={200: {"model": Health}, **errors(503)})
 async def healthz(request: Request) -> JSONResponse:
     registry = _registry(request)
     if not await registry.store.ping():
         return error_response("unavailable", "the database does not answer", 503)
-    return JSONResponse({"status": "ok", "rooms": len(registry.rooms),
-                         "accepting_rooms": registry.accepting})
+    health: Health = {"status": "ok", "rooms": len(registry.rooms),
+                      "accepting_rooms": registry.accepting}
+    return JSONResponse(health)

@@ -62,8 +62,10 @@ class PageProblems:
     def __init__(self) -> None:
         self.errors: list[str] = []
 
-    def watch(self, page: Any, label: str) -> None:
+    def watch(self, page: Any, label: str, allow_http_errors: bool = False) -> None:
         def console(message: Any) -> None:
+            if allow_http_errors and message.text.startswith("Failed to load resource"):
+                return
             if message.type == "error":
                 self.errors.append(f"{label} console: {message.text}")
 
@@ -77,17 +79,19 @@ class PageProblems:
 @pytest.fixture
 def new_page(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     """``new_page(label, viewport=DESKTOP, **context_options)``: a page in a fresh browser
-    context (its own localStorage, like another person's browser)."""
+    context (its own localStorage, like another person's browser); ``allow_http_errors``:
+    an HTTP error answer the test expects is not a console error."""
     problems = PageProblems()
     contexts: list[Any] = []
 
-    def make(label: str, viewport: dict[str, int] | None = None, **options: Any) -> Any:
+    def make(label: str, viewport: dict[str, int] | None = None,
+             allow_http_errors: bool = False, **options: Any) -> Any:
         ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=server,
                                   locale=options.pop("locale", "en-GB"), **options)
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
         page = ctx.new_page()
-        problems.watch(page, label)
+        problems.watch(page, label, allow_http_errors)
         return page
 
     yield make

@@ -1,0 +1,190 @@
+"""Issue 12 on a phone (375x667): a one-line top bar with a menu, the whole hand on the
+first screen in the auction, the discard, the first lead and play, no sideways scroll,
+touch targets of 44 px, chosen discards that do not overlap other cards.  Chat: lines
+for people sitting down, quick reactions, spectators who may (or may not) write.  The
+landing page: practice level and pace, a bad code's error beside Join, a stale error
+cleared, no "Copy link" at a practice table, notices that do not push the table down,
+short preset names, the French hint with its article."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import LAPTOP, PHONE
+from .players import BID, CALL, deal_over, hand, no_horizontal_scroll, open_room, take_turn
+
+HAND_OUTSIDE = """() => { scrollTo(0, 0);
+  return [...document.querySelectorAll('#hand button')].map(b => b.getBoundingClientRect())
+    .filter(r => r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+    .map(r => [r.left, r.top, r.right, r.bottom]); }"""
+
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    '#controls button, #hand button, #result button, .topbar button, #reactions button')]
+  .filter(b => b.checkVisibility())
+  .map(b => [b.textContent.trim().slice(0, 20), b.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+  .map(([t, r]) => `${t}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+CHOSEN_OVERLAP = """() => { const cards = [...document.querySelectorAll('#hand button')];
+  const box = (b) => b.getBoundingClientRect();
+  const hits = [];
+  for (const c of cards.filter(b => b.getAttribute('aria-pressed') === 'true'))
+    for (const o of cards) { if (o === c) continue; const a = box(c), b = box(o);
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) hits.push(c.dataset.card + '/' + o.dataset.card); }
+  return hits; }"""
+
+
+def phone_checks(page: Any, phase: str) -> None:
+    assert page.evaluate(HAND_OUTSIDE) == [], f"{phase}: cards outside the first screen"
+    no_horizontal_scroll(page)
+    assert page.evaluate(SMALL_TARGETS) == [], f"{phase}: small touch targets"
+
+
+def test_phone_hand_on_first_screen(new_page: Any) -> None:
+    page = new_page("phone", viewport=PHONE, has_touch=True, is_mobile=True)
+    open_room(page, "Kim", "Practice")
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    # The top bar is one line; the settings are in its menu.
+    bar = page.locator(".topbar").bounding_box()
+    assert bar and bar["height"] <= 56, bar
+    expect(page.get_by_role("checkbox", name="Four-colour deck")).to_be_hidden()
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_role("checkbox", name="Four-colour deck")).to_be_visible()
+    page.get_by_role("button", name="Menu").click()
+
+    checked: set[str] = set()
+    deadline = time.monotonic() + 120
+    while not deal_over(page) and time.monotonic() < deadline:
+        phase = str(page.locator("#room").get_attribute("data-phase"))
+        if phase == "auction" and page.get_by_role("button", name="Pass", exact=True).is_visible():
+            phone_checks(page, "auction")
+            checked.add("auction")
+            page.get_by_role("button", name=BID, disabled=False).last.click()
+        elif phase == "discard" and page.get_by_role("button", name="Discard").is_visible():
+            cards = hand(page).get_by_role("button", pressed=False)
+            cards.nth(1).click()
+            cards.nth(6).click()
+            page.evaluate("() => new Promise(r => setTimeout(r, 300))")
+            assert page.evaluate(CHOSEN_OVERLAP) == [], "a chosen discard covers another card"
+            phone_checks(page, "discard")
+            checked.add("discard")
+            take_turn(page, bid=False)
+        elif phase == "lead" and page.locator("#hand button.playable").count():
+            phone_checks(page, "lead")
+            page.locator("#hand button.playable").first.click()
+            expect(page.get_by_role("button", name=CALL).first).to_be_visible()
+            phone_checks(page, "lead, calls shown")
+            checked.add("lead")
+            take_turn(page, bid=False)
+        elif phase == "play" and page.locator("#hand button.playable").count():
+            phone_checks(page, "play")
+            checked.add("play")
+            take_turn(page, bid=False)
+        else:
+            page.wait_for_timeout(60)
+    assert {"auction", "play"} <= checked, checked
+
+
+def test_chat_lines_reactions_and_spectators(new_page: Any) -> None:
+    ann = new_page("ann", viewport=LAPTOP)
+    open_room(ann, "Ann", "Create room")
+    bob = new_page("bob", viewport=PHONE)
+    bob.goto(ann.url)
+    bob.get_by_role("textbox", name="Your name").fill("Bob")
+    bob.get_by_role("button", name="Join", exact=True).click()
+    log = ann.locator("#chat-log")
+    expect(log.get_by_text("Bob took a seat.")).to_be_visible()
+
+    bob.get_by_role("button", name="Thanks").click()
+    expect(log.locator("li.reaction").filter(has_text="Bob:")).to_contain_text("Thanks")
+
+    watcher = new_page("watcher", viewport=PHONE)
+    watcher.goto(ann.url)
+    expect(watcher.locator("#join-panel")).to_be_visible()
+    watcher.get_by_role("textbox", name="Message").fill("hello from the rail")
+    watcher.get_by_role("textbox", name="Message").press("Enter")
+    expect(log.get_by_text("hello from the rail")).to_be_visible()
+    expect(log.locator("li").filter(has_text="hello from the rail")).to_contain_text("Spectator:")
+
+    # The host turns spectator chat off: the spectator's box goes.
+    ann.get_by_text("Change the rules").click()
+    ann.get_by_role("checkbox", name="Spectators may chat").uncheck()
+    expect(watcher.get_by_role("textbox", name="Message")).to_be_hidden()
+    expect(bob.get_by_role("textbox", name="Message")).to_be_visible()
+
+
+def test_landing_and_small_items(new_page: Any) -> None:
+    # The unknown room's 404 is expected (the browser logs it as an error).
+    page = new_page("landing", viewport=PHONE, allow_http_errors=True)
+    page.goto("/")
+    # The preset menu names presets shortly; the full label is written under it.
+    expect(page.get_by_role("combobox", name="Rules")).to_contain_text("Norsk")
+    page.get_by_role("combobox", name="Rules").select_option("norsk")
+    expect(page.locator("#preset-hint")).to_contain_text("Norsk (no kitty")
+    width = page.get_by_role("combobox", name="Rules").evaluate(
+        "s => [s.scrollWidth, s.clientWidth]")
+    assert width[0] <= width[1], width
+
+    # A missing name: the error goes as soon as a name is typed.
+    page.get_by_role("button", name="Create room").click()
+    expect(page.get_by_text("Please enter your name.")).to_be_visible()
+    page.get_by_role("textbox", name="Your name").fill("Kim")
+    expect(page.get_by_text("Please enter your name.")).to_be_hidden()
+
+    # A bad room code: the error is right under the Join button.
+    page.get_by_role("textbox", name="Room code").fill("nosuchroom")
+    page.get_by_role("button", name="Join", exact=True).click()
+    error = page.locator("#join-error")
+    expect(error).to_have_text(re.compile(r"room", re.I))
+    join_box = page.get_by_role("button", name="Join", exact=True).bounding_box()
+    error_box = error.bounding_box()
+    assert join_box and error_box
+    assert 0 <= error_box["y"] - (join_box["y"] + join_box["height"]) < 40, (join_box, error_box)
+
+    # Practice against fast random bots, in French: the hint has its article.
+    page.get_by_role("combobox", name="Opponents").select_option("random")
+    page.get_by_role("combobox", name="Bot speed").select_option("fast")
+    page.get_by_role("button", name="Practice").click()
+    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    expect(hand(page).get_by_role("button")).to_have_count(13)  # norsk: no kitty
+    expect(page.locator("#copy-link")).to_be_hidden()
+    page.get_by_text("Table settings").click()
+    pace = page.locator("#settings-box").get_by_role("combobox", name="Bot speed")
+    expect(pace).to_have_value("fast")
+    page.get_by_role("button", name="Menu").click()
+    page.locator("#lang-select").select_option("fr")
+    page.get_by_role("button", name="Menu").click()
+    expect(page.get_by_text(re.compile(r"^Conseil : "))).to_be_visible(timeout=30_000)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        hint = page.get_by_text(re.compile(r"^Conseil : le meilleur robot (jouerait|entamerait)"))
+        if hint.count():
+            text = hint.inner_text()
+            assert re.search(r"(jouerait|entamerait) (le |l'|la )", text), text
+            break
+        if page.get_by_role("button", name="Passe", exact=True).is_visible():
+            page.get_by_role("button", name="Passe", exact=True).click()
+        page.wait_for_timeout(80)
+    else:
+        raise AssertionError("no French hint for a card")
+
+
+def test_notice_does_not_push_the_table(new_page: Any) -> None:
+    page = new_page("host", viewport=LAPTOP)
+    open_room(page, "Ann", "Create room")
+    table = page.get_by_role("region", name="Table", exact=True)
+    expect(table).to_be_visible()
+    before = table.bounding_box()
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.locator("#room-notice")).not_to_be_empty()
+    after = table.bounding_box()
+    assert before and after and before["y"] == after["y"], (before, after)
+    # The pace is a room setting the host sees in the lobby.
+    page.get_by_text("Change the rules").click()
+    expect(page.get_by_role("combobox", name="Bot speed")).to_have_value("normal")

@@ -26,7 +26,7 @@ from app.rooms.core.effects import Save
 from . import DamagedRoom, StoredRoom, StoreError
 from .sqlite_schema import migrate
 
-BUSY_TIMEOUT_MS = 20      # how long an append waits for another process's lock
+BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 T = TypeVar("T")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from rooms_harness import ServerThread
 
+from app.rooms.store import RoomStore
 from app.settings import Settings
 
 
@@ -28,9 +29,11 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
 
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerThread]]:
-    """``make_server(**settings)``: a server with these settings (stopped after the test)."""
+    """``make_server(store=None, **settings)``: a server with these settings, on the
+    test's data folder (a second one restarts on the same data), stopped after the test."""
     with ExitStack() as stack:
-        def make(**changes: object) -> ServerThread:
-            return stack.enter_context(ServerThread(make_settings(tmp_path / "data", **changes)))
+        def make(store: RoomStore | None = None, **changes: object) -> ServerThread:
+            settings = make_settings(tmp_path / "data", **changes)
+            return stack.enter_context(ServerThread(settings, store))
 
         yield make

@@ -17,6 +17,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from app.main import create_app
 from app.rooms.core.frames import frame_adapter
+from app.rooms.store import RoomStore
 from app.settings import Settings
 
 WS_MAX = 64 * 1024
@@ -24,10 +25,11 @@ OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
 
 
 class ServerThread:
-    """``create_app(settings)`` served by uvicorn in a background thread."""
+    """``create_app(settings, store)`` served by uvicorn in a background thread."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.app = create_app(settings)
+    def __init__(self, settings: Settings, store: RoomStore | None = None) -> None:
+        self.settings = settings
+        self.app = create_app(settings, store=store)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
                                 ws_per_message_deflate=False, ws_max_size=WS_MAX,
                                 timeout_graceful_shutdown=2)

@@ -86,7 +86,19 @@ class RoomRunner:
         async with self._lock:
             if self.closed:
                 raise unavailable()
-            step = self.core.handle(event, time.time())
+            try:
+                step = self.core.handle(event, time.time())
+            except RoomError:
+                if self.core.state.pending:  # a refusal after a change: a bug; start afresh
+                    log.error("room %s: %s was refused after changing the room",
+                              self.code, type(event).__name__)
+                    self.break_off()
+                raise
+            except Exception:
+                log.exception("room %s: %s failed; the room is reloaded from the store",
+                              self.code, type(event).__name__)
+                self.break_off()
+                raise unavailable() from None
             if step.save is not None:
                 try:
                     await self.store.append(self.code, step.save)

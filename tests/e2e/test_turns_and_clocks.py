@@ -146,3 +146,21 @@ def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
     bids = ann.locator("#deal-log .history li").all_inner_texts()
     bob_bids = [b for b in bids if b.startswith("Bob:")]
     assert bob_bids and all(b == "Bob: pass" for b in bob_bids), bids
+
+
+def test_late_joiner_sees_the_bot_that_plays_now(new_page: Any) -> None:
+    ann = new_page("ann", viewport=LAPTOP)
+    open_room(ann, "Ann", "Create room")
+    ann.get_by_role("button", name="Start").click()
+    expect(hand(ann).get_by_role("button")).to_have_count(12)
+    lars = new_page("lars")
+    lars.goto(ann.url)
+    lars.get_by_role("textbox", name="Your name").fill("Lars")
+    lars.get_by_role("button", name="Join", exact=True).click()
+    # Lars plays from the next deal: until then his seat is the bot's, named so.
+    expect(lars.get_by_text("You play from the next deal")).to_be_visible()
+    badge = ann.get_by_text("Lars joins next deal")
+    expect(badge).to_be_visible()
+    seat = ann.locator(".seat").filter(has=badge)
+    expect(seat.locator(".name")).to_have_text(re.compile(r"^Bot \d$"))
+    expect(lars.get_by_role("region", name="Your hand")).to_be_hidden()

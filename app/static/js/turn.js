@@ -84,7 +84,9 @@ export function signalTurn(view) {
   setIcon(mine);
   if (mine && !wasMine) {
     if (soundOn()) chime();
-    if (navigator.vibrate && window.matchMedia("(pointer: coarse)").matches) navigator.vibrate(120);
+    // Browsers refuse (and complain about) a vibration before the person has touched the page.
+    const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && touched && window.matchMedia("(pointer: coarse)").matches) navigator.vibrate(120);
     moveFocus();
   }
   wasMine = mine;

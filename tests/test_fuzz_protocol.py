@@ -1,0 +1,450 @@
+"""Protocol fuzzing against the live app (issue 9): a Hypothesis state machine drives a
+room of four seated players and two spectators, each a real WebSocket client of a real
+server on loopback, with sequences of valid, invalid, out-of-turn, stale, oversized,
+deeply nested, binary and rapid-reconnect messages, and HTTP calls beside them.
+
+After every step: no traceback (nor any ERROR line) in the server's log, no 5xx, every
+frame validates against the protocol's models (``rooms_harness.Client`` checks each one,
+extra keys forbidden), and a refused message changed nothing: the room's ``version`` and
+``game`` (``GET /api/rooms/{code}``) stay, and no state frame follows the refusal.  At the
+end of every run the table still plays its match to the end with legal moves.
+
+Bounded: few examples of few steps, derandomized, no example database."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
+from rooms_harness import (
+    OPEN_CLIENTS,
+    Client,
+    ServerThread,
+    create_room,
+    join_room,
+    my_turn,
+    pick_action,
+)
+
+from app.jsonsafe import MAX_DEPTH
+from app.rooms.core.messages import CLIENT_TYPES
+from app.settings import Settings
+
+RULES = {"preset": "standard", "match": "deals:1"}  # one deal: quick to play out
+NAMES = ("Bo", "Cy", "Di")
+SPECTATORS = 2
+MAX_MESSAGE = 4096      # Settings.max_message_bytes
+WS_MAX = 64 * 1024      # a bigger frame closes the socket (1009)
+
+# What a refusal of each kind of input may say (anything else is a failure).
+GARBAGE_CODES = {"bad_json", "bad_message", "unknown_type", "too_large"}
+ACTION_CODES = {"bad_action", "illegal_bid", "illegal_discard", "illegal_lead",
+                "illegal_play", "wrong_phase", "not_your_turn", "stale_game", "match_over"}
+
+# -- inputs ------------------------------------------------------------------------------
+
+JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30),
+                      st.floats(allow_nan=False), st.text(max_size=20))
+JSON = st.recursive(JSON_LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12)
+# a message of a known type with made-up fields ("leave" and "rules" are left to COMMANDS:
+# a seat given back or a long match would change the table under test)
+FUZZ_TYPES = [t for t in CLIENT_TYPES if t not in ("leave", "rules")] + ["shout", ""]
+MESSAGE = st.builds(lambda kind, fields: {**fields, "type": kind},
+                    st.sampled_from(FUZZ_TYPES),
+                    st.dictionaries(st.sampled_from(["game", "action", "text", "seat", "level",
+                                                     "token", "spectate", "reaction", "x",
+                                                     "grace_seconds", "bot_pace"]),
+                                    JSON, max_size=3))
+
+
+def nested(depth: int, kind: str) -> str:
+    """JSON (or not) nested ``depth`` deep, at most MAX_MESSAGE bytes."""
+    if kind == "open":
+        return "[" * depth
+    if kind == "list":
+        return "[" * depth + "]" * depth
+    if kind == "object":
+        return '{"a":' * depth + "1" + "}" * depth
+    inner = "[" * depth + "]" * depth  # inside a message that is otherwise good
+    return '{"type": "action", "game": 0, "action": {"bid": ' + inner + "}}"
+
+
+NESTED = st.builds(nested, st.integers(MAX_DEPTH - 2, 800),
+                   st.sampled_from(["open", "list", "object", "action"]))
+OVERSIZED = st.builds(  # over the message limit, under the frame limit
+    lambda n, text: json.dumps({"type": "chat", "text": text * n}, ensure_ascii=False),
+    st.integers(MAX_MESSAGE, (WS_MAX - 100) // 4), st.sampled_from(["x", "é", "🂡"]))
+GARBAGE = st.one_of(st.text(max_size=64), st.binary(max_size=64), NESTED, OVERSIZED,
+                    st.just(""), st.just("null"), st.just('{"type": "chat"'))
+
+COMMANDS: list[dict[str, Any]] = [
+    {"type": "start"}, {"type": "ready"}, {"type": "rematch"}, {"type": "again"},
+    {"type": "lobby"}, {"type": "leave"}, {"type": "ping"},
+    {"type": "chat", "text": "hi"}, {"type": "chat", "text": "  "},
+    {"type": "chat", "text": "a\x00b"}, {"type": "chat", "text": "\u202egnp.exe"},
+    {"type": "chat", "text": "\x1b[31mred"}, {"type": "chat", "text": "👩‍👩‍👧 ok"},
+    {"type": "chat", "text": "x" * 201}, {"type": "react", "reaction": "gg"},
+    {"type": "react", "reaction": "boo"},
+    {"type": "rules", "rules": {"preset": "guide", "match": "deals:1"}},
+    {"type": "rules", "rules": {**RULES, "kitty": 0, "grand": True}},
+    {"type": "rules", "rules": {**RULES, "players": 3}},
+    {"type": "rules", "rules": {"min_bid": 9, "max_bid": 8}},
+    {"type": "rules", "rules": {**RULES, "target": 10**40}},
+    {"type": "rules", "rules": {"preset": "nope"}},
+    {"type": "seat_bot", "seat": 2, "level": "random"},
+    {"type": "seat_bot", "seat": 4, "level": "heuristic"},
+    {"type": "settings", "grace_seconds": 40, "next_deal_pause": 60},
+    {"type": "settings", "spectator_chat": False}, {"type": "settings", "spectator_chat": True},
+    {"type": "settings", "bot_pace": "fast"}, {"type": "settings", "turn_seconds": 7},
+    {"type": "settings", "grace_seconds": 10**20},
+]
+ILLEGAL_ACTIONS: list[dict[str, Any]] = [
+    {"bid": 99}, {"bid": -1}, {"bid": 10**40}, {"bid": "double"}, {"bid": 7.5},
+    {"bid": True}, {"play": "ZZ"}, {"play": "AS", "call": "XX"}, {}, {"discard": 3},
+    {"discard": ["AS", "AS", "AS", "AS"]}, {"bid": "pass", "x": 1}, {"play": None},
+    {"play": "AS", "grand": "yes"}, {"discard": "AS"},
+]
+
+# -- the server and its log ------------------------------------------------------------
+
+
+class ServerLog(logging.Handler):
+    """What the server thread logged with a traceback, or at ERROR and above."""
+
+    def __init__(self, thread_id: int | None) -> None:
+        super().__init__(logging.DEBUG)
+        self.thread_id = thread_id
+        self.bad: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread_id and (record.exc_info or
+                                                record.levelno >= logging.ERROR):
+            self.bad.append(logging.Formatter().format(record))
+
+
+# uvicorn's loggers do not propagate to the root: each is watched itself
+WATCHED = ("", "uvicorn", "uvicorn.error", "uvicorn.asgi", "asyncio")
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, ServerLog]]:
+    """A server whose rooms stay still between messages: bots act at once (there are none
+    at the table under test), no per-client room limits, generous message rates, the host
+    role passes at once (no host-grace timer), long deal pauses and grace."""
+    data = tmp_path_factory.mktemp("fuzz") / "data"
+    settings_ = Settings(data_dir=data, bot_delay=0.0, rate=500, burst=1000,
+                         next_deal_pause=60, grace_seconds=60, host_grace=0.0,
+                         rooms_per_minute=0, rooms_held=0)
+    with ServerThread(settings_) as server:
+        log = ServerLog(server.thread.ident)
+        for name in WATCHED:
+            logging.getLogger(name).addHandler(log)
+        try:
+            yield server, log
+        finally:
+            for name in WATCHED:
+                logging.getLogger(name).removeHandler(log)
+
+
+# -- the machine -----------------------------------------------------------------------
+
+
+class ProtocolFuzz(RuleBasedStateMachine):
+    """One room: ``clients[0..3]`` are the seats, the rest spectators."""
+
+    server: ServerThread
+    log: ServerLog
+
+    def __init__(self) -> None:
+        super().__init__()
+        base = self.server.base
+        self.http = httpx.Client(base_url=base, timeout=10)
+        room = create_room(base, rules=RULES)
+        self.code: str = room["room"]
+        self.tokens: list[str | None] = [room["token"]] + [
+            join_room(base, self.code, name)["token"] for name in NAMES]
+        self.tokens += [None] * SPECTATORS
+        self.clients = [self.connect(i) for i in range(len(self.tokens))]
+        self.settle(churn=True)
+
+    # helpers
+
+    def connect(self, i: int) -> Client:
+        token = self.tokens[i]
+        return Client(self.server.base, self.code, token=token, spectate=token is None)
+
+    def room(self) -> dict[str, Any]:
+        r = self.http.get(f"/api/rooms/{self.code}")
+        assert r.status_code == 200, r.text
+        info: dict[str, Any] = r.json()
+        return info
+
+    def settle(self, churn: bool = False) -> None:
+        """Wait until every client has the room's latest state; ``churn``: sockets came
+        and went, so first until the room is still (the server may still be seeing a
+        socket go)."""
+        info = self.room()
+        while churn:
+            time.sleep(0.02)
+            again = self.room()
+            churn = again["version"] != info["version"]
+            info = again
+        version = info["version"]
+        for c in self.clients:
+            if c.version < version:
+                c.wait_for(lambda m: m["type"] == "state" and m["version"] >= version)
+
+    def barrier(self, c: Client) -> None:
+        """A ping's pong comes after everything sent to ``c`` before it: no state frame
+        may come first."""
+        c.send({"type": "ping"})
+        while True:
+            msg = c.recv(10)
+            assert msg["type"] != "state", f"a state frame followed a refusal: {msg}"
+            if msg["type"] == "pong":
+                return
+
+    def exchange(self, c: Client, payload: str | bytes,
+                 refusals: set[str] | None = None) -> dict[str, Any]:
+        """Send ``payload``; a refusal (one of ``refusals``, if given) must change
+        nothing, an acceptance must move the room."""
+        before = self.room()
+        c.send_raw(payload)
+        reply = c.wait_for(lambda m: m["type"] in ("error", "state", "pong"))
+        if reply["type"] == "error":
+            assert reply["message"], reply
+            if refusals is not None:
+                assert reply["code"] in refusals, (payload[:200], reply)
+            self.barrier(c)
+            after = self.room()
+            assert (after["version"], after["game"]) == (before["version"], before["game"]), \
+                f"refused ({reply['code']}) but the room changed: {payload[:200]!r}"
+        elif reply["type"] == "state":
+            assert refusals is None, f"accepted: {payload[:200]!r}"
+            assert self.room()["version"] > before["version"]
+            self.settle()
+        return reply
+
+    def actor(self) -> Client | None:
+        return next((c for c in self.clients[:4] if c.state and my_turn(c.state)), None)
+
+    def replace(self, i: int) -> None:
+        """``clients[i]`` was closed: connect it again and catch everyone up."""
+        self.clients[i].close()
+        OPEN_CLIENTS.remove(self.clients[i])
+        self.clients[i] = self.connect(i)
+        self.settle(churn=True)
+
+    # rules
+
+    @rule(who=st.integers(0, 5), raw=GARBAGE)
+    def garbage(self, who: int, raw: str | bytes) -> None:
+        """Not JSON, binary, too deep, too large, not an object..."""
+        c = self.clients[who]
+        # short text may happen to be a message; a nested action, refused as an action
+        expected = None if isinstance(raw, str) and '"type"' in raw and len(raw) < 64 \
+            else GARBAGE_CODES | ACTION_CODES
+        self.exchange(c, raw, expected)
+
+    @rule(who=st.integers(0, 5), msg=MESSAGE)
+    def made_up_message(self, who: int, msg: dict[str, Any]) -> None:
+        """A known or unknown type with made-up fields: refused, or a valid message."""
+        text = json.dumps(msg)
+        self.exchange(self.clients[who], text, GARBAGE_CODES | ACTION_CODES | {
+            "not_seated", "not_host", "already_hello", "bad_seat", "bad_level",
+            "rate_limited"} if msg["type"] in ("hello", "shout", "") else None)
+
+    @rule(who=st.integers(0, 5), msg=st.sampled_from(COMMANDS))
+    def command(self, who: int, msg: dict[str, Any]) -> None:
+        """Host commands, chat, reactions, ready...: from anyone, in any phase."""
+        if msg["type"] == "leave" and who < 4:
+            msg = {"type": "leave", "now": True}  # a seat given back leaves the table
+        self.exchange(self.clients[who], json.dumps(msg))
+
+    def phase(self) -> str:
+        view = self.clients[0].state
+        assert view is not None
+        phase: str = view["phase"]
+        return phase
+
+    @precondition(lambda self: self.phase() == "lobby")
+    @rule()
+    def start(self) -> None:
+        host = self.room()["host"]
+        self.exchange(self.clients[host], json.dumps({"type": "start"}))
+
+    @precondition(lambda self: self.phase() not in ("lobby", "match_over"))
+    @rule(moves=st.integers(1, 20), seed=st.integers(0, 2**16))
+    def play_on(self, moves: int, seed: int) -> None:
+        """Legal moves, to reach every phase of the deal (``finish_match`` ends it)."""
+        self.finish_match(random.Random(seed), moves)
+
+    @rule(kind=st.sampled_from(["legal", "legal", "stale", "ahead", "out_of_turn",
+                                "spectator", "illegal"]),
+          k=st.integers(1, 3), seed=st.integers(0, 2**16), illegal=st.sampled_from(
+              ILLEGAL_ACTIONS))
+    def action(self, kind: str, k: int, seed: int, illegal: dict[str, Any]) -> None:
+        actor = self.actor()
+        rng = random.Random(seed)
+        if actor is None or actor.state is None:  # lobby or between deals: never a turn
+            c = self.clients[rng.randrange(4)]
+            self.exchange(c, json.dumps({"type": "action", "game": c.game,
+                                         "action": {"bid": "pass"}}), ACTION_CODES)
+            return
+        view = actor.state
+        good = pick_action(view, rng)
+        if kind == "legal":  # a discard of any K cards may still break the rules
+            reply = self.exchange(actor, json.dumps(
+                {"type": "action", "game": actor.game, "action": good}))
+            if reply["type"] == "error":
+                assert reply["code"] == "illegal_discard", reply
+            return
+        if kind in ("stale", "ahead"):
+            game = actor.game + k if kind == "ahead" else max(actor.game - k, 0)
+            if game == actor.game:
+                game += 1
+            self.exchange(actor, json.dumps({"type": "action", "game": game, "action": good}),
+                          {"stale_game"})
+        elif kind == "out_of_turn":
+            other = self.clients[(view["you"] + k) % 4]
+            self.exchange(other, json.dumps({"type": "action", "game": other.game,
+                                             "action": good}), {"not_your_turn"})
+        elif kind == "spectator":
+            spectator = self.clients[4 + k % SPECTATORS]
+            self.exchange(spectator, json.dumps(
+                {"type": "action", "game": spectator.game, "action": good}), {"not_seated"})
+        else:
+            self.exchange(actor, json.dumps({"type": "action", "game": actor.game,
+                                             "action": illegal}), ACTION_CODES)
+
+    @rule(who=st.integers(0, 5), times=st.integers(1, 4), tabs=st.booleans())
+    def rapid_reconnect(self, who: int, times: int, tabs: bool) -> None:
+        """Close and open again, several times in a row, at once; ``tabs``: the new
+        connection opens before the old one closes (two tabs on one seat)."""
+        for _ in range(times):
+            old = self.clients[who]
+            if tabs:
+                self.clients[who] = self.connect(who)
+                old.close()
+            else:
+                old.close()
+                self.clients[who] = self.connect(who)
+            OPEN_CLIENTS.remove(old)
+        self.settle(churn=True)
+
+    @rule(who=st.integers(0, 5))
+    def huge_frame(self, who: int) -> None:
+        """A frame over the WebSocket limit closes that socket (1009), nothing else."""
+        before = self.room()
+        c = self.clients[who]
+        c.send_raw('{"type": "chat", "text": "' + "x" * WS_MAX + '"}')
+        with pytest.raises(ConnectionClosed) as closed:
+            c.wait_for(lambda m: False, timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert self.room()["game"] == before["game"]
+        self.replace(who)
+
+    @rule(first=st.one_of(GARBAGE, MESSAGE.map(json.dumps),
+                          st.just(json.dumps({"type": "hello", "token": "no-such-token"}))))
+    def bad_hello(self, first: str | bytes) -> None:
+        """A stranger's first message that is not a good hello: an error, then closed."""
+        before = self.room()
+        c = Client(self.server.base, self.code, hello=False)
+        try:
+            c.send_raw(first)
+            reply = c.wait_for(lambda m: m["type"] in ("error", "welcome"))
+            if reply["type"] == "welcome":
+                return  # {"type": "hello"} and some made-up fields may be a good hello
+            with pytest.raises(ConnectionClosed) as closed:
+                c.wait_for(lambda m: False, timeout=10)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code in (4400, 4401, 1009), closed.value.rcvd
+            assert (self.room()["version"], self.room()["game"]) == (before["version"],
+                                                                     before["game"])
+        finally:
+            c.close()
+            OPEN_CLIENTS.remove(c)
+            self.settle(churn=True)
+
+    @rule(body=st.one_of(JSON, st.fixed_dictionaries({"name": st.text(max_size=40)},
+                                                       optional={"seat": JSON})))
+    def http_join(self, body: Any) -> None:
+        """Joining a full table, with any body: a 4xx in our shape, nothing changed."""
+        before = self.room()
+        r = self.http.post(f"/api/rooms/{self.code}/join", content=json.dumps(body),
+                           headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+        assert set(r.json()["error"]) <= {"code", "message", "option"}
+        after = self.room()
+        assert (after["version"], after["game"]) == (before["version"], before["game"])
+
+    @invariant()
+    def the_server_logged_no_traceback(self) -> None:
+        assert self.server.thread.is_alive()
+        assert not self.log.bad, "\n".join(self.log.bad)
+
+    # the end: the table still finishes its match
+
+    def teardown(self) -> None:
+        try:
+            self.finish_match(random.Random(self.code))
+        finally:
+            for c in self.clients:
+                c.close()
+                if c in OPEN_CLIENTS:
+                    OPEN_CLIENTS.remove(c)
+            self.http.close()
+
+    def finish_match(self, rng: random.Random, moves: int = 1000) -> None:
+        """Play legal moves until the match is over (at most ``moves``)."""
+        for _ in range(moves):
+            info = self.room()
+            if info["phase"] == "match_over":
+                assert self.clients[0].state is not None
+                assert self.clients[0].state["winners"]
+                assert not self.log.bad, "\n".join(self.log.bad)
+                return
+            if info["phase"] == "lobby":
+                self.exchange(self.clients[info["host"]], json.dumps({"type": "start"}))
+                continue
+            if info["phase"] == "deal_over":
+                for c in self.clients[:4]:
+                    c.send({"type": "ready"})
+                self.settle()
+                continue
+            actor = self.actor()
+            assert actor is not None and actor.state is not None, info
+            reply = self.exchange(actor, json.dumps(
+                {"type": "action", "game": actor.game, "action": pick_action(actor.state, rng)}))
+            assert reply["type"] == "state" or reply["code"] == "illegal_discard", reply
+        assert moves < 1000, "the match did not end"
+
+
+def test_protocol_fuzz(live: tuple[ServerThread, ServerLog]) -> None:
+    ProtocolFuzz.server, ProtocolFuzz.log = live
+    run_state_machine_as_test(  # type: ignore[no-untyped-call]
+        ProtocolFuzz, settings=settings(max_examples=8, stateful_step_count=30,
+                                         deadline=None, derandomize=True, database=None,
+                                         suppress_health_check=list(HealthCheck)))

@@ -84,10 +84,13 @@ def play_until_deal_over(pages: list[Any], bidders: set[int], timeout: float = 1
     return moves
 
 
-def open_room(page: Any, name: str, button: str) -> None:
-    """From the landing page, as ``name``: ``Create room`` or ``Practice``."""
+def open_room(page: Any, name: str, button: str, *, single_round: bool = False) -> None:
+    """From the landing page, as ``name``: ``Create room`` or ``Practice`` (a match of one
+    deal with ``single_round``)."""
     page.goto("/")
     page.get_by_role("textbox", name="Your name").fill(name)
+    if single_round:
+        page.get_by_role("checkbox", name="Single round (one deal)").check()
     page.get_by_role("button", name=button).click()
     page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
 

@@ -15,7 +15,14 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP
-from .players import deal_over, hand, on_first_screen, play_until_deal_over, take_turn
+from .players import (
+    deal_over,
+    hand,
+    on_first_screen,
+    open_room,
+    play_until_deal_over,
+    take_turn,
+)
 
 # A trick we won is in the middle, its winner marked, and it is our lead.
 WON_BY_US = """() => document.querySelector('#trick .played.winner.pos-bottom') !== null
@@ -24,11 +31,7 @@ WON_BY_US = """() => document.querySelector('#trick .played.winner.pos-bottom') 
 
 def test_deal_in_full(new_page: Any) -> None:
     page = new_page("solo", viewport=LAPTOP)
-    page.goto("/")
-    page.get_by_role("textbox", name="Your name").fill("Kim")
-    page.get_by_role("checkbox", name="Single round (one deal)").check()
-    page.get_by_role("button", name="Practice").click()
-    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    open_room(page, "Kim", "Practice", single_round=True)
     expect(hand(page).get_by_role("button")).to_have_count(12)
 
     # A trick we won stays in the middle while we think (more than 2 s), then, once we
@@ -100,11 +103,7 @@ def test_deal_in_full(new_page: Any) -> None:
 
 def test_play_again_and_back_to_lobby(new_page: Any) -> None:
     page = new_page("host", viewport=LAPTOP)
-    page.goto("/")
-    page.get_by_role("textbox", name="Your name").fill("Ann")
-    page.get_by_role("checkbox", name="Single round (one deal)").check()
-    page.get_by_role("button", name="Create room").click()
-    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    open_room(page, "Ann", "Create room", single_round=True)
     page.get_by_role("button", name="Start").click()
     expect(hand(page).get_by_role("button")).to_have_count(12)
     play_until_deal_over([page], bidders=set())

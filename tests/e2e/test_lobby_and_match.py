@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .players import hand, play_until_deal_over
+from .players import hand, open_room, play_until_deal_over
 
 
 def test_host_rules_panel(new_page: Any, artifacts: Path) -> None:
@@ -48,11 +48,7 @@ def test_host_rules_panel(new_page: Any, artifacts: Path) -> None:
 
 def test_single_round_practice_to_the_end(new_page: Any) -> None:
     page = new_page("solo")
-    page.goto("/")
-    page.get_by_role("textbox", name="Your name").fill("Kim")
-    page.get_by_role("checkbox", name="Single round (one deal)").check()
-    page.get_by_role("button", name="Practice").click()
-    page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+    open_room(page, "Kim", "Practice", single_round=True)
     expect(hand(page).get_by_role("button")).to_have_count(12)
 
     play_until_deal_over([page], bidders={0})

@@ -76,7 +76,6 @@ class SwarmConfig:
     warmup: float = 3.0            # seconds of play before the measuring window
     duration: float = 20.0         # the measuring window, seconds
     idle_wait: float = 2.0         # seconds connected and idle before the RSS is read
-    drain: float = 2.0             # seconds after the window for its last moves to land
     seed: int = 2026
 
 
@@ -336,7 +335,7 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     memory["busy"] = rss_kib(pid)
     for seat in seats:
         seat.active = False
-    await asyncio.sleep(cfg.drain)  # the window's last actions land
+    await asyncio.sleep(min(2.0, 0.5 + cfg.think))  # the window's last actions land
     closed_early = dict(stats.closed)
     await asyncio.gather(*(asyncio.wait_for(s.close(), 5) for s in seats),
                          return_exceptions=True)

@@ -192,6 +192,8 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
         lat = r["latency_ms"]
         mem = r["memory_kib"]
         extra = ""
+        if r["actions_incomplete"]:
+            extra += f" | {r['actions_incomplete']} actions not seen by all four"
         if r["errors"]:
             extra += f" | refused {r['errors']}"
         if r["sockets_closed_by_server"]:

@@ -105,6 +105,7 @@ class Stats:
         self.latencies: list[float] = []
         self.moves = 0              # actions sent in the window that all four seats saw
         self.sent = 0               # actions sent in the window
+        self.incomplete = 0         # of those, not seen by all four seats after the drain
         self.state_frames = 0
         self.state_bytes = 0
         self.errors: collections.Counter[str] = collections.Counter()
@@ -337,6 +338,8 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
         seat.active = False
     await asyncio.sleep(min(2.0, 0.5 + cfg.think))  # the window's last actions land
     closed_early = dict(stats.closed)
+    # sent in the window and not seen by all four seats: lost or still on their way
+    stats.incomplete = sum(stats.in_window(p.sent) for r in rooms for p in r.pending)
     await asyncio.gather(*(asyncio.wait_for(s.close(), 5) for s in seats),
                          return_exceptions=True)
     return summarize(cfg, stats, memory, setup_s, elapsed, server_cpu, own_cpu,
@@ -360,7 +363,7 @@ def summarize(cfg: SwarmConfig, stats: Stats, memory: dict[str, int], setup_s: f
         "mode": cfg.mode, "rooms": cfg.rooms, "sockets": 4 * cfg.rooms,
         "think_s": cfg.think, "seconds": round(elapsed, 2), "setup_s": round(setup_s, 1),
         "moves": moves, "moves_per_s": round(moves / elapsed, 1),
-        "actions_sent": stats.sent,
+        "actions_sent": stats.sent, "actions_incomplete": stats.incomplete,
         "latency_ms": {"p50": ms(percentile(lat, 0.5)) if lat else None,
                        "p99": ms(percentile(lat, 0.99)) if lat else None,
                        "max": ms(lat[-1]) if lat else None, "samples": len(lat)},

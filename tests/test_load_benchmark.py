@@ -27,6 +27,7 @@ def test_load_benchmark_plays_both_servers(tmp_path: Path) -> None:
         assert run["sockets"] == 8
         # moves: actions sent in the window whose state reached all four seats
         assert run["actions_sent"] >= run["moves"] > 0, run
+        assert run["actions_incomplete"] == 0, run
         assert run["latency_ms"]["p99"] >= run["latency_ms"]["p50"] > 0
         assert run["sockets_closed_by_server"] == {}, run
         assert run["state_frame_bytes_mean"] > 500

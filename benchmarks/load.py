@@ -26,7 +26,8 @@ real / floor is printed.  ``--no-floor`` skips it.
 
 ``--search`` looks for the largest room count whose p99 stays under ``--p99-ms`` (150):
 doubling from the first ``--rooms`` value, then bisection, each step a fresh server and a
-bounded run (no floor), at most ``--max-rooms`` rooms and ``--max-steps`` steps.
+bounded run (no floor), at most ``--max-rooms`` rooms and ``--max-steps`` steps; a count
+that fails is measured ``--confirm`` (1) more times and fails only if every run fails.
 
 Everything is bounded in time (the swarm is killed after its setup allowance plus the
 run) and only loopback addresses are used.  ``--workers`` is reserved for several server
@@ -159,6 +160,12 @@ def search(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     while len(steps) < args.max_steps and n >= 1:
         point = run_point(n, args, tmp, floor=False)
         ok = holds(point, args.p99_ms)
+        for _ in range(args.confirm):
+            if ok:
+                break
+            print(f"      measuring {n} rooms again (other work on the machine?)")
+            point = run_point(n, args, tmp, floor=False)
+            ok = holds(point, args.p99_ms)
         steps.append({"rooms": n, "holds": ok, "p99_ms": point["real"]["latency_ms"]["p99"],
                       "moves_per_s": point["real"]["moves_per_s"],
                       "server_cpu_percent": point["real"]["server_cpu_percent"],
@@ -208,6 +215,7 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
     if "real_over_floor_cpu_per_move" in point:
         print(f"      server CPU per move, real / floor: "
               f"{point['real_over_floor_cpu_per_move']}", flush=True)
+    print(f"      load average before: {point['load_average_before']:.2f}", flush=True)
     if "floor" not in point:
         verdict = "holds" if holds(point, p99_ms) else "does not hold"
         print(f"      p99 under {p99_ms:g} ms: {verdict}", flush=True)
@@ -230,6 +238,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-rooms", type=int, default=2000)
     parser.add_argument("--max-steps", type=int, default=8)
     parser.add_argument("--p99-ms", type=float, default=150.0)
+    parser.add_argument("--confirm", type=int, default=1,
+                        help="--search: measure a failing count this many times more; it "
+                             "fails only if every run fails (other work on a shared machine "
+                             "makes single spikes)")
     parser.add_argument("--no-floor", action="store_true",
                         help="skip the bare broadcast server")
     parser.add_argument("--workers", type=int, default=1,

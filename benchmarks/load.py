@@ -32,6 +32,9 @@ that fails is measured ``--confirm`` (1) more times and fails only if every run 
 Everything is bounded in time (the swarm is killed after its setup allowance plus the
 run) and only loopback addresses are used.  ``--workers`` is reserved for several server
 processes behind a proxy, which do not exist yet.  ``--json PATH`` writes all results.
+``--gc-probe`` loads benchmarks/gcprobe into the server (``PYTHONPATH``) and prints its
+garbage collections of over 5 ms in the window: the slow moves of a run, counted per second
+(``slow_moves_by_second``), fall in the seconds of the long collections.
 """
 
 from __future__ import annotations
@@ -83,12 +86,15 @@ def swarm_run(base: str, pid: int, mode: str, rooms: int, args: argparse.Namespa
 
 def run_real(rooms: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     env = {**SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms))}
+    if args.gc_probe:
+        env["PYTHONPATH"] = str(HERE / "gcprobe")
     server = ServeProcess(tmp / f"data-{rooms}-{time.monotonic_ns()}", env)
     server.start()
     proc = server.proc
     assert proc is not None
+    log = ""
     try:
-        return swarm_run(server.base, proc.pid, "game", rooms, args)
+        result = swarm_run(server.base, proc.pid, "game", rooms, args)
     except BaseException:
         print(f"server output:\n{server.stop()[-4000:]}", file=sys.stderr)
         raise
@@ -97,6 +103,25 @@ def run_real(rooms: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         if proc.returncode not in (0, -15):
             print(f"the server exited with {proc.returncode}:\n{log[-4000:]}",
                   file=sys.stderr)
+    if args.gc_probe:
+        result["gc_pauses"] = gc_pauses(log, result["window_epoch"])
+    return result
+
+
+def gc_pauses(log: str, window: list[float]) -> dict[str, Any]:
+    """The server's collections over 5 ms in the window (benchmarks/gcprobe), by generation:
+    how many, their total and the longest, in ms."""
+    out: dict[str, Any] = {}
+    for line in log.splitlines():
+        if not line.startswith("GCPROBE "):
+            continue
+        _, at, generation, ms = line.split()
+        if window[0] <= float(at) <= window[1]:
+            g = out.setdefault(f"gen{generation}", {"count": 0, "total_ms": 0.0, "max_ms": 0.0})
+            g["count"] += 1
+            g["total_ms"] = round(g["total_ms"] + float(ms), 1)
+            g["max_ms"] = max(g["max_ms"], float(ms))
+    return out
 
 
 def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path
@@ -199,6 +224,12 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
         lat = r["latency_ms"]
         mem = r["memory_kib"]
         extra = ""
+        if r["slow_moves_by_second"]:
+            slow = r["slow_moves_by_second"]
+            extra += (f" | moves over 100 ms in {len(slow)} of {round(r['seconds'])} s"
+                      f" (most {max(slow.values())} in one second)")
+        if "gc_pauses" in r:
+            extra += f" | GC pauses over 5 ms {r['gc_pauses'] or 'none'}"
         if r["actions_incomplete"]:
             extra += f" | {r['actions_incomplete']} actions not seen by all four"
         if r["errors"]:
@@ -246,6 +277,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="skip the bare broadcast server")
     parser.add_argument("--workers", type=int, default=1,
                         help="server processes behind a proxy: not yet, only 1")
+    parser.add_argument("--gc-probe", action="store_true",
+                        help="log the server's garbage collections over 5 ms and count "
+                             "those of the window (benchmarks/gcprobe)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=None, help="write every result here")
     args = parser.parse_args(argv)

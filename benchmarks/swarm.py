@@ -62,6 +62,7 @@ except ImportError:  # pragma: no cover - the swarm is slower, the figures still
 
 SETUP_CONCURRENCY = 32     # rooms being created or connected at once
 REFUSALS_PER_TURN = 50     # a seat that keeps being refused gives the turn up
+SLOW_S = 0.1               # slow moves are counted per second of the window: stalls show
 ACTION_REFUSALS = ("illegal_bid", "illegal_discard", "illegal_lead", "illegal_play",
                    "stale_version", "bad_action", "not_your_turn")
 
@@ -101,8 +102,10 @@ class Pending:
 
 class Stats:
     def __init__(self) -> None:
-        self.window: tuple[float, float] = (float("inf"), float("inf"))
+        self.window: tuple[float, float] = (float("inf"), float("inf"))  # perf_counter
+        self.window_epoch = (0.0, 0.0)  # the same in time.time(), for the server's log
         self.latencies: list[float] = []
+        self.slow: collections.Counter[int] = collections.Counter()  # second of the window
         self.moves = 0              # actions sent in the window that all four seats saw
         self.sent = 0               # actions sent in the window
         self.incomplete = 0         # of those, not seen by all four seats after the drain
@@ -138,6 +141,9 @@ class Room:
                     if self.stats.in_window(p.sent):
                         self.stats.moves += 1
                         self.stats.latencies.append(now - p.sent)
+                        if now - p.sent > SLOW_S:
+                            second = int(p.sent - self.stats.window[0])
+                            self.stats.slow[second] += 1
 
 
 class Seat:
@@ -329,9 +335,10 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     start = time.perf_counter() + cfg.warmup
     stats.window = (start, start + cfg.duration)
     await asyncio.sleep(cfg.warmup)
-    cpu0, own0 = cpu_seconds(pid), time.process_time()
+    cpu0, own0, epoch0 = cpu_seconds(pid), time.process_time(), time.time()
     await asyncio.sleep(max(0.0, stats.window[1] - time.perf_counter()))
     server_cpu, own_cpu = cpu_seconds(pid) - cpu0, time.process_time() - own0
+    stats.window_epoch = (epoch0, time.time())
     elapsed = time.perf_counter() - start
     memory["busy"] = rss_kib(pid)
     for seat in seats:
@@ -362,6 +369,7 @@ def summarize(cfg: SwarmConfig, stats: Stats, memory: dict[str, int], setup_s: f
     return {
         "mode": cfg.mode, "rooms": cfg.rooms, "sockets": 4 * cfg.rooms,
         "think_s": cfg.think, "seconds": round(elapsed, 2), "setup_s": round(setup_s, 1),
+        "window_epoch": [round(t, 3) for t in stats.window_epoch],
         "moves": moves, "moves_per_s": round(moves / elapsed, 1),
         "actions_sent": stats.sent, "actions_incomplete": stats.incomplete,
         "latency_ms": {"p50": ms(percentile(lat, 0.5)) if lat else None,
@@ -376,6 +384,9 @@ def summarize(cfg: SwarmConfig, stats: Stats, memory: dict[str, int], setup_s: f
                                    if stats.state_frames else 0),
         "memory_kib": {**memory, "per_idle_room": round(
             (memory["idle_rooms"] - memory["empty"]) / cfg.rooms, 1)},
+        # moves over SLOW_S by the second of the window they were sent in: a few seconds
+        # with many is a stall (a long GC, the machine busy elsewhere), spread is queueing
+        "slow_moves_by_second": dict(sorted(stats.slow.items())),
         "errors": dict(stats.errors),
         "sockets_closed_by_server": closed_early,
     }

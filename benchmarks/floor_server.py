@@ -10,6 +10,11 @@ bytes, in the shape the swarm reads (``version``, ``view.turn``, ``view.you``,
 next seat.  That is the work a rooms server cannot avoid per move (one message in, four
 frames out) and nothing else: no rules, no storage, no views.
 
+The frames are those of the new protocol (``game``, the number of game changes, and
+``events``); an action must name the current ``game`` or it is refused (an ``error``
+frame, nothing changes), so every run also checks the swarm's side of that protocol
+while ``amerikaner serve`` still speaks the old one (``version``).
+
 Served by uvicorn with the settings of ``amerikaner serve`` (app/serve.py): no per-message
 deflate, the same maximum frame size, warnings-only logs, on 127.0.0.1 only.
 """
@@ -36,13 +41,16 @@ class FloorRoom:
     def __init__(self) -> None:
         self.sockets: list[WebSocket] = []
         self.version = 0
+        self.game = 0
         self.turn: int | None = None
 
 
 def make_app(frame_bytes: int) -> FastAPI:
     app = FastAPI()
     rooms: dict[str, FloorRoom] = {}
-    base = len(_frame(0, 0, 0, ""))
+    base = len(_frame(0, 0, 0, 0, ""))
+    refused = json.dumps({"type": "error", "code": "stale_version",
+                          "message": "name the game of the last state"})
     padding = "x" * max(0, frame_bytes - base)
 
     @app.get("/healthz")
@@ -60,13 +68,20 @@ def make_app(frame_bytes: int) -> FastAPI:
         try:
             while True:
                 msg = json.loads(await ws.receive_text())
+                kind = msg.get("type")
+                if kind == "action" and msg.get("game") != room.game:
+                    await ws.send_text(refused)
+                    continue
                 room.version += 1
-                if msg.get("type") == "start":
+                if kind == "start":
                     room.turn = 0
-                elif msg.get("type") == "action" and room.turn is not None:
+                    room.game += 1
+                elif kind == "action" and room.turn is not None:
                     room.turn = (room.turn + 1) % SEATS
+                    room.game += 1
                 for seat, sock in enumerate(list(room.sockets)):
-                    await sock.send_text(_frame(room.version, room.turn, seat, padding))
+                    await sock.send_text(
+                        _frame(room.version, room.game, room.turn, seat, padding))
         except WebSocketDisconnect:
             pass
         finally:
@@ -77,13 +92,13 @@ def make_app(frame_bytes: int) -> FastAPI:
     return app
 
 
-def _frame(version: int, turn: int | None, seat: int, padding: str) -> str:
+def _frame(version: int, game: int, turn: int | None, seat: int, padding: str) -> str:
     mine = turn == seat
     view: dict[str, Any] = {
         "phase": "play", "you": seat, "turn": turn,
         "legal": [{"play": "AS"}] if mine else [], "hand": ["AS", "KS"], "pad": padding}
-    return json.dumps({"type": "state", "version": version, "view": view},
-                      separators=(",", ":"))
+    return json.dumps({"type": "state", "version": version, "game": game, "events": [],
+                       "view": view}, separators=(",", ":"))
 
 
 def main() -> None:

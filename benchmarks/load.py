@@ -110,8 +110,10 @@ def run_real(rooms: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
 
 def gc_pauses(log: str, window: list[float]) -> dict[str, Any]:
     """The server's collections over 5 ms in the window (benchmarks/gcprobe), by generation:
-    how many, their total and the longest, in ms."""
+    how many, their total and the longest, in ms; and ``over_50ms``: [second of the window
+    it ended in, generation, ms] of the long ones, to set beside ``slow_moves_by_second``."""
     out: dict[str, Any] = {}
+    long: list[list[float]] = []
     for line in log.splitlines():
         if not line.startswith("GCPROBE "):
             continue
@@ -121,6 +123,10 @@ def gc_pauses(log: str, window: list[float]) -> dict[str, Any]:
             g["count"] += 1
             g["total_ms"] = round(g["total_ms"] + float(ms), 1)
             g["max_ms"] = max(g["max_ms"], float(ms))
+            if float(ms) > 50:
+                long.append([int(float(at) - window[0]), int(generation), float(ms)])
+    if long:
+        out["over_50ms"] = long
     return out
 
 
@@ -229,7 +235,8 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
             extra += (f" | moves over 100 ms in {len(slow)} of {round(r['seconds'])} s"
                       f" (most {max(slow.values())} in one second)")
         if "gc_pauses" in r:
-            extra += f" | GC pauses over 5 ms {r['gc_pauses'] or 'none'}"
+            gens = {k: v for k, v in r["gc_pauses"].items() if k.startswith("gen")}
+            extra += f" | GC pauses over 5 ms {gens or 'none'}"
         if r["actions_incomplete"]:
             extra += f" | {r['actions_incomplete']} actions not seen by all four"
         if r["errors"]:

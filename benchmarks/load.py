@@ -239,6 +239,8 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
             extra += f" | GC pauses over 5 ms {gens or 'none'}"
         if r["actions_incomplete"]:
             extra += f" | {r['actions_incomplete']} actions not seen by all four"
+        if r["swarm_errors"]:
+            extra += f" | THE SWARM FAILED ON FRAMES {r['swarm_errors']}"
         if r["errors"]:
             extra += f" | refused {r['errors']}"
         if r["sockets_closed_by_server"]:

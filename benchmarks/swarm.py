@@ -113,6 +113,7 @@ class Stats:
         self.state_bytes = 0
         self.errors: collections.Counter[str] = collections.Counter()
         self.closed: collections.Counter[str] = collections.Counter()
+        self.swarm_errors: collections.Counter[str] = collections.Counter()
 
     def in_window(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -180,23 +181,30 @@ class Seat:
         try:
             while True:
                 raw = await self.ws.recv(decode=False)
-                msg = loads(raw)
-                kind = msg.get("type")
-                if kind == "state":
-                    stats.state_frames += 1
-                    stats.state_bytes += len(raw)
-                    self.version = msg["version"]
-                    self.game = msg.get("game")
-                    self.view = view = msg["view"]
-                    first_state.set()
-                    self.room.landed(self, self.version, view)
-                    self.consider(self.think)
-                elif kind == "error":
-                    self.refused(msg.get("code", "?"))
+                try:
+                    self.take(raw, first_state)
+                except Exception as exc:  # a frame the swarm does not understand: counted
+                    stats.swarm_errors[f"{type(exc).__name__}: {str(exc)[:60]}"] += 1
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else None
             stats.closed[str(code)] += 1
             first_state.set()
+
+    def take(self, raw: bytes, first_state: asyncio.Event) -> None:
+        msg = loads(raw)
+        kind = msg.get("type")
+        if kind == "state":
+            stats = self.room.stats
+            stats.state_frames += 1
+            stats.state_bytes += len(raw)
+            self.version = msg["version"]
+            self.game = msg.get("game")
+            self.view = view = msg["view"]
+            first_state.set()
+            self.room.landed(self, self.version, view)
+            self.consider(self.think)
+        elif kind == "error":
+            self.refused(msg.get("code", "?"))
 
     def refused(self, code: str) -> None:
         self.room.stats.errors[code] += 1
@@ -231,7 +239,7 @@ class Seat:
         assert view is not None
         phase = view["phase"]
         if phase == "deal_over" or phase == "match_over":
-            key = (view["room"]["match_number"], view["deal_number"])
+            key = ((view.get("room") or {}).get("match_number", 0), view.get("deal_number", 0))
             if phase == "deal_over" and key not in self.done_keys:
                 if not dry:
                     self.done_keys.add(key)
@@ -388,6 +396,7 @@ def summarize(cfg: SwarmConfig, stats: Stats, memory: dict[str, int], setup_s: f
         # with many is a stall (a long GC, the machine busy elsewhere), spread is queueing
         "slow_moves_by_second": dict(sorted(stats.slow.items())),
         "errors": dict(stats.errors),
+        "swarm_errors": dict(stats.swarm_errors),  # frames it failed on: the protocol moved?
         "sockets_closed_by_server": closed_early,
     }
 

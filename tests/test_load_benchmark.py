@@ -31,6 +31,7 @@ def test_load_benchmark_plays_both_servers(tmp_path: Path) -> None:
         assert run["actions_incomplete"] == 0, run
         assert run["latency_ms"]["p99"] >= run["latency_ms"]["p50"] > 0
         assert run["sockets_closed_by_server"] == {}, run
+        assert run["swarm_errors"] == {}, run
         assert run["state_frame_bytes_mean"] > 500
         assert run["memory_kib"]["idle_rooms"] > 0
         assert run["server_cpu_ms_per_move"] is not None

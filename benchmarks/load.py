@@ -22,7 +22,8 @@ WebSockets, each acting ``--think`` seconds (jittered +-50 %) after its turn com
 In the same run the same swarm plays benchmarks/floor_server.py, a bare FastAPI WebSocket
 broadcast server under the same uvicorn settings (one message in, four frames of the real
 run's mean state frame size out, no game): its CPU per move is the floor, and the ratio
-real / floor is printed.  ``--no-floor`` skips it.
+real / floor is printed.  ``--no-floor`` skips it; ``--plain-floor`` adds the same floor
+as a plain ASGI callable (``plain``), to show what FastAPI costs per connection.
 
 ``--search`` looks for the largest room count whose p99 stays under ``--p99-ms`` (150):
 doubling from the first ``--rooms`` value, then bisection, each step a fresh server and a
@@ -64,6 +65,7 @@ SERVER_ENV = {
     "AMERIKANER_NEXT_DEAL_PAUSE": "60",    # the next deal starts when all four are ready
     "AMERIKANER_LOG_LEVEL": "warning",     # no access log lines on the measured loop
 }
+FLOORS = (("floor", False), ("plain", True))  # FastAPI route; plain ASGI (--plain-floor)
 SETUP_S_PER_ROOM = 0.1                     # the swarm's allowance to create and connect
 SETUP_S_MIN = 60.0
 
@@ -130,14 +132,15 @@ def gc_pauses(log: str, window: list[float]) -> dict[str, Any]:
     return out
 
 
-def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path
-              ) -> dict[str, Any]:
+def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path,
+              plain: bool = False) -> dict[str, Any]:
     port = free_port()
     log_path = tmp / f"floor-{port}.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
             [sys.executable, str(HERE / "floor_server.py"), "--port", str(port),
-             "--frame-bytes", str(frame_bytes)], stdout=log, stderr=subprocess.STDOUT)
+             "--frame-bytes", str(frame_bytes), *(["--plain-asgi"] if plain else [])],
+            stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 20
@@ -165,13 +168,15 @@ def run_point(rooms: int, args: argparse.Namespace, tmp: Path, floor: bool
     """One room count: the real server, then (``floor``) the bare broadcast server."""
     point: dict[str, Any] = {"rooms": rooms, "load_average_before": os.getloadavg()[0],
                              "real": run_real(rooms, args, tmp)}
-    if floor:
-        frame = point["real"]["state_frame_bytes_mean"] or 2000
-        point["floor"] = run_floor(rooms, frame, args, tmp)
-        real_ms = point["real"]["server_cpu_ms_per_move"]
-        floor_ms = point["floor"]["server_cpu_ms_per_move"]
+    frame = point["real"]["state_frame_bytes_mean"] or 2000
+    real_ms = point["real"]["server_cpu_ms_per_move"]
+    for name, plain in FLOORS:
+        if not floor or (plain and not args.plain_floor):
+            continue
+        point[name] = run_floor(rooms, frame, args, tmp, plain)
+        floor_ms = point[name]["server_cpu_ms_per_move"]
         if real_ms and floor_ms:
-            point["real_over_floor_cpu_per_move"] = round(real_ms / floor_ms, 2)
+            point[f"real_over_{name}_cpu_per_move"] = round(real_ms / floor_ms, 2)
     print_point(point, args.p99_ms)
     return point
 
@@ -223,7 +228,7 @@ def search(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
 
 
 def print_point(point: dict[str, Any], p99_ms: float) -> None:
-    for name in ("real", "floor"):
+    for name in ("real", "floor", "plain"):
         r = point.get(name)
         if r is None:
             continue
@@ -252,9 +257,10 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
               f"RSS empty {mem['empty'] / 1024:.1f} MiB, +{mem['per_idle_room']} KiB per idle "
               f"room, busy {mem['busy'] / 1024:.1f} MiB | frame {r['state_frame_bytes_mean']} B"
               f"{extra}", flush=True)
-    if "real_over_floor_cpu_per_move" in point:
-        print(f"      server CPU per move, real / floor: "
-              f"{point['real_over_floor_cpu_per_move']}", flush=True)
+    for name, _ in FLOORS:
+        if f"real_over_{name}_cpu_per_move" in point:
+            print(f"      server CPU per move, real / {name}: "
+                  f"{point[f'real_over_{name}_cpu_per_move']}", flush=True)
     print(f"      load average before: {point['load_average_before']:.2f}", flush=True)
     if "floor" not in point:
         verdict = "holds" if holds(point, p99_ms) else "does not hold"
@@ -284,6 +290,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "makes single spikes)")
     parser.add_argument("--no-floor", action="store_true",
                         help="skip the bare broadcast server")
+    parser.add_argument("--plain-floor", action="store_true",
+                        help="also the floor as a plain ASGI callable (no FastAPI)")
     parser.add_argument("--workers", type=int, default=1,
                         help="server processes behind a proxy: not yet, only 1")
     parser.add_argument("--gc-probe", action="store_true",

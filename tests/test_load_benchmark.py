@@ -1,6 +1,7 @@
 """benchmarks/load.py still runs end to end: a tiny run (2 rooms of four, a 1 s window)
 against ``amerikaner serve`` (old protocol: actions name the ``version``) and the bare
-broadcast floor (new protocol: actions name the ``game``).  It checks that the swarm
+broadcast floor, as a FastAPI app and as a plain ASGI callable (new protocol: actions name
+the ``game``).  It checks that the swarm
 played, that every move reached all four seats and that each figure is there; it times
 nothing (the benchmark prints figures, docs/scaling.md records them)."""
 
@@ -14,16 +15,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_load_benchmark_plays_both_servers(tmp_path: Path) -> None:
+def test_load_benchmark_plays_every_server(tmp_path: Path) -> None:
     out = tmp_path / "load.json"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--rooms", "2",
          "--duration", "1", "--think", "0.05", "--warmup", "0.3", "--idle-wait", "0.1",
-         "--json", str(out)],
+         "--plain-floor", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     [point] = json.loads(out.read_text())["points"]
-    for name in ("real", "floor"):
+    for name in ("real", "floor", "plain"):
         run = point[name]
         assert run["sockets"] == 8
         # moves: actions sent in the window whose state reached all four seats
@@ -38,8 +39,9 @@ def test_load_benchmark_plays_both_servers(tmp_path: Path) -> None:
     # nothing refused: the real server checks the old protocol's version, the floor the
     # new protocol's game, so the swarm speaks both
     assert point["real"]["errors"] == {}
-    assert point["floor"]["errors"] == {}
+    assert point["floor"]["errors"] == point["plain"]["errors"] == {}
     assert point["real_over_floor_cpu_per_move"] > 0
+    assert point["real_over_plain_cpu_per_move"] > 0
     assert "real / floor" in proc.stdout
 
 

@@ -222,7 +222,7 @@ def search(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         else:
             n = (good + bad) // 2
     print(f"search: the largest count whose p99 stays under {args.p99_ms:g} ms: "
-          f"{good if good is not None else 'none'} rooms"
+          f"{f'{good} rooms' if good is not None else 'none'}"
           f"{'' if bad is not None else ' (no failing count found)'}")
     return {"largest_holding": good, "smallest_failing": bad, "steps": steps}
 

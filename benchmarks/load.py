@@ -75,7 +75,7 @@ def swarm_run(base: str, pid: int, mode: str, rooms: int, args: argparse.Namespa
     """Run benchmarks/swarm.py against one server; its JSON result."""
     cfg = {"base": base, "server_pid": pid, "mode": mode, "rooms": rooms,
            "think": args.think, "warmup": args.warmup, "duration": args.duration,
-           "idle_wait": args.idle_wait, "seed": args.seed}
+           "idle_wait": args.idle_wait, "seed": args.seed, "rules": args.rules}
     bound = (SETUP_S_MIN + SETUP_S_PER_ROOM * rooms + args.idle_wait + args.warmup
              + args.duration + 30)
     proc = subprocess.run([sys.executable, str(HERE / "swarm.py"), json.dumps(cfg)],
@@ -298,6 +298,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="log the server's garbage collections over 5 ms and count "
                              "those of the window (benchmarks/gcprobe)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--rules", type=json.loads, default=None,
+                        help='the rooms\' rule set as JSON, e.g. \'{"preset": "standard", '
+                             '"match": "deals:2"}\' (default: the server\'s)')
     parser.add_argument("--json", type=Path, default=None, help="write every result here")
     args = parser.parse_args(argv)
     try:

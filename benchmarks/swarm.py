@@ -78,6 +78,7 @@ class SwarmConfig:
     duration: float = 20.0         # the measuring window, seconds
     idle_wait: float = 2.0         # seconds connected and idle before the RSS is read
     seed: int = 2026
+    rules: dict[str, Any] | None = None  # the rooms' rule set (None: the server's default)
 
 
 def fingerprint(view: dict[str, Any]) -> tuple[Any, ...]:
@@ -114,6 +115,9 @@ class Stats:
         self.errors: collections.Counter[str] = collections.Counter()
         self.closed: collections.Counter[str] = collections.Counter()
         self.swarm_errors: collections.Counter[str] = collections.Counter()
+        # ready and rematch messages sent over the whole run (deals take about a minute
+        # at a human pace, so a 20 s window rarely sees one)
+        self.between_matches: collections.Counter[str] = collections.Counter()
 
     def in_window(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -243,11 +247,13 @@ class Seat:
             if phase == "deal_over" and key not in self.done_keys:
                 if not dry:
                     self.done_keys.add(key)
+                    self.room.stats.between_matches["ready"] += 1
                 return {"type": "ready"}
             number = key[0]
             if phase == "match_over" and self.host and number not in self.rematched:
                 if not dry:
                     self.rematched.add(number)
+                    self.room.stats.between_matches["rematch"] += 1
                 return {"type": "rematch"}
             return None
         if not my_turn(view):
@@ -291,7 +297,10 @@ async def create_rooms(cfg: SwarmConfig, stats: Stats) -> list[Room]:
             tokens = [f"t{s}" for s in range(4)]
         else:
             async with limit:
-                r = await http.post("/api/rooms", json={"name": "P0"})
+                body: dict[str, Any] = {"name": "P0"}
+                if cfg.rules is not None:
+                    body["rules"] = cfg.rules
+                r = await http.post("/api/rooms", json=body)
                 r.raise_for_status()
                 made = r.json()
                 room = Room(made["room"], stats)
@@ -395,6 +404,7 @@ def summarize(cfg: SwarmConfig, stats: Stats, memory: dict[str, int], setup_s: f
         # moves over SLOW_S by the second of the window they were sent in: a few seconds
         # with many is a stall (a long GC, the machine busy elsewhere), spread is queueing
         "slow_moves_by_second": dict(sorted(stats.slow.items())),
+        "ready_and_rematch_sent": dict(stats.between_matches),
         "errors": dict(stats.errors),
         "swarm_errors": dict(stats.swarm_errors),  # frames it failed on: the protocol moved?
         "sockets_closed_by_server": closed_early,

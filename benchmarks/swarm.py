@@ -19,6 +19,13 @@ it sends ``ready`` and at the end of a match the host sends ``rematch``.  An act
 the ``game`` of the last state if the state frames carry one (the new protocol), else its
 ``version``.  Frames other than ``state`` and ``error`` are ignored.
 
+A seat holds a state reflecting an action with its first state frame whose ``version`` is
+newer than the sender's at sending and whose game part moved (``fingerprint``: phase,
+turn, deal, auction, trick, tricks played; every action changes one of them).  The
+``version`` grows with every change in both protocols, so this holds whether or not the
+frames carry ``game``, and a change that is not a game action (a connection, a chat) is
+not taken for the action.
+
 Cheap by design, so that the swarm is not what saturates first: frames are read as bytes
 and parsed by orjson (the standard library's json if orjson is missing), one timer per
 seat's pending move, no validation.  Only loopback addresses.

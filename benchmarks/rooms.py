@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 
+from procstat import cpu_seconds, rss_kib  # noqa: E402
 from rooms_harness import WS_MAX, create_room, my_turn, pick_action  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
@@ -74,25 +75,6 @@ SERVER_ENV = {
 }
 ENGINE_MIN_S = 1.0                        # the baseline repeats its deals at least this long
 ENGINE_BUDGET_S = 30.0                    # and never runs longer
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-# -- the server process -------------------------------------------------------------------
-
-def rss_kib(pid: int) -> int:
-    """VmRSS of a process, in KiB."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for process {pid}")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
 
 
 # -- one room's client --------------------------------------------------------------------

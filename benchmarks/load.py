@@ -1,0 +1,345 @@
+"""Server throughput and memory under rooms of four people playing at a human pace.
+
+    python benchmarks/load.py                        # 100 rooms, 1 s think, 20 s window
+    python benchmarks/load.py --rooms 100,250 --duration 20
+    python benchmarks/load.py --search --max-rooms 2000 --duration 15
+
+For each room count a real ``amerikaner serve`` (loopback, a temporary data folder, rate
+limits and the room cap lifted, warnings-only logs) is played by a swarm of scripted
+players in another process (benchmarks/swarm.py): every room has four people on four
+WebSockets, each acting ``--think`` seconds (jittered +-50 %) after its turn comes.  After
+``--warmup`` seconds of play a ``--duration`` window measures:
+
+- moves per second (game actions that reached all four seats);
+- latency from sending an action until all four seats of the room hold a state that
+  reflects it: p50, p99, max;
+- the server's CPU per move (utime + stime from ``/proc/PID/stat`` over the window,
+  divided by the moves), its share of one core, and the swarm's own CPU (so that one sees
+  the swarm is not what saturates first);
+- the server's RSS empty, per idle room of four connected sockets (all rooms connected in
+  the lobby for ``--idle-wait`` seconds, the growth divided by the rooms) and busy.
+
+In the same run the same swarm plays benchmarks/floor_server.py, a bare FastAPI WebSocket
+broadcast server under the same uvicorn settings (one message in, four frames of the real
+run's mean state frame size out, no game): its CPU per move is the floor, and the ratio
+real / floor is printed.  ``--no-floor`` skips it; ``--plain-floor`` adds the same floor
+as a plain ASGI callable (``plain``), to show what FastAPI costs per connection.
+
+``--search`` looks for the largest room count whose p99 stays under ``--p99-ms`` (150):
+doubling from the first ``--rooms`` value, then bisection, each step a fresh server and a
+bounded run (no floor), at most ``--max-rooms`` rooms and ``--max-steps`` steps; a count
+that fails is measured ``--confirm`` (1) more times and fails only if every run fails.
+
+Everything is bounded in time (the swarm is killed after its setup allowance plus the
+run) and only loopback addresses are used.  ``--workers`` is reserved for several server
+processes behind a proxy, which do not exist yet.  ``--json PATH`` writes all results.
+``--gc-probe`` loads benchmarks/gcprobe into the server (``PYTHONPATH``) and prints its
+garbage collections of over 5 ms in the window: the slow moves of a run, counted per second
+(``slow_moves_by_second``), fall in the seconds of the long collections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import httpx  # noqa: E402
+from serve_process import ServeProcess, free_port  # noqa: E402
+
+SERVER_ENV = {
+    "AMERIKANER_HOST": "127.0.0.1",
+    "AMERIKANER_RATE": "1000",             # scripted people never trip the rate limit
+    "AMERIKANER_BURST": "1000",
+    "AMERIKANER_NEXT_DEAL_PAUSE": "60",    # the next deal starts when all four are ready
+    "AMERIKANER_LOG_LEVEL": "warning",     # no access log lines on the measured loop
+}
+FLOORS = (("floor", False), ("plain", True))  # FastAPI route; plain ASGI (--plain-floor)
+SETUP_S_PER_ROOM = 0.1                     # the swarm's allowance to create and connect
+SETUP_S_MIN = 60.0
+
+
+def swarm_run(base: str, pid: int, mode: str, rooms: int, args: argparse.Namespace
+              ) -> dict[str, Any]:
+    """Run benchmarks/swarm.py against one server; its JSON result."""
+    cfg = {"base": base, "server_pid": pid, "mode": mode, "rooms": rooms,
+           "think": args.think, "warmup": args.warmup, "duration": args.duration,
+           "idle_wait": args.idle_wait, "seed": args.seed, "rules": args.rules}
+    bound = (SETUP_S_MIN + SETUP_S_PER_ROOM * rooms + args.idle_wait + args.warmup
+             + args.duration + 30)
+    proc = subprocess.run([sys.executable, str(HERE / "swarm.py"), json.dumps(cfg)],
+                          capture_output=True, text=True, timeout=bound, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the swarm failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def run_real(rooms: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    env = {**SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms))}
+    if args.gc_probe:
+        env["PYTHONPATH"] = str(HERE / "gcprobe")
+    server = ServeProcess(tmp / f"data-{rooms}-{time.monotonic_ns()}", env)
+    server.start()
+    proc = server.proc
+    assert proc is not None
+    log = ""
+    try:
+        result = swarm_run(server.base, proc.pid, "game", rooms, args)
+    except BaseException:
+        print(f"server output:\n{server.stop()[-4000:]}", file=sys.stderr)
+        raise
+    finally:
+        log = server.stop()
+        if proc.returncode not in (0, -15):
+            print(f"the server exited with {proc.returncode}:\n{log[-4000:]}",
+                  file=sys.stderr)
+    if args.gc_probe:
+        result["gc_pauses"] = gc_pauses(log, result["window_epoch"])
+    return result
+
+
+def gc_pauses(log: str, window: list[float]) -> dict[str, Any]:
+    """The server's collections over 5 ms in the window (benchmarks/gcprobe), by generation:
+    how many, their total and the longest, in ms; and ``over_50ms``: [second of the window
+    it ended in, generation, ms] of the long ones, to set beside ``slow_moves_by_second``."""
+    out: dict[str, Any] = {}
+    long: list[list[float]] = []
+    for line in log.splitlines():
+        if not line.startswith("GCPROBE "):
+            continue
+        _, at, generation, ms = line.split()
+        if window[0] <= float(at) <= window[1]:
+            g = out.setdefault(f"gen{generation}", {"count": 0, "total_ms": 0.0, "max_ms": 0.0})
+            g["count"] += 1
+            g["total_ms"] = round(g["total_ms"] + float(ms), 1)
+            g["max_ms"] = max(g["max_ms"], float(ms))
+            if float(ms) > 50:
+                long.append([int(float(at) - window[0]), int(generation), float(ms)])
+    if long:
+        out["over_50ms"] = long
+    return out
+
+
+def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path,
+              plain: bool = False) -> dict[str, Any]:
+    port = free_port()
+    log_path = tmp / f"floor-{port}.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, str(HERE / "floor_server.py"), "--port", str(port),
+             "--frame-bytes", str(frame_bytes), *(["--plain-asgi"] if plain else [])],
+            stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the floor server did not start:\n{log_path.read_text()}")
+            time.sleep(0.1)
+        return swarm_run(base, proc.pid, "floor", rooms, args)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def run_point(rooms: int, args: argparse.Namespace, tmp: Path, floor: bool
+              ) -> dict[str, Any]:
+    """One room count: the real server, then (``floor``) the bare broadcast server."""
+    point: dict[str, Any] = {"rooms": rooms, "load_average_before": os.getloadavg()[0],
+                             "real": run_real(rooms, args, tmp)}
+    frame = point["real"]["state_frame_bytes_mean"] or 2000
+    real_ms = point["real"]["server_cpu_ms_per_move"]
+    for name, plain in FLOORS:
+        if not floor or (plain and not args.plain_floor):
+            continue
+        point[name] = run_floor(rooms, frame, args, tmp, plain)
+        floor_ms = point[name]["server_cpu_ms_per_move"]
+        if real_ms and floor_ms:
+            point[f"real_over_{name}_cpu_per_move"] = round(real_ms / floor_ms, 2)
+    print_point(point, args.p99_ms)
+    return point
+
+
+def holds(point: dict[str, Any], p99_ms: float) -> bool:
+    real = point["real"]
+    p99 = real["latency_ms"]["p99"]
+    return p99 is not None and p99 < p99_ms and not real["sockets_closed_by_server"]
+
+
+def search(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    """Doubling, then bisection: the largest room count whose p99 holds."""
+    good: int | None = None
+    bad: int | None = None
+    n = args.rooms[0]
+    steps: list[dict[str, Any]] = []
+    while len(steps) < args.max_steps and n >= 1:
+        point = run_point(n, args, tmp, floor=False)
+        ok = holds(point, args.p99_ms)
+        for _ in range(args.confirm):
+            if ok:
+                break
+            print(f"      measuring {n} rooms again (other work on the machine?)")
+            point = run_point(n, args, tmp, floor=False)
+            ok = holds(point, args.p99_ms)
+        steps.append({"rooms": n, "holds": ok, "p99_ms": point["real"]["latency_ms"]["p99"],
+                      "moves_per_s": point["real"]["moves_per_s"],
+                      "server_cpu_percent": point["real"]["server_cpu_percent"],
+                      "swarm_cpu_percent": point["real"]["swarm_cpu_percent"]})
+        if ok:
+            good = n
+        else:
+            bad = n
+        if good is not None and good >= args.max_rooms:
+            break
+        if bad is None:
+            assert good is not None
+            n = min(2 * good, args.max_rooms)
+        elif good is None:
+            n = bad // 2
+        elif bad - good <= max(10, good // 10):  # close enough for a shared machine
+            break
+        else:
+            n = (good + bad) // 2
+    print(f"search: the largest count whose p99 stays under {args.p99_ms:g} ms: "
+          f"{f'{good} rooms' if good is not None else 'none'}"
+          f"{'' if bad is not None else ' (no failing count found)'}")
+    return {"largest_holding": good, "smallest_failing": bad, "steps": steps}
+
+
+def print_point(point: dict[str, Any], p99_ms: float) -> None:
+    for name in ("real", "floor", "plain"):
+        r = point.get(name)
+        if r is None:
+            continue
+        lat = r["latency_ms"]
+        mem = r["memory_kib"]
+        extra = ""
+        if r["slow_moves_by_second"]:
+            slow = r["slow_moves_by_second"]
+            extra += (f" | moves over 100 ms in {len(slow)} of {round(r['seconds'])} s"
+                      f" (most {max(slow.values())} in one second)")
+        if "gc_pauses" in r:
+            gens = {k: v for k, v in r["gc_pauses"].items() if k.startswith("gen")}
+            extra += f" | GC pauses over 5 ms {gens or 'none'}"
+        if r["actions_incomplete"]:
+            extra += f" | {r['actions_incomplete']} actions not seen by all four"
+        if r["swarm_errors"]:
+            extra += f" | THE SWARM FAILED ON FRAMES {r['swarm_errors']}"
+        if r["errors"]:
+            extra += f" | refused {r['errors']}"
+        if r["sockets_closed_by_server"]:
+            extra += f" | closed by the server {r['sockets_closed_by_server']}"
+        print(f"{name:5} rooms {r['rooms']:5} sockets {r['sockets']:5} | "
+              f"{r['moves_per_s']:7.1f} moves/s | p50 {lat['p50']} p99 {lat['p99']} "
+              f"max {lat['max']} ms | server {r['server_cpu_ms_per_move']} ms CPU/move, "
+              f"{r['server_cpu_percent']} % of a core | swarm {r['swarm_cpu_percent']} % | "
+              f"RSS empty {mem['empty'] / 1024:.1f} MiB, +{mem['per_idle_room']} KiB per idle "
+              f"room, busy {mem['busy'] / 1024:.1f} MiB | frame {r['state_frame_bytes_mean']} B"
+              f"{extra}", flush=True)
+    for name, _ in FLOORS:
+        if f"real_over_{name}_cpu_per_move" in point:
+            print(f"      server CPU per move, real / {name}: "
+                  f"{point[f'real_over_{name}_cpu_per_move']}", flush=True)
+    print(f"      load average before: {point['load_average_before']:.2f}", flush=True)
+    if "floor" not in point:
+        verdict = "holds" if holds(point, p99_ms) else "does not hold"
+        print(f"      p99 under {p99_ms:g} ms: {verdict}", flush=True)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", default="100",
+                        help="room counts, comma-separated (default 100); with --search "
+                             "the first is where the search starts")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds a person waits before acting, jittered +-50%%")
+    parser.add_argument("--duration", type=float, default=20.0, help="measuring window, s")
+    parser.add_argument("--warmup", type=float, default=None,
+                        help="seconds of play before the window (default 2 think + 1)")
+    parser.add_argument("--idle-wait", type=float, default=2.0,
+                        help="seconds all rooms sit connected and idle before the RSS read")
+    parser.add_argument("--search", action="store_true",
+                        help="find the largest room count whose p99 holds")
+    parser.add_argument("--max-rooms", type=int, default=2000)
+    parser.add_argument("--max-steps", type=int, default=8)
+    parser.add_argument("--p99-ms", type=float, default=150.0)
+    parser.add_argument("--confirm", type=int, default=1,
+                        help="--search: measure a failing count this many times more; it "
+                             "fails only if every run fails (other work on a shared machine "
+                             "makes single spikes)")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="skip the bare broadcast server")
+    parser.add_argument("--plain-floor", action="store_true",
+                        help="also the floor as a plain ASGI callable (no FastAPI)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes behind a proxy: not yet, only 1")
+    parser.add_argument("--gc-probe", action="store_true",
+                        help="log the server's garbage collections over 5 ms and count "
+                             "those of the window (benchmarks/gcprobe)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--rules", type=json.loads, default=None,
+                        help='the rooms\' rule set as JSON, e.g. \'{"preset": "standard", '
+                             '"match": "deals:2"}\' (default: the server\'s)')
+    parser.add_argument("--json", type=Path, default=None, help="write every result here")
+    args = parser.parse_args(argv)
+    try:
+        args.rooms = [int(n) for n in args.rooms.split(",")]
+    except ValueError:
+        parser.error("--rooms: whole numbers separated by commas")
+    if min(args.rooms) < 1 or args.duration <= 0 or args.think < 0 or args.max_rooms < 1:
+        parser.error("--rooms, --duration and --max-rooms must be positive, --think not "
+                     "negative")
+    if args.workers != 1:
+        parser.error("--workers: several server processes behind a proxy are not there "
+                     "yet (another issue); only --workers 1 runs")
+    if args.warmup is None:
+        args.warmup = 2 * args.think + 1
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    out: dict[str, Any] = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "platform": platform.platform()},
+        "think_s": args.think, "warmup_s": args.warmup, "duration_s": args.duration,
+    }
+    with tempfile.TemporaryDirectory(prefix="amerikaner-load-") as tmp:
+        if args.search:
+            out["search"] = search(args, Path(tmp))
+        else:
+            out["points"] = [run_point(n, args, Path(tmp), floor=not args.no_floor)
+                             for n in args.rooms]
+    if args.json is not None:
+        args.json.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)

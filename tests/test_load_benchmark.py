@@ -1,0 +1,57 @@
+"""benchmarks/load.py still runs end to end: a tiny run (2 rooms of four playing two-deal
+matches fast, a 1 s window) against ``amerikaner serve`` (old protocol: actions name the
+``version``) and the bare broadcast floor, as a FastAPI app and as a plain ASGI callable
+(new protocol: actions name the ``game``).  It checks that the swarm played, said ready and
+rematched, that every move reached all four seats and that each figure is there; it times
+nothing (the benchmark prints figures, docs/scaling.md records them)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_load_benchmark_plays_every_server(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--rooms", "2",
+         "--duration", "1", "--think", "0.005", "--warmup", "0.3", "--idle-wait", "0.1",
+         "--rules", json.dumps({"preset": "standard", "match": "deals:2"}),
+         "--plain-floor", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [point] = json.loads(out.read_text())["points"]
+    for name in ("real", "floor", "plain"):
+        run = point[name]
+        assert run["sockets"] == 8
+        # moves: actions sent in the window whose state reached all four seats
+        assert run["actions_sent"] >= run["moves"] > 0, run
+        assert run["actions_incomplete"] == 0, run
+        assert run["latency_ms"]["p99"] >= run["latency_ms"]["p50"] > 0
+        assert run["sockets_closed_by_server"] == {}, run
+        assert run["swarm_errors"] == {}, run
+        assert run["state_frame_bytes_mean"] > 500
+        assert run["memory_kib"]["idle_rooms"] > 0
+        assert run["server_cpu_ms_per_move"] is not None
+    # nothing refused: the real server checks the old protocol's version, the floor the
+    # new protocol's game, so the swarm speaks both
+    assert point["real"]["errors"] == {}
+    # two-deal matches played fast: the seats said ready between deals, the hosts rematched
+    between = point["real"]["ready_and_rematch_sent"]
+    assert between.get("ready", 0) >= 4 and between.get("rematch", 0) >= 1, between
+    assert point["floor"]["errors"] == point["plain"]["errors"] == {}
+    assert point["real_over_floor_cpu_per_move"] > 0
+    assert point["real_over_plain_cpu_per_move"] > 0
+    assert "real / floor" in proc.stdout
+
+
+def test_load_benchmark_refuses_workers(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--workers", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2
+    assert "not" in proc.stderr and "yet" in proc.stderr

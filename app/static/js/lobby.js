@@ -264,3 +264,20 @@ export function renderLobby(view, meta, ui) {
   }
   box.replaceChildren(...parts);
 }
+
+let settingsSignature = null;
+
+/** The host's room settings during the game (in the lobby they sit under the rules). */
+export function renderSettingsBox(view) {
+  const box = document.getElementById("settings-box");
+  box.hidden = !view.room.you_are_host || view.phase === "lobby";
+  if (box.hidden) {
+    settingsSignature = null;
+    return;
+  }
+  const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
+  if (signature === settingsSignature) return;
+  settingsSignature = signature;
+  const body = document.getElementById("settings-body");
+  body.replaceChildren(settingsForm(view.room));
+}

@@ -8,9 +8,10 @@ import { renderChat, setUpChat } from "./chat.js";
 import { startClocks, tickClocks } from "./clock.js";
 import { renderControls, turnText } from "./controls.js";
 import { renderDealLog } from "./deallog.js";
+import { captureFocus, restoreFocus } from "./focus.js";
 import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
-import { renderLobby, settingsForm } from "./lobby.js";
+import { renderLobby, renderSettingsBox } from "./lobby.js";
 import { api, Connection, forgetToken, saveToken, savedToken } from "./net.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
@@ -316,42 +317,6 @@ function startPractice() {
 
 // -- rendering ------------------------------------------------------------------------
 
-function captureFocus() {
-  const active = document.activeElement;
-  if (!active || !active.dataset || !active.dataset.key) return null;
-  const hand = active.closest("#hand");
-  const index = hand ? [...hand.children].indexOf(active) : -1;
-  return {
-    key: active.dataset.key, index, area: active.closest("#hand, #controls, #seats, #result, #lobby"),
-    // A keyboard user's focus ring: the browser does not show it again for an element
-    // focused by script after the old one was replaced, so we mark it ourselves.
-    ring: active.matches(":focus-visible") || active.classList.contains("focus-ring"),
-  };
-}
-
-function focusAgain(element, saved) {
-  element.focus();
-  if (!saved.ring) return;
-  element.classList.add("focus-ring");
-  element.addEventListener("blur", () => element.classList.remove("focus-ring"), { once: true });
-}
-
-function restoreFocus(saved) {
-  if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
-  const same = document.querySelector(`[data-key="${CSS.escape(saved.key)}"]`);
-  if (same && !same.disabled) {
-    focusAgain(same, saved);
-    return;
-  }
-  const cards = [...document.querySelectorAll("#hand button")];
-  if (saved.index >= 0 && cards.length) {
-    focusAgain(cards[Math.min(saved.index, cards.length - 1)], saved);
-    return;
-  }
-  const fallback = document.querySelector("#controls button:not(:disabled), #hand button");
-  if (fallback && saved.area) focusAgain(fallback, saved);
-}
-
 function resetSelections() {
   const stage = `${view.deal_number}:${view.phase}:${view.turn === view.you}`;
   if (stage !== ui.stage) {
@@ -390,7 +355,7 @@ function render() {
   renderResult(view);
   renderLobby(view, meta, ui);
   renderDealLog(view);
-  renderSettingsBox();
+  renderSettingsBox(view);
   renderScoreSheet(view);
   renderChat(view);
   renderJoinPanel();
@@ -405,23 +370,6 @@ function render() {
   restoreFocus(focus);
   tickClocks();
   signalTurn(view);
-}
-
-let settingsSignature = null;
-
-/** The host's room settings during the game (in the lobby they sit under the rules). */
-function renderSettingsBox() {
-  const box = document.getElementById("settings-box");
-  box.hidden = !view.room.you_are_host || view.phase === "lobby";
-  if (box.hidden) {
-    settingsSignature = null;
-    return;
-  }
-  const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
-  if (signature === settingsSignature) return;
-  settingsSignature = signature;
-  const body = document.getElementById("settings-body");
-  body.replaceChildren(settingsForm(view.room));
 }
 
 async function loadMeta() {
@@ -442,7 +390,6 @@ async function init() {
   document.getElementById("join-name").addEventListener("input", () => clearMessage("room-error"));
   document.addEventListener("languagechange", () => {
     ui.lobbySignature = null;
-    settingsSignature = null;
     render();
   });
   setUpRoving();

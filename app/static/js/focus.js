@@ -1,0 +1,40 @@
+// Re-rendering keeps the keyboard focus: each control has a `data-key`, and after a
+// render the element with the same key (or, in the hand, the card at the same place)
+// gets the focus back, with its focus ring when the keyboard had put it there.
+
+/** What has the focus now, to find it again after the render. */
+export function captureFocus() {
+  const active = document.activeElement;
+  if (!active || !active.dataset || !active.dataset.key) return null;
+  const hand = active.closest("#hand");
+  const index = hand ? [...hand.children].indexOf(active) : -1;
+  return {
+    key: active.dataset.key, index, area: active.closest("#hand, #controls, #seats, #result, #lobby"),
+    // A keyboard user's focus ring: the browser does not show it again for an element
+    // focused by script after the old one was replaced, so we mark it ourselves.
+    ring: active.matches(":focus-visible") || active.classList.contains("focus-ring"),
+  };
+}
+
+function focusAgain(element, saved) {
+  element.focus();
+  if (!saved.ring) return;
+  element.classList.add("focus-ring");
+  element.addEventListener("blur", () => element.classList.remove("focus-ring"), { once: true });
+}
+
+export function restoreFocus(saved) {
+  if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
+  const same = document.querySelector(`[data-key="${CSS.escape(saved.key)}"]`);
+  if (same && !same.disabled) {
+    focusAgain(same, saved);
+    return;
+  }
+  const cards = [...document.querySelectorAll("#hand button")];
+  if (saved.index >= 0 && cards.length) {
+    focusAgain(cards[Math.min(saved.index, cards.length - 1)], saved);
+    return;
+  }
+  const fallback = document.querySelector("#controls button:not(:disabled), #hand button");
+  if (fallback && saved.area) focusAgain(fallback, saved);
+}

@@ -64,6 +64,10 @@ SERVER_ENV = {
     "AMERIKANER_BURST": "1000",
     "AMERIKANER_NEXT_DEAL_PAUSE": "60",    # the next deal starts when all four are ready
     "AMERIKANER_LOG_LEVEL": "warning",     # no access log lines on the measured loop
+    "AMERIKANER_ROOMS_PER_MINUTE": "0",    # every scripted person comes from 127.0.0.1:
+    "AMERIKANER_ROOMS_HELD": "0",          # no per-address limits
+    "AMERIKANER_CONNECTIONS_PER_ADDRESS": "0",
+    "AMERIKANER_WS_PER_ADDRESS": "0",
 }
 FLOORS = (("floor", False), ("plain", True))  # FastAPI route; plain ASGI (--plain-floor)
 SETUP_S_PER_ROOM = 0.1                     # the swarm's allowance to create and connect

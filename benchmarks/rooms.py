@@ -70,6 +70,7 @@ SERVER_ENV = {
     "AMERIKANER_NEXT_DEAL_PAUSE": "60",   # the next deal starts on the client's ready
     "AMERIKANER_LOG_LEVEL": "warning",    # no access log lines on the measured loop
     "AMERIKANER_ROOMS_PER_MINUTE": "0",   # every client comes from 127.0.0.1: no per-address
+    "AMERIKANER_ROOMS_HELD": "0",
     "AMERIKANER_CONNECTIONS_PER_ADDRESS": "0",  # limits
     "AMERIKANER_WS_PER_ADDRESS": "0",
 }

@@ -39,7 +39,8 @@ function leadPanel(view, ui) {
   const grandAllowed = forCard.some((a) => a.grand);
   const grand = grandAllowed && ui.grand;
   const prompt = el("p", "prompt");
-  prompt.append(t("lead.chosen"), " ", cardChip(card), ". ", t("lead.call_prompt"));
+  // The explanation is for newcomers on a wide screen; a phone keeps its height for cards.
+  prompt.append(t("lead.chosen"), " ", cardChip(card), ". ", el("span", "explain", t("lead.call_prompt")));
   box.append(prompt);
   if (grandAllowed) {
     const label = el("label", "inline-check");

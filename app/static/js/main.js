@@ -4,9 +4,13 @@
 import { api, saveToken } from "./net.js";
 import { setUpPage } from "./page.js";
 import { has, serverMessage, t } from "./i18n.js";
+import { presetAbout } from "./lobby.js";
 
 const NAME_KEY = "amerikaner.name";
 const PRACTICE_KEY = "amerikaner.practice";
+// GET /api/rules: the presets' figures for the hint under the preset picker, and the
+// bot levels for practice.
+let rulesMeta = null;
 
 function nameInput() {
   return document.getElementById("name");
@@ -85,8 +89,10 @@ function presetHint() {
     const short = `preset.short.${option.value}`;
     option.textContent = t(has(short) ? short : `preset.label.${option.value}`);
   }
+  // Without the figures (a failed request) the hint is the preset's full name only.
   const hint = document.getElementById("preset-hint");
-  hint.textContent = `${t(`preset.label.${select.value}`)}. ${t(`preset.about.${select.value}`)}`;
+  const label = t(`preset.label.${select.value}`);
+  hint.textContent = rulesMeta ? `${label}. ${presetAbout(rulesMeta, select.value)}` : label;
 }
 
 function botLevelLabels() {
@@ -97,19 +103,16 @@ function botLevelLabels() {
 }
 
 /** The practice opponents: the server's bot levels, the best one first chosen. */
-async function loadBotLevels() {
+function showBotLevels(meta) {
   const select = document.getElementById("bot-level");
   const saved = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "{}");
-  try {
-    const meta = await api("GET", "/api/rules");
+  if (meta) {
     select.replaceChildren(...meta.bot_levels.map((level) => {
       const option = document.createElement("option");
       option.value = level;
       return option;
     }));
     select.value = meta.bot_levels.includes(saved.level) ? saved.level : meta.best_bot;
-  } catch {
-    // Keep the default level the page was served with.
   }
   if (saved.pace) document.getElementById("bot-pace").value = saved.pace;
   botLevelLabels();
@@ -144,9 +147,11 @@ function init() {
   document.getElementById("code").addEventListener("keydown", (event) => {
     if (event.key === "Enter") document.querySelector("[data-action='join']").click();
   });
-  setUpPage().then(() => {
+  const meta = api("GET", "/api/rules").catch(() => null);
+  setUpPage().then(presetHint).then(() => meta).then((answer) => {
+    rulesMeta = answer;
     presetHint();
-    return loadBotLevels();
+    showBotLevels(answer);
   });
 }
 

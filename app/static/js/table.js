@@ -202,7 +202,7 @@ export function renderCenterPanel(view) {
     parts.push(row);
   }
   if (view.discards && ["lead", "play"].includes(view.phase)) {
-    const p = el("p", "", `${t("center.your_discards")} `);
+    const p = el("p", "your-discards", `${t("center.your_discards")} `);
     view.discards.forEach((id, i) => {
       if (i) p.append(" ");
       p.append(cardChip(id));

@@ -127,6 +127,7 @@ def test_landing_and_small_items(new_page: Any) -> None:
     expect(page.get_by_role("combobox", name="Rules")).to_contain_text("Norsk")
     page.get_by_role("combobox", name="Rules").select_option("norsk")
     expect(page.locator("#preset-hint")).to_contain_text("Norsk (no kitty")
+    expect(page.locator("#preset-hint")).to_contain_text("13 cards each")  # the engine's figures
     width = page.get_by_role("combobox", name="Rules").evaluate(
         "s => [s.scrollWidth, s.clientWidth]")
     assert width[0] <= width[1], width

@@ -20,6 +20,8 @@ function fill(span) {
   const left = Math.max(0, Math.ceil(Number(span.dataset.until) - Date.now() / 1000));
   const text = t("clock.seconds", { n: left });
   if (span.textContent !== text) span.textContent = text;
+  // The last ten seconds stand out.
+  span.classList.toggle("urgent", left <= 10);
 }
 
 export function tickClocks() {

@@ -23,7 +23,8 @@ HAND_OUTSIDE = """() => { scrollTo(0, 0);
     .map(r => [r.left, r.top, r.right, r.bottom]); }"""
 
 SMALL_TARGETS = """() => [...document.querySelectorAll(
-    '#controls button, #hand button, #result button, .topbar button, #reactions button')]
+    '#controls button, #hand button, #result button, .topbar button, #reactions button,'
+    + '.seat button, .seat select, #lobby button, #chat button, #join-panel button')]
   .filter(b => b.checkVisibility())
   .map(b => [b.textContent.trim().slice(0, 20), b.getBoundingClientRect()])
   .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
@@ -101,12 +102,14 @@ def test_chat_lines_reactions_and_spectators(new_page: Any) -> None:
     log = ann.locator("#chat-log")
     expect(log.get_by_text("Bob took a seat.")).to_be_visible()
 
+    assert bob.evaluate(SMALL_TARGETS) == [], "small touch targets in the lobby"
     bob.get_by_role("button", name="Thanks").click()
     expect(log.locator("li.reaction").filter(has_text="Bob:")).to_contain_text("Thanks")
 
     watcher = new_page("watcher", viewport=PHONE)
     watcher.goto(ann.url)
     expect(watcher.locator("#join-panel")).to_be_visible()
+    assert watcher.evaluate(SMALL_TARGETS) == [], "small touch targets for a spectator"
     watcher.get_by_role("textbox", name="Message").fill("hello from the rail")
     watcher.get_by_role("textbox", name="Message").press("Enter")
     expect(log.get_by_text("hello from the rail")).to_be_visible()

@@ -153,6 +153,11 @@ def test_late_joiner_sees_the_bot_that_plays_now(new_page: Any) -> None:
     open_room(ann, "Ann", "Create room")
     ann.get_by_role("button", name="Start").click()
     expect(hand(ann).get_by_role("button")).to_have_count(12)
+    # Someone has bid: the deal is under way (before its first action a joiner would
+    # play at once).
+    while not ann.locator(".seat .last-bid").count():
+        if not take_turn(ann, bid=True):
+            ann.wait_for_timeout(50)
     lars = new_page("lars")
     lars.goto(ann.url)
     lars.get_by_role("textbox", name="Your name").fill("Lars")

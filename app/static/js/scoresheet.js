@@ -95,15 +95,18 @@ function tieOffsets(row) {
   return offsets;
 }
 
-/** End-of-line labels, pushed apart so that none overlaps another. */
+/** End-of-line labels, pushed apart so that none overlaps another and all stay between
+ *  `low` and `high`. */
 function labelPositions(ys, gap, low, high) {
   const order = ys.map((y, s) => ({ y, s })).sort((a, b) => a.y - b.y || a.s - b.s);
-  for (let i = 1; i < order.length; i++) order[i].y = Math.max(order[i].y, order[i - 1].y + gap);
-  const overflow = order.length ? order[order.length - 1].y - high : 0;
-  if (overflow > 0) for (const o of order) o.y -= overflow;
-  for (let i = order.length - 2; i >= 0; i--) order[i].y = Math.min(order[i].y, order[i + 1].y - gap);
+  order.forEach((o, i) => { o.y = Math.max(o.y, i ? order[i - 1].y + gap : low); });
+  const last = order.length - 1;
+  if (last >= 0 && order[last].y > high) {
+    order[last].y = high;
+    for (let i = last - 1; i >= 0; i--) order[i].y = Math.min(order[i].y, order[i + 1].y - gap);
+  }
   const result = new Array(ys.length);
-  for (const o of order) result[o.s] = Math.max(low, o.y);
+  for (const o of order) result[o.s] = o.y;
   return result;
 }
 

@@ -7,7 +7,7 @@ with uvicorn.  The database and the room registry live for the app's lifespan.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages
@@ -28,7 +29,23 @@ from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+WS_PREFIX = "/ws/"
 log = logging.getLogger("amerikaner")
+
+
+class WebSocketFastPath:
+    """ASGI: ``/ws/{code}`` to the rooms' endpoint; everything else to the app."""
+
+    def __init__(self, app: ASGIApp, endpoint: Callable[[WebSocket, str], Awaitable[None]]) -> None:
+        self.app = app
+        self.endpoint = endpoint
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "websocket" and path.startswith(WS_PREFIX):
+            await self.endpoint(WebSocket(scope, receive, send), path[len(WS_PREFIX):])
+            return
+        await self.app(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, store: RoomStore | None = None) -> FastAPI:
@@ -74,9 +91,13 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     app.include_router(api.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
 
-    @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str) -> None:
         await websocket_endpoint(websocket, code, app.state.registry, settings, guards)
+
+    # Outermost: a room's WebSocket goes straight to its endpoint, past the routing and the
+    # HTTP middleware, none of which it needs, and whose frames it would otherwise keep
+    # alive for the whole connection (memory per socket).
+    app.add_middleware(WebSocketFastPath, endpoint=ws)
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -270,13 +270,17 @@ def test_many_distinct_huge_bids_leave_the_memory_flat(
         ws.send(json.dumps({"type": "start"}))
 
         def bids(count: int, start: int) -> None:
-            for i in range(start, start + count):
-                digits = 4000 if i % 2 else 30
-                ws.send('{"type":"action","game":1,"action":{"bid":'
-                        + str(10 ** (digits - 1) + i) + "}}")
-            ws.send(json.dumps({"type": "ping"}))
-            while json.loads(ws.recv(30))["type"] != "pong":
-                pass
+            for first in range(start, start + count, 40):  # reading the refusals as we go
+                for i in range(first, first + 40):
+                    digits = 4000 if i % 2 else 30
+                    ws.send('{"type":"action","game":1,"action":{"bid":'
+                            + str(10 ** (digits - 1) + i) + "}}")
+                refused = 0
+                while refused < 40:  # (the state frames of the start come first)
+                    frame = json.loads(ws.recv(30))
+                    if frame["type"] == "error":
+                        assert frame["code"] == "bad_action"
+                        refused += 1
 
         bids(2000, 0)  # warm up: whatever the first messages allocate
         before = rss_kib(srv.pid)

@@ -29,6 +29,10 @@ def play(room: RoomCore, seat: int | None, game: int, raw: dict[str, Any]) -> No
     match = state.match
     if match is None:
         raise RoomError("wrong_phase", "the match has not started")
+    try:
+        action = parse_action(raw)  # a malformed action is refused as such, stale or not
+    except ActionError as exc:
+        raise RoomError(exc.code, str(exc)) from None
     if game != state.game:
         raise RoomError("stale_game", f"the game is at {state.game}, not {game}: look at "
                         "the new state and try again", 409)
@@ -36,7 +40,7 @@ def play(room: RoomCore, seat: int | None, game: int, raw: dict[str, Any]) -> No
         raise RoomError("not_your_turn", "a bot plays this seat until the next deal")
     deal = match.deal
     try:
-        events = state.act(seat, parse_action(raw))
+        events = state.act(seat, action)
     except ActionError as exc:
         raise RoomError(exc.code, str(exc)) from None
     room.game_events(events, deal)

@@ -63,8 +63,11 @@ class Connection:
         self._queue: asyncio.Queue[str | int] = asyncio.Queue(maxsize=queue_size)
         self._send_timeout = send_timeout
         self._writer: asyncio.Task[None] | None = None
-        # resolved when the server drops the connection, so that its reader stops waiting
-        self.dropped: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        # Set when the server drops the connection.  A reader parked in ``receive`` (the
+        # endpoint's task, ``receiving``) is then cancelled, so that it stops waiting for a
+        # client it no longer serves: no task or future per received frame is needed.
+        self.drop_code: int | None = None
+        self.receiving: asyncio.Task[object] | None = None
 
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop())
@@ -87,13 +90,19 @@ class Connection:
         if self.closed:
             return
         self.closed = True
-        if not self.dropped.done():
-            self.dropped.set_result(code)
+        self._drop(code)
         if self._writer is not None:
             self._writer.cancel()
         task = asyncio.get_running_loop().create_task(self._close_socket(code))
         _lingering.add(task)
         task.add_done_callback(_lingering.discard)
+
+    def _drop(self, code: int) -> None:
+        if self.drop_code is None:
+            self.drop_code = code
+        reader = self.receiving
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
 
     async def _close_socket(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -132,8 +141,7 @@ class Connection:
                 text = await self._queue.get()
                 if isinstance(text, int):
                     self.closed = True
-                    if not self.dropped.done():
-                        self.dropped.set_result(text)
+                    self._drop(text)
                     await self._close_socket(text)
                     return
                 await asyncio.wait_for(self.ws.send_text(text), timeout=self._send_timeout)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -89,17 +88,22 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
 
 async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:
     """The next frame's data; ``WebSocketDisconnect`` when the client goes or the server
-    drops the connection (a client too slow to read is not waited for)."""
+    drops the connection (a client too slow to read is not waited for: dropping it
+    cancels this wait, see ``Connection.receiving``)."""
     if conn is None:
         message = await ws.receive()
     else:
-        receiving: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
-        waiting: set[asyncio.Future[Any]] = {receiving, conn.dropped}
-        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        if receiving not in done:
-            receiving.cancel()
-            raise WebSocketDisconnect(conn.dropped.result())
-        message = receiving.result()
+        if conn.drop_code is not None:
+            raise WebSocketDisconnect(conn.drop_code)
+        task = conn.receiving = asyncio.current_task()
+        try:
+            message = await ws.receive()
+        except asyncio.CancelledError:
+            if conn.drop_code is None or task is None or task.uncancel():
+                raise  # not our drop: a real cancellation
+            raise WebSocketDisconnect(conn.drop_code) from None
+        finally:
+            conn.receiving = None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")

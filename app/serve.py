@@ -24,7 +24,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_env().with_overrides(
-            host=args.host, port=args.port,
+            host=args.host, port=args.port, database_url=args.database_url,
             data_dir=Path(args.data_dir) if args.data_dir is not None else None)
     except SettingsError as exc:
         print(f"amerikaner serve: {exc}", file=sys.stderr)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-import signal
 import shutil
+import signal
 import subprocess
 import tempfile
 import time

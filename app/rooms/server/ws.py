@@ -2,7 +2,9 @@
 parses every message and hands it to the room's runner.
 
 Thin by design: refusals (``RoomError``) become an error frame to the sender only, and
-nothing changed; ``ping`` is answered here, without the room.
+nothing changed; ``ping`` is answered here, without the room.  A room that another server
+process serves is refused before the upgrade, with HTTP 503 and ``Retry-After``, so that
+a proxy passes the handshake to the next process (or the client comes back).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.rooms.core.effects import Connect, Disconnect, Received
@@ -22,7 +25,7 @@ from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_messag
 from app.settings import Settings
 
 from .connections import Connection
-from .registry import Registry
+from .registry import Registry, RoomElsewhere
 from .runner import CLOSE_TRY_AGAIN, RoomRunner
 
 log = logging.getLogger("amerikaner.rooms")
@@ -33,6 +36,7 @@ HELLO_CLOSE = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE,
                "room_not_found": CLOSE_NO_ROOM, "unavailable": CLOSE_TRY_AGAIN,
                "room_damaged": CLOSE_TRY_AGAIN}
 FLOOD_STRIKES = 50  # refused messages in a row before the connection is closed
+RETRY_AFTER = "1"  # seconds, on a 503
 
 
 def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
@@ -51,6 +55,8 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
                              settings: Settings) -> None:
     if not origin_allowed(ws, settings.origins):
         await ws.close(code=1008)  # before accept: the handshake is refused with 403
+        return
+    if await _served_elsewhere(ws, code, registry):
         return
     await ws.accept()
     conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
@@ -71,6 +77,26 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
             with contextlib.suppress(RoomError):
                 await runner.submit(Disconnect(conn.id))
         await conn.stop()
+
+
+async def _served_elsewhere(ws: WebSocket, code: str, registry: Registry) -> bool:
+    """Whether another process serves the room: then the handshake was refused with 503
+    (or, on a server without WebSocket denial responses, closed with 1013).  Other
+    refusals are left to the hello, as the protocol says."""
+    try:
+        await registry.get(code)
+    except RoomElsewhere as exc:
+        if "websocket.http.response" in ws.scope.get("extensions", {}):
+            await ws.send_denial_response(JSONResponse(
+                {"error": {"code": exc.code, "message": exc.message}}, status_code=503,
+                headers={"Retry-After": RETRY_AFTER}))
+        else:
+            await ws.accept()
+            await ws.close(code=CLOSE_TRY_AGAIN)
+        return True
+    except RoomError:
+        pass
+    return False
 
 
 async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:

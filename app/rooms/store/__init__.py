@@ -41,7 +41,8 @@ class RoomStore(Protocol):
         another live process serves it."""
 
     def release(self, code: str) -> None:
-        """This process no longer serves the room (it left memory): let others take it."""
+        """This process no longer serves the room (it left memory): let others take it
+        (at once, or when the lease lapses)."""
 
     async def renew(self) -> set[str]:
         """Keep this process's rooms; the codes it lost (their rooms must leave memory at

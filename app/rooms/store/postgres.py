@@ -12,7 +12,8 @@ the room's lease, a row ``(code, owner, expires_at)`` with the database's clock.
   which ones were lost; after ``lease_seconds`` without a successful renewal every lease
   counts as lost (another process may have taken them).  A dead process's leases lapse
   within ``lease_seconds``.
-- ``release`` lets a room go at the next renewal; ``close`` lets them all go at once.
+- ``release`` lets a room go at once (a task deletes the row, unless the room was taken
+  again meanwhile); ``close`` lets them all go.
 
 asyncpg was chosen by measurement (docs/scaling.md, ``benchmarks/pg_drivers.py``).  Every
 call is awaited on the event loop, never blocking it; a pool bounds the connections.
@@ -111,6 +112,7 @@ class PostgresStore:
         self._held: set[str] = set()
         self._releasing: set[str] = set()
         self._lease_lock = asyncio.Lock()
+        self._flushing: asyncio.Task[None] | None = None
         self._renewed_at = time.monotonic()
 
     @classmethod
@@ -140,6 +142,8 @@ class PostgresStore:
 
     async def close(self) -> None:
         """Let every room go (other processes may take them at once), close the pool."""
+        if self._flushing is not None:
+            await self._flushing
         with contextlib.suppress(StoreError):
             async with self._con("release the leases") as con:
                 await con.execute("DELETE FROM leases WHERE owner = $1", self.owner)
@@ -157,19 +161,34 @@ class PostgresStore:
             return got is not None
 
     def release(self, code: str) -> None:
+        """Let the room go now (the row is deleted in a moment, off this call), so that
+        the process its code is routed to may take it at once."""
         self._held.discard(code)
         self._releasing.add(code)
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_releases())
+
+    async def _flush_releases(self) -> None:
+        while True:  # rooms let go while a DELETE runs are taken by the next round
+            async with self._lease_lock:
+                codes = self._releasing - self._held  # not those taken again meanwhile
+                self._releasing = set()
+                if not codes:
+                    return
+                try:
+                    async with self._con("let rooms go") as con:
+                        await con.execute("DELETE FROM leases WHERE owner = $1 AND "
+                                          "code = ANY($2::text[])", self.owner, list(codes))
+                except StoreError as exc:  # they lapse by themselves
+                    log.warning("rooms could not be let go at once (%s)", exc)
+                    return
 
     async def renew(self) -> set[str]:
         async with self._lease_lock:
             started = time.monotonic()
             held = set(self._held)
-            releasing, self._releasing = self._releasing - held, set()
             try:
                 async with self._con("renew the leases") as con:
-                    if releasing:
-                        await con.execute("DELETE FROM leases WHERE owner = $1 AND "
-                                          "code = ANY($2::text[])", self.owner, list(releasing))
                     rows = await con.fetch(
                         "UPDATE leases SET expires_at = now() + make_interval(secs => $3) "
                         "WHERE owner = $1 AND code = ANY($2::text[]) RETURNING code",

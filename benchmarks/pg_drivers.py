@@ -1,16 +1,21 @@
 """asyncpg or psycopg 3 for the PostgreSQL store: the same statements timed with both.
 
     python benchmarks/pg_drivers.py [--appends 2000] [--rooms 20] [--loads 300]
+                                    [--rounds 3] [--sync]
 
 Starts a throwaway PostgreSQL on loopback (tests/pg_server.py: its own data folder and
-port, default settings, so every commit waits for the WAL flush), makes the store's
-tables, and times with each driver, through a pool of 10 connections:
+port; ``synchronous_commit=off`` unless ``--sync``, so that the disk's flush, the same
+for both drivers and the noisiest part on a shared machine, does not hide the drivers'
+own costs), makes the store's tables, and times with each driver, through a pool of 10
+connections, ``--rounds`` times with the drivers taking turns (the median of the rounds
+is printed, and every round):
 
 - ``append_serial``: one room's appends one after another (the store's one-statement
   append: renew the lease, insert the entry, touch the room), median and p95 in ms;
 - ``append_concurrent``: ``--rooms`` rooms appending at once, appends per second;
 - ``load``: a room of 300 entries read back from its checkpoint, median ms;
-- the CPU this process used per append (the driver's share of the server's CPU).
+- the CPU this process used per append, serial and concurrent (the driver's share of
+  the server's CPU: the figure other work on the machine changes least).
 
 Prints JSON.  Traffic goes only to 127.0.0.1.
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import time
@@ -105,8 +111,10 @@ async def measure(run_append: Callable[[str, int], Awaitable[int]],
             await run_append(code, seq)
 
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     await asyncio.gather(*(room(c) for c in codes))
     concurrent_s = time.perf_counter() - t0
+    cpu_concurrent = time.process_time() - cpu0
     load_code = f"{prefix}load"
     await setup_room(run, load_code, 300)
     load_times = []
@@ -119,6 +127,8 @@ async def measure(run_append: Callable[[str, int], Awaitable[int]],
                              "p95": round(statistics.quantiles(times, n=20)[18], 3)},
         "append_concurrent_per_s": round(per_room * len(codes) / concurrent_s),
         "client_cpu_ms_per_append": round(cpu_serial / args.appends * 1000, 3),
+        "client_cpu_ms_per_append_concurrent": round(
+            cpu_concurrent / (per_room * len(codes)) * 1000, 3),
         "load_300_entries_ms": round(statistics.median(load_times), 3),
     }
 
@@ -189,18 +199,38 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=2000)
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--loads", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sync", action="store_true",
+                        help="synchronous_commit on (every commit waits for the disk)")
     args = parser.parse_args()
-    server = PostgresServer().start()
+    server = PostgresServer(None if args.sync else {"synchronous_commit": "off"}).start()
     try:
         server.psql(SETUP)
-        result: dict[str, Any] = {"postgresql": server.psql("SHOW server_version").strip()}
-        for name, bench in (("asyncpg", with_asyncpg), ("psycopg", with_psycopg),
-                            ("asyncpg (again)", with_asyncpg)):
-            server.psql("TRUNCATE leases, rooms, log")
-            result[name] = asyncio.run(bench(server.url, args))
-        print(json.dumps(result, indent=2))
+        rounds: dict[str, list[dict[str, Any]]] = {"asyncpg": [], "psycopg": []}
+        for _ in range(args.rounds):
+            for name, bench in (("asyncpg", with_asyncpg), ("psycopg", with_psycopg)):
+                server.psql("TRUNCATE leases, rooms, log")
+                rounds[name].append(asyncio.run(bench(server.url, args)))
+        result: dict[str, Any] = {
+            "postgresql": server.psql("SHOW server_version").strip(),
+            "synchronous_commit": "on" if args.sync else "off",
+            "load_average_1min": os.getloadavg()[0],
+            "median": {name: median_of(runs) for name, runs in rounds.items()},
+            "rounds": rounds}
+        print(json.dumps(result, indent=1))
     finally:
         server.stop()
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of every figure over the rounds."""
+    out: dict[str, Any] = {}
+    for key, value in runs[0].items():
+        if isinstance(value, dict):
+            out[key] = median_of([r[key] for r in runs])
+        else:
+            out[key] = statistics.median(r[key] for r in runs)
+    return out
 
 
 if __name__ == "__main__":

@@ -5,17 +5,16 @@ system service; as root its processes run as ``nobody``."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
-from pg_server import as_unprivileged, give_to_unprivileged
+from pg_server import as_unprivileged, end_server, give_to_unprivileged
 from serve_process import ROOT, free_port
 
 DEPLOY_CONF = ROOT / "deploy" / "nginx.conf"
@@ -87,16 +86,6 @@ class NginxServer:
 
     def stop(self) -> None:
         if self.proc is not None:
-            # SIGTERM to the master itself (not runuser): a fast shutdown
-            try:
-                pid = int((self.root / "nginx.pid").read_text().split()[0])
-                os.kill(pid, signal.SIGTERM)
-            except (OSError, ValueError):
-                self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            end_server(self.proc, self.root / "nginx.pid", signal.SIGTERM)  # fast shutdown
             self.proc = None
         shutil.rmtree(self.root, ignore_errors=True)

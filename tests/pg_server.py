@@ -7,7 +7,6 @@ end.  PostgreSQL refuses to run as root, so as root it runs as ``nobody`` (``run
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import os
 import shutil
@@ -113,18 +112,24 @@ class PostgresServer:
 
     def stop(self) -> None:
         if self.proc is not None:
-            # SIGINT to the postmaster itself (not runuser): "fast" shutdown, which does
-            # not wait for clients to leave
-            with contextlib.suppress(OSError, ValueError):
-                pid = int((self.root / "data" / "postmaster.pid").read_text().split()[0])
-                os.kill(pid, signal.SIGINT)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            # SIGINT: the "fast" shutdown, which does not wait for clients to leave
+            end_server(self.proc, self.root / "data" / "postmaster.pid", signal.SIGINT)
             self.proc = None
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def end_server(proc: subprocess.Popen[bytes], pid_file: Path, sig: int) -> None:
+    """Send ``sig`` to the server itself (the pid in its ``pid_file``, not the ``runuser``
+    in front of it), wait for it to end, kill it if it does not."""
+    try:
+        os.kill(int(pid_file.read_text().split()[0]), sig)
+    except (OSError, ValueError):
+        proc.send_signal(sig)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def postgres_available() -> bool:

@@ -238,3 +238,40 @@ def assert_one_writer_at_a_time(writers: list[str]) -> None:
     """Each process wrote one stretch of the log: it never came back after another."""
     stretches = [w for i, w in enumerate(writers) if i == 0 or writers[i - 1] != w]
     assert len(stretches) == len(set(stretches)), stretches
+
+
+def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster) -> None:
+    """SIGSTOP longer than the lease: another process takes the room; when the paused
+    one wakes, it lets the room go (its players are closed with 1013) and never writes to
+    it again; the players come back through nginx to the new holder."""
+    rng = random.Random(8)
+    created = create_room(cluster.nginx.base, rules=RULES)
+    player = Player(cluster.nginx.base, created["room"], created["token"])
+    player.connect(within=5)
+    assert player.client is not None
+    player.client.send({"type": "start"})
+    for _ in range(2):
+        assert player.play(rng)
+    paused_owner = cluster.owners()[player.code]
+    paused = cluster.apps[cluster.app_of(paused_owner) or 0]
+    other = next(a for a in cluster.apps if a is not paused)
+    assert paused.proc is not None
+    paused.proc.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(3.5)  # longer than AMERIKANER_LEASE_SECONDS
+        assert httpx.get(f"{other.base}/api/rooms/{player.code}").status_code == 200
+        taken_by = cluster.owners()[player.code]
+        assert taken_by != paused_owner
+    finally:
+        paused.proc.send_signal(signal.SIGCONT)
+    with pytest.raises(ConnectionClosed) as closed:
+        player.client.wait_for(lambda m: False, timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    player.connect(within=FAILOVER_SECONDS)  # through nginx, to the new holder
+    for _ in range(2):
+        assert player.play(rng)
+    assert cluster.owners()[player.code] == taken_by
+    writers = [row[0] for row in cluster.sql(
+        f"SELECT owner FROM log WHERE code = '{player.code}' ORDER BY seq")]
+    assert_one_writer_at_a_time(writers)
+    assert writers[-1] == taken_by

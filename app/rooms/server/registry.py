@@ -75,7 +75,8 @@ class Registry:
         """A new room with its creator in seat 0 as the host: ``(room, token)``."""
         name = checked_name(name)
         rules = checked_rules(rules_raw)
-        self._make_space()
+        if not self.store.shared:  # else it does not stay here
+            self._make_space()
         try:
             code = new_code()
             while (code in self.rooms or await self.store.exists(code)

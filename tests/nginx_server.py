@@ -54,11 +54,13 @@ class NginxServer:
         (self.root / "site.conf").write_text(site_config(self.app_ports, self.port))
         temp = "".join(f"    {kind}_temp_path {self.root}/{kind}_temp;\n"
                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-        (self.root / "nginx.conf").write_text(
-            f"daemon off;\nworker_processes 1;\npid {self.root}/nginx.pid;\n"
-            f"error_log {self.root}/error.log warn;\nevents {{ worker_connections 1024; }}\n"
-            f"http {{\n{temp}    access_log {self.root}/access.log;\n"
-            f"    include {self.root}/site.conf;\n}}\n")
+        # a WebSocket through nginx holds two connections: room for a load benchmark
+        (self.root / "nginx.conf").write_text("\n".join([
+            "daemon off;", "worker_processes 1;", "worker_rlimit_nofile 20000;",
+            f"pid {self.root}/nginx.pid;", f"error_log {self.root}/error.log warn;",
+            "events { worker_connections 10000; }",
+            f"http {{\n{temp}    access_log {self.root}/access.log;",
+            f"    include {self.root}/site.conf;\n}}\n"]))
         self.root.chmod(0o755)
         give_to_unprivileged(self.root)
         self.proc = subprocess.Popen(

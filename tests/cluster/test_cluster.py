@@ -34,6 +34,9 @@ from shared_helpers import download_record
 
 RULES = {"preset": "standard", "match": "deals:1"}
 FAILOVER_SECONDS = 5.0
+# every client is nginx at 127.0.0.1 here: the per-address caps on creating rooms are lifted
+CLUSTER_ENV = {"AMERIKANER_ROOMS_PER_MINUTE": "0", "AMERIKANER_ROOMS_HELD": "0",
+               "AMERIKANER_TRUSTED_PROXIES": "127.0.0.1"}
 
 
 @dataclass
@@ -121,8 +124,8 @@ def cluster(postgres: PostgresServer, database_url: str,
     nginx: NginxServer | None = None
     try:
         for i in range(3):
-            apps.append(ServeProcess(tmp_path / f"app{i}",
-                                     env={"AMERIKANER_DATABASE_URL": database_url}).start())
+            apps.append(ServeProcess(tmp_path / f"app{i}", env=CLUSTER_ENV | {
+                "AMERIKANER_DATABASE_URL": database_url}).start())
         nginx = NginxServer([a.port for a in apps]).start()
         yield Cluster(apps, nginx, postgres, database_url.rsplit("/", 1)[1])
     finally:

@@ -119,6 +119,8 @@ class PostgresStore:
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
                       owner: str | None = None) -> PostgresStore:
         """Open the pool and bring the schema up to date.  Raises ``StoreError``."""
+        if lease_seconds <= 0:
+            raise StoreError("AMERIKANER_LEASE_SECONDS must be a positive number of seconds")
         with _failures(f"cannot open {redacted(url)}"):
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              command_timeout=COMMAND_TIMEOUT,
@@ -143,7 +145,8 @@ class PostgresStore:
     async def close(self) -> None:
         """Let every room go (other processes may take them at once), close the pool."""
         if self._flushing is not None:
-            await self._flushing
+            with contextlib.suppress(Exception):
+                await self._flushing
         with contextlib.suppress(StoreError):
             async with self._con("release the leases") as con:
                 await con.execute("DELETE FROM leases WHERE owner = $1", self.owner)

@@ -77,17 +77,21 @@ class Registry:
         rules = checked_rules(rules_raw)
         if not self.store.shared:  # else it does not stay here
             self._make_space()
+        taken: str | None = None
         try:
             code = new_code()
             while (code in self.rooms or await self.store.exists(code)
                    or not await self.store.acquire(code)):
                 code = new_code()
+            taken = code
             s = self.settings
             core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
                                                 s.next_deal_pause, self.timing, self._rng())
             await self.store.append(code, save)
         except StoreError as exc:
             log.warning("a new room could not be saved: %s", exc)
+            if taken is not None:
+                self.store.release(taken)
             raise store_unavailable() from None
         runner = self._activate(core)
         if self.store.shared:  # the process its code is routed to serves it

@@ -11,7 +11,7 @@ connections, ``--rounds`` times with the drivers taking turns (the median of the
 is printed, and every round):
 
 - ``append_serial``: one room's appends one after another (the store's one-statement
-  append: renew the lease, insert the entry, touch the room), median and p95 in ms;
+  append: lock the lease, insert the entry, touch the room), median and p95 in ms;
 - ``append_concurrent``: ``--rooms`` rooms appending at once, appends per second;
 - ``load``: a room of 300 entries read back from its checkpoint, median ms;
 - the CPU this process used per append, serial and concurrent (the driver's share of
@@ -40,16 +40,14 @@ from pg_server import PostgresServer  # noqa: E402
 
 ENTRY = json.dumps({"k": "act", "seat": 2, "card": "QH", "note": "x" * 40})
 SETUP = """
-CREATE TABLE leases (code text PRIMARY KEY, owner text NOT NULL,
-                     expires_at timestamptz NOT NULL);
+CREATE TABLE leases (code text PRIMARY KEY, owner text NOT NULL);
 CREATE TABLE rooms (code text PRIMARY KEY, created_at double precision NOT NULL,
                     updated_at double precision NOT NULL, checkpoint bigint NOT NULL);
 CREATE TABLE log (code text NOT NULL, seq bigint NOT NULL, entry text NOT NULL,
                   owner text, PRIMARY KEY (code, seq));
 """
 APPEND = """
-WITH lease AS (UPDATE leases SET expires_at = now() + interval '3 seconds'
-               WHERE code = {c} AND owner = {o} RETURNING code),
+WITH lease AS (SELECT code FROM leases WHERE code = {c} AND owner = {o} FOR SHARE),
      ins AS (INSERT INTO log(code, seq, entry, owner)
              SELECT lease.code, {s} + t.i - 1, t.e, {o}
              FROM lease, unnest({e}::text[]) WITH ORDINALITY AS t(e, i) RETURNING 1),
@@ -81,8 +79,7 @@ def psycopg_sql(template: str) -> str:
 
 
 async def setup_room(run: Run, code: str, entries: int) -> None:
-    await run("INSERT INTO leases VALUES ({c}, {o}, now() + interval '1 hour')",
-              (code, OWNER))
+    await run("INSERT INTO leases VALUES ({c}, {o})", (code, OWNER))
     await run("INSERT INTO rooms VALUES ({c}, 0, 0, 0)", (code,))
     if entries:
         await run("INSERT INTO log SELECT {c}, g, {o}, 'x' FROM generate_series(0, "

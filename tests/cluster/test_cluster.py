@@ -106,8 +106,9 @@ class Cluster:
 
     def owners(self) -> dict[str, str]:
         """Room code -> the lease holder's owner id (``host:pid:nonce``)."""
-        return {code: owner for code, owner in self.sql("SELECT code, owner FROM leases "
-                                                        "WHERE expires_at > now()")}
+        return {code: owner for code, owner in self.sql(
+            "SELECT l.code, l.owner FROM leases l JOIN processes p ON p.owner = l.owner "
+            "WHERE p.expires_at > now()")}
 
     def app_of(self, owner: str) -> int | None:
         pid = int(owner.split(":")[1])

@@ -2,16 +2,21 @@
 
 The same log as the SQLite store (``rooms``, ``log``, ``records``; see
 ``postgres_schema.py``), plus room ownership: a process serves a room only while it holds
-the room's lease, a row ``(code, owner, expires_at)`` with the database's clock.
+the room's lease, a row ``(code, owner)`` in ``leases``, and a lease holds while its
+owner is alive: its row in ``processes`` has an ``expires_at`` in the future, on the
+database's clock (so the machines' clocks do not matter).
 
-- ``acquire`` takes a lease that is free, expired or already ours, atomically.
-- Every append is fenced: one statement renews the lease *only if this process still owns
-  it* and inserts the entries only then (plus the ``(code, seq)`` primary key), so a
-  process that lost a room (paused, cut off, presumed dead) can never write to it again.
-- ``renew`` (every ``lease_seconds / 3``) extends all our leases in one statement and says
-  which ones were lost; after ``lease_seconds`` without a successful renewal every lease
-  counts as lost (another process may have taken them).  A dead process's leases lapse
-  within ``lease_seconds``.
+- ``acquire`` takes a lease that is free, ours, or held by a process that is not alive,
+  atomically.
+- Every append is fenced: one statement locks the lease row *only if this process still
+  owns it* and inserts the entries only then (plus the ``(code, seq)`` primary key), so a
+  process that lost a room (paused, cut off, presumed dead) can never write to it again:
+  a takeover changes the owner under the same row lock.
+- ``renew`` (every ``lease_seconds / 3``) extends this process's heartbeat, one row
+  however many rooms it serves, and reads which of its rooms another process took; after
+  ``lease_seconds`` without a successful renewal every room counts as lost (another
+  process may have taken them).  A dead process's rooms can be taken after at most
+  ``lease_seconds``.
 - ``release`` lets a room go at once (a task deletes the row, unless the room was taken
   again meanwhile); ``close`` lets them all go.
 
@@ -45,11 +50,10 @@ log = logging.getLogger("amerikaner.store")
 COMMAND_TIMEOUT = 5.0   # seconds a statement may take before it counts as failed
 CONNECT_TIMEOUT = 5.0
 
-# One statement: renew our lease, and only if we hold it, append the entries and touch the
-# room.  The count says whether we held it.
+# One statement: lock our lease row, and only if we hold it, append the entries and touch
+# the room.  The count says whether we held it.
 APPEND = """
-WITH lease AS (UPDATE leases SET expires_at = now() + make_interval(secs => $6)
-               WHERE code = $1 AND owner = $2 RETURNING code),
+WITH lease AS (SELECT code FROM leases WHERE code = $1 AND owner = $2 FOR SHARE),
      ins AS (INSERT INTO log(code, seq, entry, owner)
              SELECT lease.code, $3 + t.i - 1, t.e, $2
              FROM lease, unnest($4::text[]) WITH ORDINALITY AS t(e, i) RETURNING 1),
@@ -58,11 +62,19 @@ WITH lease AS (UPDATE leases SET expires_at = now() + make_interval(secs => $6)
 SELECT count(*) FROM lease
 """
 ACQUIRE = """
-INSERT INTO leases(code, owner, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
-ON CONFLICT (code) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-WHERE leases.owner = excluded.owner OR leases.expires_at < now()
+INSERT INTO leases(code, owner) VALUES ($1, $2)
+ON CONFLICT (code) DO UPDATE SET owner = excluded.owner
+WHERE leases.owner = excluded.owner OR NOT EXISTS (
+    SELECT 1 FROM processes p WHERE p.owner = leases.owner AND p.expires_at > now())
 RETURNING 1
 """
+HEARTBEAT = """
+INSERT INTO processes(owner, expires_at) VALUES ($1, now() + make_interval(secs => $2))
+ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
+"""
+# rooms served by no live process
+UNSERVED = """NOT EXISTS (SELECT 1 FROM leases l JOIN processes p ON p.owner = l.owner
+                  WHERE l.code = rooms.code AND p.expires_at > now())"""
 LOAD = """
 SELECT r.checkpoint, l.entry FROM rooms r
 LEFT JOIN log l ON l.code = r.code AND l.seq >= r.checkpoint
@@ -125,9 +137,11 @@ class PostgresStore:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              command_timeout=COMMAND_TIMEOUT,
                                              timeout=CONNECT_TIMEOUT)
+        owner = owner or new_owner_id()
         try:
             async with pool.acquire() as con:
                 was = await migrate(con)
+                await con.execute(HEARTBEAT, owner, lease_seconds)
         except BaseException:
             await pool.close()
             raise
@@ -148,8 +162,9 @@ class PostgresStore:
             with contextlib.suppress(Exception):
                 await self._flushing
         with contextlib.suppress(StoreError):
-            async with self._con("release the leases") as con:
+            async with self._con("release the leases") as con, con.transaction():
                 await con.execute("DELETE FROM leases WHERE owner = $1", self.owner)
+                await con.execute("DELETE FROM processes WHERE owner = $1", self.owner)
         self._held.clear()
         await self._pool.close()
 
@@ -158,7 +173,7 @@ class PostgresStore:
     async def acquire(self, code: str) -> bool:
         self._releasing.discard(code)
         async with self._lease_lock, self._con(f"room {code}: take the lease") as con:
-            got = await con.fetchval(ACQUIRE, code, self.owner, self.lease_seconds)
+            got = await con.fetchval(ACQUIRE, code, self.owner)
             if got is not None:
                 self._held.add(code)
             return got is not None
@@ -192,10 +207,9 @@ class PostgresStore:
             held = set(self._held)
             try:
                 async with self._con("renew the leases") as con:
-                    rows = await con.fetch(
-                        "UPDATE leases SET expires_at = now() + make_interval(secs => $3) "
-                        "WHERE owner = $1 AND code = ANY($2::text[]) RETURNING code",
-                        self.owner, list(held), self.lease_seconds)
+                    await con.execute(HEARTBEAT, self.owner, self.lease_seconds)
+                    rows = await con.fetch("SELECT code FROM leases WHERE owner = $1 AND "
+                                           "code = ANY($2::text[])", self.owner, list(held))
             except StoreError as exc:
                 if time.monotonic() - self._renewed_at < self.lease_seconds:
                     log.warning("the leases could not be renewed (%s); trying again", exc)
@@ -218,7 +232,7 @@ class PostgresStore:
         async with self._con(f"room {code}: the write failed") as con:
             if not save.checkpoint and not records:  # the common case: one round trip
                 held = await con.fetchval(APPEND, code, self.owner, save.first_seq, texts,
-                                          now, self.lease_seconds)
+                                          now)
             else:
                 async with con.transaction():
                     if save.checkpoint:
@@ -228,7 +242,7 @@ class PostgresStore:
                             "updated_at = excluded.updated_at, "
                             "checkpoint = excluded.checkpoint", code, now, save.first_seq)
                     held = await con.fetchval(APPEND, code, self.owner, save.first_seq,
-                                              texts, now, self.lease_seconds)
+                                              texts, now)
                     if not held:
                         raise StoreError(f"room {code}: this process no longer holds the "
                                          "room's lease")
@@ -248,18 +262,19 @@ class PostgresStore:
         """Rooms untouched since ``older_than`` and served by no live process."""
         async with self._con("forget idle rooms") as con, con.transaction():
             codes = [r["code"] for r in await con.fetch(
-                "DELETE FROM rooms WHERE updated_at < $1 AND NOT EXISTS (SELECT 1 FROM "
-                "leases WHERE leases.code = rooms.code AND expires_at > now()) "
-                "RETURNING code", older_than)]
+                f"DELETE FROM rooms WHERE updated_at < $1 AND {UNSERVED} RETURNING code",
+                older_than)]
             for table in ("log", "records", "leases"):
                 await con.execute(f"DELETE FROM {table} WHERE code = ANY($1::text[])", codes)
         return len(codes)
 
     async def maintain(self) -> None:
-        """Forget leases that lapsed a while ago (dead processes', unknown codes')."""
-        async with self._con("clean the leases") as con:
-            await con.execute("DELETE FROM leases WHERE expires_at < now() - interval "
-                              "'1 minute'")
+        """Forget processes dead for an hour, and their leases."""
+        async with self._con("clean the leases") as con, con.transaction():
+            await con.execute("DELETE FROM processes WHERE expires_at < now() - interval "
+                              "'1 hour'")
+            await con.execute("DELETE FROM leases l WHERE NOT EXISTS (SELECT 1 FROM "
+                              "processes p WHERE p.owner = l.owner)")
 
     # -- reading -----------------------------------------------------------------------
 

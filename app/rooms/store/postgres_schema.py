@@ -8,7 +8,9 @@ server first).
 
 - v1: ``rooms`` (one row per room: where its log starts), ``log`` (the append-only log,
   one row per accepted change, numbered per room: a number taken twice fails), ``records``
-  (finished matches), ``leases`` (which process serves a room, until when).
+  (finished matches), ``processes`` (each server process's heartbeat: alive until
+  ``expires_at``), ``leases`` (which process serves a room: valid while that process is
+  alive).
 - v2: ``log.owner`` (the process that wrote each entry: one owner per room at a time can
   be checked in the log), and an index on ``rooms.updated_at`` for ``forget_idle``.
 """
@@ -40,10 +42,13 @@ MIGRATIONS: list[list[str]] = [
             finished_at double precision NOT NULL,
             PRIMARY KEY (code, match_number)
         )""",
+        """CREATE TABLE processes (
+            owner text PRIMARY KEY,
+            expires_at timestamptz NOT NULL
+        )""",
         """CREATE TABLE leases (
             code text PRIMARY KEY,
-            owner text NOT NULL,
-            expires_at timestamptz NOT NULL
+            owner text NOT NULL
         )""",
         "CREATE INDEX leases_owner ON leases (owner)",
     ],

@@ -10,7 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install . \
+RUN pip install ".[postgres]" \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin amerikaner \
     && mkdir -p /data && chown amerikaner /data \
     && rm -rf /src

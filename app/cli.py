@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", default=None,
                        help="folder of the SQLite database (default ./data, or "
                             "AMERIKANER_DATA_DIR)")
+    serve.add_argument("--database-url", default=None, metavar="URL",
+                       help="postgresql://user:password@host/db: a PostgreSQL database "
+                            "shared by several server processes instead of SQLite "
+                            "(or AMERIKANER_DATABASE_URL)")
     return parser
 
 

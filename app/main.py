@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages
 from app.rooms.server.registry import Registry
-from app.rooms.server.ws import websocket_endpoint
+from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
 from app.rooms.store import RoomStore
 from app.rooms.store.sqlite import SqliteStore
 from app.settings import Settings
@@ -49,12 +49,13 @@ class WebSocketFastPath:
 
 
 def create_app(settings: Settings | None = None, store: RoomStore | None = None) -> FastAPI:
-    """The app; ``store`` replaces the SQLite store of ``settings.data_dir`` (tests)."""
+    """The app; ``store`` replaces the store of the settings (tests): PostgreSQL at
+    ``settings.database_url`` if set, else SQLite in ``settings.data_dir``."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        room_store = store if store is not None else SqliteStore(settings.data_dir)
+        room_store = store if store is not None else await open_store(settings)
         registry = Registry(settings, room_store)
         app.state.registry = registry
         registry.start()
@@ -75,7 +76,10 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
-        return api.error_response(exc.code, exc.message, exc.status, exc.option)
+        response = api.error_response(exc.code, exc.message, exc.status, exc.option)
+        if exc.status == 503:  # another process serves the room, or the database fails
+            response.headers["Retry-After"] = RETRY_AFTER
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -102,3 +106,13 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+async def open_store(settings: Settings) -> RoomStore:
+    """The store of the settings (PostgreSQL's driver is imported only when used)."""
+    if settings.database_url:
+        from app.rooms.store.postgres import PostgresStore
+
+        return await PostgresStore.connect(settings.database_url, settings.lease_seconds,
+                                           settings.database_pool)
+    return SqliteStore(settings.data_dir)

@@ -31,7 +31,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_env().with_overrides(
-            host=args.host, port=args.port,
+            host=args.host, port=args.port, database_url=args.database_url,
             data_dir=Path(args.data_dir) if args.data_dir is not None else None)
         trusted = TrustedProxies(settings.trusted_proxies)
         check_data_dir(settings.data_dir)

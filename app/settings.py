@@ -18,6 +18,9 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     data_dir: Path = Path("data")
+    database_url: str = ""                   # postgresql://...: shared by several processes
+    database_pool: int = 10                  # PostgreSQL connections per process, at most
+    lease_seconds: float = 3.0               # a dead process's rooms are taken over after this
     origins: tuple[str, ...] = ()            # extra allowed WebSocket origins
     bot_delay: float = 1.0                   # seconds a bot "thinks" before acting
     idle_seconds: float = 600.0              # a room nobody is connected to leaves memory

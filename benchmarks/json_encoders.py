@@ -72,9 +72,8 @@ def frames(count: int, rng: random.Random) -> list[dict[str, Any]]:
             game += 1
             if rng.random() < 0.3:  # a sample of the positions, every seat's view of it
                 for s in range(rules.options.players):
-                    view = SeatView(match, s).to_wire()
-                    view["room"] = room_part(rules, s, 1)
-                    view["hint"] = None
+                    view: dict[str, Any] = {**SeatView(match, s).to_wire(),
+                                            "room": room_part(rules, s, 1)}
                     out.append({"type": "state", "version": version, "game": game,
                                 "events": [], "view": view})
     return out[:count]

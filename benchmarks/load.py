@@ -31,8 +31,9 @@ bounded run (no floor), at most ``--max-rooms`` rooms and ``--max-steps`` steps;
 that fails is measured ``--confirm`` (1) more times and fails only if every run fails.
 
 Everything is bounded in time (the swarm is killed after its setup allowance plus the
-run) and only loopback addresses are used.  ``--workers`` is reserved for several server
-processes behind a proxy, which do not exist yet.  ``--json PATH`` writes all results.
+run) and only loopback addresses are used.  ``--workers N`` (N > 1) measures 1 and then N
+server processes behind nginx sharing one PostgreSQL (benchmarks/cluster_load.py, which
+needs both installed: scripts/test.sh does).  ``--json PATH`` writes all results.
 ``--gc-probe`` loads benchmarks/gcprobe into the server (``PYTHONPATH``) and prints its
 garbage collections of over 5 ms in the window: the slow moves of a run, counted per second
 (``slow_moves_by_second``), fall in the seconds of the long collections.
@@ -297,7 +298,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plain-floor", action="store_true",
                         help="also the floor as a plain ASGI callable (no FastAPI)")
     parser.add_argument("--workers", type=int, default=1,
-                        help="server processes behind a proxy: not yet, only 1")
+                        help="N > 1: 1 and then N server processes behind nginx with "
+                             "PostgreSQL, in the same run (benchmarks/cluster_load.py)")
     parser.add_argument("--gc-probe", action="store_true",
                         help="log the server's garbage collections over 5 ms and count "
                              "those of the window (benchmarks/gcprobe)")
@@ -314,9 +316,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if min(args.rooms) < 1 or args.duration <= 0 or args.think < 0 or args.max_rooms < 1:
         parser.error("--rooms, --duration and --max-rooms must be positive, --think not "
                      "negative")
-    if args.workers != 1:
-        parser.error("--workers: several server processes behind a proxy are not there "
-                     "yet (another issue); only --workers 1 runs")
+    if args.workers < 1:
+        parser.error("--workers: at least 1")
+    if args.workers > 1 and args.search:
+        parser.error("--workers: not with --search")
     if args.warmup is None:
         args.warmup = 2 * args.think + 1
     return args
@@ -324,6 +327,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.workers > 1:  # several processes behind nginx: cluster_load.py runs them
+        import cluster_load
+
+        rooms = ",".join(str(n) for n in args.rooms)
+        cluster = ["--workers", str(args.workers), "--rooms", rooms, "--think", str(args.think),
+                   "--duration", str(args.duration), "--warmup", str(args.warmup),
+                   "--idle-wait", str(args.idle_wait), "--p99-ms", str(args.p99_ms),
+                   "--seed", str(args.seed)]
+        if args.json is not None:
+            cluster += ["--json", str(args.json)]
+        return cluster_load.main(cluster)
     out: dict[str, Any] = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),

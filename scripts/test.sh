@@ -4,15 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing Chromium (Debian package)"
+# Debian packages the tests drive for real: Chromium (browser tests), PostgreSQL and nginx
+# (the cluster tests start their own servers on loopback: no system service is used).
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "== installing ${need[*]} (Debian packages)"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 echo "== installing the package with its test dependencies"
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+python3 -m pip install -q --disable-pip-version-check -e '.[test,postgres]'
 
 echo "== ruff"
 python3 -m ruff check app tests benchmarks
@@ -26,6 +32,7 @@ strict tests/bots tests/bots
 strict tests/rooms:tests tests/rooms
 strict tests tests/e2e
 strict tests:tests/rooms tests/*.py
+strict tests/cluster:tests:tests/rooms tests/cluster
 strict benchmarks:tests:tests/rooms benchmarks
 echo "== pytest"
 python3 -m pytest -q -p no:cacheprovider "$@"

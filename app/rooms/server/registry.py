@@ -7,6 +7,13 @@ when untouched for ``retention_days``.  At most ``max_rooms`` rooms are in memor
 they got there (created or loaded): when full, the room idle the longest makes way, and
 when none is idle new rooms are refused (``/healthz`` says so).  A room whose log does not
 load answers a clear error and stays in the store for inspection.
+
+Several processes may share one store (PostgreSQL): then a room is served by the process
+that holds its lease (``RoomStore.acquire``), taken before the room is loaded and let go
+when it leaves memory.  A room another live process serves is answered with
+``RoomElsewhere`` (503: try again; the proxy tries the next process).  A new room is
+written and let go at once: the process the proxy routes its code to loads it.  Rooms
+whose lease was lost (``RoomStore.renew``) leave memory at once.
 """
 
 from __future__ import annotations
@@ -41,6 +48,14 @@ def store_unavailable() -> RoomError:
     return RoomError("unavailable", "the database does not answer; try again shortly", 503)
 
 
+class RoomElsewhere(RoomError):
+    """Another live server process serves this room now."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "another server process serves this room now; "
+                         "try again in a moment", 503)
+
+
 class Registry:
     def __init__(self, settings: Settings, store: RoomStore) -> None:
         self.settings = settings
@@ -49,6 +64,7 @@ class Registry:
         self.rooms: dict[str, RoomRunner] = {}
         self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._renewer: asyncio.Task[None] | None = None
 
     # -- rooms -------------------------------------------------------------------------
 
@@ -72,11 +88,15 @@ class Registry:
         if bot_level is not None and bot_level not in BOT_LEVELS:
             raise RoomError("bad_level", f"unknown bot {bot_level!r}; one of "
                             f"{', '.join(BOT_LEVELS)}")
-        self._make_space()
+        if not self.store.shared:  # else it does not stay here
+            self._make_space()
+        taken: str | None = None
         try:
             code = new_code()
-            while code in self.rooms or await self.store.exists(code):
+            while (code in self.rooms or await self.store.exists(code)
+                   or not await self.store.acquire(code)):
                 code = new_code()
+            taken = code
             s = self.settings
             core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
                                                 s.next_deal_pause, self.timing, self._rng(),
@@ -84,9 +104,14 @@ class Registry:
             await self.store.append(code, save)
         except StoreError as exc:
             log.warning("a new room could not be saved: %s", exc)
+            if taken is not None:
+                self.store.release(taken)
             raise store_unavailable() from None
         runner = self._activate(core)
         runner.creator = creator
+        if self.store.shared:  # the process its code is routed to serves it
+            runner.stop()
+            self._forget(runner)
         return runner, token
 
     async def get(self, code: str) -> RoomRunner | None:
@@ -116,6 +141,25 @@ class Registry:
             del self._loading[canonical]
 
     async def _load(self, code: str) -> RoomRunner | None:
+        """Take the room's lease, then load it; the lease goes if the room does not come
+        into memory."""
+        try:
+            taken = await self.store.acquire(code)
+        except StoreError as exc:
+            log.warning("room %s: the store does not answer: %s", code, exc)
+            raise store_unavailable() from None
+        if not taken:
+            raise RoomElsewhere()
+        try:
+            runner = await self._load_taken(code)
+        except BaseException:
+            self.store.release(code)
+            raise
+        if runner is None:
+            self.store.release(code)
+        return runner
+
+    async def _load_taken(self, code: str) -> RoomRunner | None:
         try:
             stored = await self.store.load(code)
             if stored is None:
@@ -145,6 +189,7 @@ class Registry:
     def _forget(self, runner: RoomRunner) -> None:
         if self.rooms.get(runner.code) is runner:
             del self.rooms[runner.code]
+            self.store.release(runner.code)
 
     # -- capacity ----------------------------------------------------------------------
 
@@ -168,6 +213,26 @@ class Registry:
 
     def start(self) -> None:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        if self.store.renew_every is not None:
+            self._renewer = asyncio.get_running_loop().create_task(
+                self._lease_loop(self.store.renew_every))
+
+    async def _lease_loop(self, every: float) -> None:
+        """Keep this process's rooms; a room whose lease was lost leaves memory at once
+        (its connections are closed with 1013 and come back to the process serving it)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                lost = await self.store.renew()
+            except Exception:
+                log.exception("the leases could not be renewed")
+                continue
+            for code in lost:
+                runner = self.rooms.get(code)
+                if runner is not None:
+                    log.warning("room %s: this process lost the room's lease; it leaves "
+                                "memory", code)
+                    runner.break_off()
 
     async def _sweep_loop(self) -> None:
         last_purge = 0.0
@@ -195,10 +260,11 @@ class Registry:
                 self._forget(runner)
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(BaseException):
-                await self._sweeper
+        for task in (self._sweeper, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         for runner in list(self.rooms.values()):
             for conn in list(runner.conns.values()):
                 conn.close(1001)

@@ -2,7 +2,9 @@
 parses every message and hands it to the room's runner.
 
 Thin by design: refusals (``RoomError``) become an error frame to the sender only, and
-nothing changed; ``ping`` is answered here, without the room.
+nothing changed; ``ping`` is answered here, without the room.  A room that another server
+process serves is refused before the upgrade, with HTTP 503 and ``Retry-After``, so that
+a proxy passes the handshake to the next process (or the client comes back).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import contextlib
 import logging
 from urllib.parse import urlsplit
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.rooms.core.effects import Connect, Disconnect, Received
@@ -23,7 +26,7 @@ from app.web import audit
 from app.web.guards import Guards
 
 from .connections import Connection
-from .registry import Registry
+from .registry import Registry, RoomElsewhere
 from .runner import CLOSE_TRY_AGAIN, RoomRunner
 
 log = logging.getLogger("amerikaner.rooms")
@@ -33,6 +36,7 @@ CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_FLOOD, CLOS
 HELLO_CLOSE = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE,
                "room_not_found": CLOSE_NO_ROOM, "unavailable": CLOSE_TRY_AGAIN,
                "room_damaged": CLOSE_TRY_AGAIN, "too_many_connections": CLOSE_CROWDED}
+RETRY_AFTER = "1"  # seconds, on a 503
 
 
 def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
@@ -53,6 +57,8 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     if not origin_allowed(ws, settings.origins):
         audit.refused("origin", address=address, origin=ws.headers.get("origin"))
         await ws.close(code=1008)  # before accept: the handshake is refused with 403
+        return
+    if await _served_elsewhere(ws, code, registry):
         return
     key = guards.key(address)
     if not guards.ws_per_address.acquire(key):
@@ -84,6 +90,26 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
                 with contextlib.suppress(RoomError):
                     await runner.submit(Disconnect(conn.id))
             await conn.stop()
+
+
+async def _served_elsewhere(ws: WebSocket, code: str, registry: Registry) -> bool:
+    """Whether another process serves the room: then the handshake was refused with 503
+    (or, on a server without WebSocket denial responses, closed with 1013).  Other
+    refusals are left to the hello, as the protocol says."""
+    try:
+        await registry.get(code)
+    except RoomElsewhere as exc:
+        if "websocket.http.response" in ws.scope.get("extensions", {}):
+            await ws.send_denial_response(JSONResponse(
+                {"error": {"code": exc.code, "message": exc.message}}, status_code=503,
+                headers={"Retry-After": RETRY_AFTER}))
+        else:
+            await ws.accept()
+            await ws.close(code=CLOSE_TRY_AGAIN)
+        return True
+    except RoomError:
+        pass
+    return False
 
 
 async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:

@@ -3,7 +3,10 @@ of finished matches, behind one small interface (``RoomStore``).
 
 A change counts as accepted only once ``append`` returned; an ``append`` that raises
 ``StoreError`` may or may not have been written, so the room that made it is reloaded
-from the store before it takes another change.  ``sqlite.py`` is the embedded default.
+from the store before it takes another change.  ``sqlite.py`` is the embedded default
+for one process; ``postgres.py`` is shared by several processes, which take turns at a
+room by lease: a process serves a room only while it holds the room's lease, and an
+append from a process that no longer holds it fails (the fence).
 """
 
 from __future__ import annotations
@@ -34,6 +37,20 @@ class RoomStore(Protocol):
     """What the rooms need of a database.  Every method may raise ``StoreError``."""
 
     description: str  # for the log: where the data lives (never a password)
+    shared: bool  # other processes use this store too: rooms are created for them to load
+    renew_every: float | None  # seconds between ``renew`` calls; None: leases never lapse
+
+    async def acquire(self, code: str) -> bool:
+        """Take the room for this process before loading or creating it; ``False``:
+        another live process serves it."""
+
+    def release(self, code: str) -> None:
+        """This process no longer serves the room (it left memory): let others take it
+        (at once, or when the lease lapses)."""
+
+    async def renew(self) -> set[str]:
+        """Keep this process's rooms; the codes it lost (their rooms must leave memory at
+        once: their next append would fail anyway)."""
 
     async def append(self, code: str, save: Save) -> None:
         """Append ``save.entries`` (numbered from ``save.first_seq``; a number taken

@@ -37,7 +37,10 @@ def _dumps(value: Any) -> str:
 
 class SqliteStore:
     """One writing connection used on the event loop; one reading connection used in
-    worker threads under a lock."""
+    worker threads under a lock.  One process: every room is always this process's."""
+
+    shared = False
+    renew_every: float | None = None
 
     def __init__(self, data_dir: Path) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -60,6 +63,17 @@ class SqliteStore:
         self._db.close()
         with self._read_lock:
             self._reader.close()
+
+    # -- leases: one process owns everything ---------------------------------------------
+
+    async def acquire(self, code: str) -> bool:
+        return True
+
+    def release(self, code: str) -> None:
+        pass
+
+    async def renew(self) -> set[str]:
+        return set()
 
     # -- writing -----------------------------------------------------------------------
 

@@ -1,0 +1,311 @@
+"""The shared store: PostgreSQL through an asyncpg pool, for several server processes.
+
+The same log as the SQLite store (``rooms``, ``log``, ``records``; see
+``postgres_schema.py``), plus room ownership: a process serves a room only while it holds
+the room's lease, a row ``(code, owner)`` in ``leases``, and a lease holds while its
+owner is alive: its row in ``processes`` has an ``expires_at`` in the future, on the
+database's clock (so the machines' clocks do not matter).
+
+- ``acquire`` takes a lease that is free, ours, or held by a process that is not alive,
+  atomically.
+- Every append is fenced: one statement locks the lease row *only if this process still
+  owns it* and inserts the entries only then (plus the ``(code, seq)`` primary key), so a
+  process that lost a room (paused, cut off, presumed dead) can never write to it again:
+  a takeover changes the owner under the same row lock.
+- ``renew`` (every ``lease_seconds / 3``) extends this process's heartbeat, one row
+  however many rooms it serves, and reads which of its rooms another process took; after
+  ``lease_seconds`` without a successful renewal every room counts as lost (another
+  process may have taken them).  A dead process's rooms can be taken after at most
+  ``lease_seconds``.
+- ``release`` lets a room go at once (a task deletes the row, unless the room was taken
+  again meanwhile); ``close`` lets them all go.
+
+asyncpg was chosen by measurement (docs/scaling.md, ``benchmarks/pg_drivers.py``).  Every
+call is awaited on the event loop, never blocking it; a pool bounds the connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from app.rooms.core.effects import Save
+
+from . import StoredRoom, StoreError
+from .postgres_schema import VERSION, migrate
+
+log = logging.getLogger("amerikaner.store")
+
+COMMAND_TIMEOUT = 5.0   # seconds a statement may take before it counts as failed
+CONNECT_TIMEOUT = 5.0
+
+# One statement: lock our lease row, and only if we hold it, append the entries and touch
+# the room.  The count says whether we held it.
+APPEND = """
+WITH lease AS (SELECT code FROM leases WHERE code = $1 AND owner = $2 FOR SHARE),
+     ins AS (INSERT INTO log(code, seq, entry, owner)
+             SELECT lease.code, $3 + t.i - 1, t.e, $2
+             FROM lease, unnest($4::text[]) WITH ORDINALITY AS t(e, i) RETURNING 1),
+     upd AS (UPDATE rooms SET updated_at = $5 WHERE code = $1
+             AND EXISTS (SELECT 1 FROM lease))
+SELECT count(*) FROM lease
+"""
+ACQUIRE = """
+INSERT INTO leases(code, owner) VALUES ($1, $2)
+ON CONFLICT (code) DO UPDATE SET owner = excluded.owner
+WHERE leases.owner = excluded.owner OR NOT EXISTS (
+    SELECT 1 FROM processes p WHERE p.owner = leases.owner AND p.expires_at > now())
+RETURNING 1
+"""
+HEARTBEAT = """
+INSERT INTO processes(owner, expires_at) VALUES ($1, now() + make_interval(secs => $2))
+ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
+"""
+# rooms served by no live process
+UNSERVED = """NOT EXISTS (SELECT 1 FROM leases l JOIN processes p ON p.owner = l.owner
+                  WHERE l.code = rooms.code AND p.expires_at > now())"""
+LOAD = """
+SELECT r.checkpoint, l.entry FROM rooms r
+LEFT JOIN log l ON l.code = r.code AND l.seq >= r.checkpoint
+WHERE r.code = $1 ORDER BY l.seq
+"""
+
+DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, for the logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+def new_owner_id() -> str:
+    """This process's name in the leases and the log: unique per start."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+@contextlib.contextmanager
+def _failures(what: str) -> Iterator[None]:
+    try:
+        yield
+    except DB_ERRORS as exc:
+        raise StoreError(f"{what}: {type(exc).__name__}: {exc}") from exc
+
+
+class PostgresStore:
+    shared = True  # several processes use one database: rooms move between them by lease
+
+    def __init__(self, pool: asyncpg.Pool, url: str, lease_seconds: float,
+                 owner: str | None = None) -> None:
+        self._pool = pool
+        self.owner = owner or new_owner_id()
+        self.lease_seconds = lease_seconds
+        self.renew_every: float | None = lease_seconds / 3
+        self.description = f"PostgreSQL at {redacted(url)} (as {self.owner})"
+        self._held: set[str] = set()
+        self._releasing: set[str] = set()
+        self._lease_lock = asyncio.Lock()
+        self._flushing: asyncio.Task[None] | None = None
+        self._renewed_at = time.monotonic()
+
+    @classmethod
+    async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
+                      owner: str | None = None) -> PostgresStore:
+        """Open the pool and bring the schema up to date.  Raises ``StoreError``."""
+        if lease_seconds <= 0:
+            raise StoreError("AMERIKANER_LEASE_SECONDS must be a positive number of seconds")
+        with _failures(f"cannot open {redacted(url)}"):
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
+                                             command_timeout=COMMAND_TIMEOUT,
+                                             timeout=CONNECT_TIMEOUT)
+        owner = owner or new_owner_id()
+        try:
+            async with pool.acquire() as con:
+                was = await migrate(con)
+                await con.execute(HEARTBEAT, owner, lease_seconds)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, url, lease_seconds, owner)
+        if was != VERSION:
+            log.info("database schema migrated from version %d to %d", was, VERSION)
+        return store
+
+    @contextlib.asynccontextmanager
+    async def _con(self, what: str) -> AsyncIterator[asyncpg.Connection]:
+        with _failures(what):
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as con:
+                yield con
+
+    async def close(self) -> None:
+        """Let every room go (other processes may take them at once), close the pool."""
+        if self._flushing is not None:
+            with contextlib.suppress(Exception):
+                await self._flushing
+        with contextlib.suppress(StoreError):
+            async with self._con("release the leases") as con, con.transaction():
+                await con.execute("DELETE FROM leases WHERE owner = $1", self.owner)
+                await con.execute("DELETE FROM processes WHERE owner = $1", self.owner)
+        self._held.clear()
+        await self._pool.close()
+
+    # -- leases ------------------------------------------------------------------------
+
+    async def acquire(self, code: str) -> bool:
+        self._releasing.discard(code)
+        async with self._lease_lock, self._con(f"room {code}: take the lease") as con:
+            got = await con.fetchval(ACQUIRE, code, self.owner)
+            if got is not None:
+                self._held.add(code)
+            return got is not None
+
+    def release(self, code: str) -> None:
+        """Let the room go now (the row is deleted in a moment, off this call), so that
+        the process its code is routed to may take it at once."""
+        self._held.discard(code)
+        self._releasing.add(code)
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_releases())
+
+    async def _flush_releases(self) -> None:
+        while True:  # rooms let go while a DELETE runs are taken by the next round
+            async with self._lease_lock:
+                codes = self._releasing - self._held  # not those taken again meanwhile
+                self._releasing = set()
+                if not codes:
+                    return
+                try:
+                    async with self._con("let rooms go") as con:
+                        await con.execute("DELETE FROM leases WHERE owner = $1 AND "
+                                          "code = ANY($2::text[])", self.owner, list(codes))
+                except StoreError as exc:  # they lapse by themselves
+                    log.warning("rooms could not be let go at once (%s)", exc)
+                    return
+
+    async def renew(self) -> set[str]:
+        async with self._lease_lock:
+            started = time.monotonic()
+            held = set(self._held)
+            try:
+                async with self._con("renew the leases") as con:
+                    await con.execute(HEARTBEAT, self.owner, self.lease_seconds)
+                    rows = await con.fetch("SELECT code FROM leases WHERE owner = $1 AND "
+                                           "code = ANY($2::text[])", self.owner, list(held))
+            except StoreError as exc:
+                if time.monotonic() - self._renewed_at < self.lease_seconds:
+                    log.warning("the leases could not be renewed (%s); trying again", exc)
+                    return set()
+                log.error("the leases could not be renewed for %.1f s: every room of this "
+                          "process is let go (%s)", time.monotonic() - self._renewed_at, exc)
+                self._held -= held
+                return held
+            self._renewed_at = started
+            lost = held - {r["code"] for r in rows}
+            self._held -= lost
+            return lost
+
+    # -- writing -----------------------------------------------------------------------
+
+    async def append(self, code: str, save: Save) -> None:
+        texts = [_dumps(e) for e in save.entries]
+        records = [(code, n, _dumps(r), time.time()) for n, r in save.records]
+        now = time.time()
+        async with self._con(f"room {code}: the write failed") as con:
+            if not save.checkpoint and not records:  # the common case: one round trip
+                held = await con.fetchval(APPEND, code, self.owner, save.first_seq, texts,
+                                          now)
+            else:
+                async with con.transaction():
+                    if save.checkpoint:
+                        await con.execute(
+                            "INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
+                            "VALUES ($1, $2, $2, $3) ON CONFLICT (code) DO UPDATE SET "
+                            "updated_at = excluded.updated_at, "
+                            "checkpoint = excluded.checkpoint", code, now, save.first_seq)
+                    held = await con.fetchval(APPEND, code, self.owner, save.first_seq,
+                                              texts, now)
+                    if not held:
+                        raise StoreError(f"room {code}: this process no longer holds the "
+                                         "room's lease")
+                    if save.checkpoint:
+                        await con.execute("DELETE FROM log WHERE code = $1 AND seq < $2",
+                                          code, save.first_seq)
+                    await con.executemany(
+                        "INSERT INTO records(code, match_number, record, finished_at) "
+                        "VALUES ($1, $2, $3, $4) ON CONFLICT (code, match_number) DO UPDATE "
+                        "SET record = excluded.record, finished_at = excluded.finished_at",
+                        records)
+        if not held:
+            self._held.discard(code)
+            raise StoreError(f"room {code}: this process no longer holds the room's lease")
+
+    async def forget_idle(self, older_than: float) -> int:
+        """Rooms untouched since ``older_than`` and served by no live process."""
+        async with self._con("forget idle rooms") as con, con.transaction():
+            codes = [r["code"] for r in await con.fetch(
+                f"DELETE FROM rooms WHERE updated_at < $1 AND {UNSERVED} RETURNING code",
+                older_than)]
+            for table in ("log", "records", "leases"):
+                await con.execute(f"DELETE FROM {table} WHERE code = ANY($1::text[])", codes)
+        return len(codes)
+
+    async def maintain(self) -> None:
+        """Forget processes dead for an hour, and their leases."""
+        async with self._con("clean the leases") as con, con.transaction():
+            await con.execute("DELETE FROM processes WHERE expires_at < now() - interval "
+                              "'1 hour'")
+            await con.execute("DELETE FROM leases l WHERE NOT EXISTS (SELECT 1 FROM "
+                              "processes p WHERE p.owner = l.owner)")
+
+    # -- reading -----------------------------------------------------------------------
+
+    async def ping(self) -> bool:
+        try:
+            async with self._con("ping") as con:
+                await con.fetchval("SELECT 1")
+        except StoreError:
+            return False
+        return True
+
+    async def exists(self, code: str) -> bool:
+        async with self._con(f"room {code}: read") as con:
+            return bool(await con.fetchval("SELECT 1 FROM rooms WHERE code = $1", code))
+
+    async def load(self, code: str) -> StoredRoom | None:
+        async with self._con(f"room {code}: read") as con:
+            rows = await con.fetch(LOAD, code)
+        if not rows:
+            return None
+        try:
+            entries = [json.loads(r["entry"]) for r in rows if r["entry"] is not None]
+        except ValueError as exc:
+            raise StoreError(f"room {code}: a stored entry is not JSON ({exc})") from exc
+        return StoredRoom(int(rows[0]["checkpoint"]), entries)
+
+    async def load_record(self, code: str) -> dict[str, Any] | None:
+        async with self._con(f"room {code}: read the record") as con:
+            text = await con.fetchval("SELECT record FROM records WHERE code = $1 "
+                                      "ORDER BY match_number DESC LIMIT 1", code)
+        if text is None:
+            return None
+        record: dict[str, Any] = json.loads(text)
+        return record

@@ -1,0 +1,172 @@
+"""``benchmarks/load.py``'s swarm against several server processes behind nginx: the
+moves per second and latency of 1 process and of ``--workers`` processes, in the same
+run, each with one PostgreSQL and nginx in front (``deploy/nginx.conf``).
+
+    python benchmarks/cluster_load.py --workers 2 --rooms 200,400 --duration 15
+
+For each room count and each process count (1, then ``--workers``): a fresh throwaway
+PostgreSQL database, that many ``amerikaner serve --database-url`` processes, nginx on
+loopback routing by room code, and the swarm of benchmarks/swarm.py (four people per
+room, ``--think`` seconds per move) against nginx's address.  The swarm's own figures
+(moves/s, p50/p99/max latency, its CPU) are printed as load.py prints them; its
+``server`` CPU and memory are the first process's only, so this script also samples the
+CPU of every part from ``/proc`` (each app process, nginx, PostgreSQL with its backends)
+over the swarm's measuring window.  ``ratio`` is moves/s of ``--workers`` processes over
+1 process where both kept p99 under ``--p99-ms``.
+
+It needs benchmarks/load.py and swarm.py (the load benchmark) beside it, PostgreSQL and
+nginx (scripts/test.sh installs them).  Bounded in time; loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
+
+import load  # noqa: E402  (benchmarks/load.py: the swarm's runner and its printing)
+from nginx_server import NginxServer  # noqa: E402
+from pg_server import PostgresServer  # noqa: E402
+from procstat import cpu_seconds  # noqa: E402
+from serve_process import ServeProcess  # noqa: E402
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and every process below it (PostgreSQL's backends, nginx's
+    workers), so far; processes that ended are not counted."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            continue
+        todo.extend(children.get(pid, []))
+    return total
+
+
+class Sampler(threading.Thread):
+    """CPU seconds of each named process tree, every half second, with the time."""
+
+    def __init__(self, roots: dict[str, int]) -> None:
+        super().__init__(daemon=True)
+        self.roots = roots
+        self.samples: list[tuple[float, dict[str, float]]] = []
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.is_set():
+            self.samples.append((time.time(), {n: tree_cpu(p) for n, p in self.roots.items()}))
+            self.done.wait(0.5)
+
+    def window_percent(self, start: float, end: float) -> dict[str, float]:
+        """Each tree's CPU over ``[start, end]`` (epoch), in % of one core."""
+        first = min(self.samples, key=lambda s: abs(s[0] - start))
+        last = min(self.samples, key=lambda s: abs(s[0] - end))
+        span = max(last[0] - first[0], 1e-6)
+        return {n: round(100 * (last[1][n] - first[1][n]) / span, 1) for n in self.roots}
+
+
+def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
+                postgres: PostgresServer) -> dict[str, Any]:
+    url = postgres.create_database(f"load{workers}x{rooms}x{time.monotonic_ns()}")
+    env = {**load.SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms)),
+           "AMERIKANER_DATABASE_URL": url}
+    apps: list[ServeProcess] = []
+    nginx: NginxServer | None = None
+    try:
+        for i in range(workers):
+            apps.append(ServeProcess(tmp / f"app{workers}-{rooms}-{i}", env).start())
+        nginx = NginxServer([a.port for a in apps]).start()
+        roots = {f"app{i + 1}": a.proc.pid for i, a in enumerate(apps) if a.proc}
+        assert nginx.proc is not None and postgres.proc is not None
+        roots |= {"nginx": nginx.proc.pid, "postgres": postgres.proc.pid}
+        sampler = Sampler(roots)
+        sampler.start()
+        first = apps[0].proc
+        assert first is not None
+        try:
+            result = load.swarm_run(nginx.base, first.pid, "game", rooms, args)
+        finally:
+            sampler.done.set()
+            sampler.join()
+        cpu = sampler.window_percent(*result["window_epoch"])
+        result["cpu_percent_by_part"] = cpu
+        result["apps_cpu_percent"] = round(sum(v for k, v in cpu.items()
+                                               if k.startswith("app")), 1)
+        result["workers"] = workers
+        return result
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for app in apps:
+            app.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rooms", default="200", help="room counts, comma-separated")
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--duration", type=float, default=15.0)
+    parser.add_argument("--warmup", type=float, default=None)
+    parser.add_argument("--idle-wait", type=float, default=2.0)
+    parser.add_argument("--p99-ms", type=float, default=150.0)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    args.rooms = [int(n) for n in args.rooms.split(",")]
+    if args.warmup is None:
+        args.warmup = 2 * args.think + 1
+    if args.workers < 2:
+        parser.error("--workers: at least 2 (1 process is always measured too)")
+    out: dict[str, Any] = {"date": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                           "cpus": os.cpu_count(), "points": []}
+    postgres = PostgresServer().start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="amerikaner-cluster-load-") as tmp:
+            for rooms in args.rooms:
+                point: dict[str, Any] = {"rooms": rooms,
+                                         "load_average_before": os.getloadavg()[0]}
+                for workers in (1, args.workers):
+                    r = run_cluster(workers, rooms, args, Path(tmp), postgres)
+                    point[f"workers_{workers}"] = r
+                    lat = r["latency_ms"]
+                    print(f"{workers} process(es), {rooms} rooms: {r['moves_per_s']} moves/s"
+                          f" | p50 {lat['p50']} p99 {lat['p99']} max {lat['max']} ms | CPU % "
+                          f"of a core {r['cpu_percent_by_part']} | swarm "
+                          f"{r['swarm_cpu_percent']} % | refused {r['errors'] or 'none'}",
+                          flush=True)
+                one, many = point["workers_1"], point[f"workers_{args.workers}"]
+                if all(load.holds({"real": x}, args.p99_ms) for x in (one, many)):
+                    point["ratio"] = round(many["moves_per_s"] / one["moves_per_s"], 2)
+                print(f"   {rooms} rooms: {args.workers} processes / 1 process, moves/s: "
+                      f"{point.get('ratio', 'n/a (p99 over the bound)')}", flush=True)
+                out["points"].append(point)
+    finally:
+        postgres.stop()
+    if args.json is not None:
+        args.json.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""Fixtures of the scale-out tests: one throwaway PostgreSQL server for the session (each
+test gets a fresh database in it).  Skipped only when PostgreSQL is not installed
+(scripts/test.sh installs it from Debian's packages)."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pg_server import PostgresServer, postgres_available
+
+_names = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    if not postgres_available():
+        pytest.skip("PostgreSQL is not installed (scripts/test.sh installs it)")
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def database_url(postgres: PostgresServer) -> str:
+    """A fresh, empty database."""
+    return postgres.create_database(f"t{next(_names)}")

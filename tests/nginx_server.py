@@ -1,0 +1,93 @@
+"""nginx on loopback with the project's own ``deploy/nginx.conf``, for the cluster tests:
+the file's upstream servers (``appN:8000``) become loopback ports and its ``listen 80``
+a free loopback port; everything else is used as shipped.  Its own prefix folder, no
+system service; as root its processes run as ``nobody``."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from pg_server import as_unprivileged, end_server, give_to_unprivileged
+from serve_process import ROOT, free_port
+
+DEPLOY_CONF = ROOT / "deploy" / "nginx.conf"
+
+
+def find_nginx() -> str | None:
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None)
+
+
+def site_config(ports: list[int], listen: int) -> str:
+    """``deploy/nginx.conf`` for app processes on these loopback ports."""
+    text = DEPLOY_CONF.read_text()
+    names = sorted(set(re.findall(r"\bserver (app\d+):8000", text)))
+    assert len(names) >= len(ports), f"deploy/nginx.conf names only {names}"
+    for i, name in enumerate(names):
+        if i < len(ports):
+            text = text.replace(f"server {name}:8000", f"server 127.0.0.1:{ports[i]}")
+        else:  # fewer processes in this test than in the file
+            text = re.sub(rf"\n\s*server {name}:8000[^\n]*", "", text)
+    assert "listen 80;" in text
+    return text.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+
+
+class NginxServer:
+    def __init__(self, app_ports: list[int]) -> None:
+        self.app_ports = app_ports
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.root = Path(tempfile.mkdtemp(prefix="amerikaner-nginx-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> NginxServer:
+        nginx = find_nginx()
+        if nginx is None:
+            raise RuntimeError("nginx is not installed")
+        (self.root / "site.conf").write_text(site_config(self.app_ports, self.port))
+        temp = "".join(f"    {kind}_temp_path {self.root}/{kind}_temp;\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        # a WebSocket through nginx holds two connections: room for a load benchmark
+        (self.root / "nginx.conf").write_text("\n".join([
+            "daemon off;", "worker_processes 1;", "worker_rlimit_nofile 20000;",
+            f"pid {self.root}/nginx.pid;", f"error_log {self.root}/error.log warn;",
+            "events { worker_connections 10000; }",
+            f"http {{\n{temp}    access_log {self.root}/access.log;",
+            f"    include {self.root}/site.conf;\n}}\n"]))
+        self.root.chmod(0o755)
+        give_to_unprivileged(self.root)
+        self.proc = subprocess.Popen(
+            as_unprivileged([nginx, "-p", str(self.root), "-e", str(self.root / "error.log"),
+                             "-c", str(self.root / "nginx.conf")]),
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            try:
+                httpx.get(self.base + "/healthz", timeout=1)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        log = self.error_log()
+        self.stop()
+        raise RuntimeError(f"nginx did not start:\n{log}")
+
+    def error_log(self) -> str:
+        try:
+            return (self.root / "error.log").read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            end_server(self.proc, self.root / "nginx.pid", signal.SIGTERM)  # fast shutdown
+            self.proc = None
+        shutil.rmtree(self.root, ignore_errors=True)

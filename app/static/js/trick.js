@@ -98,12 +98,16 @@ export function renderTrick(view, events, rerender) {
   renderLastTrick(view);
 }
 
-/** The "Last trick" strip on the table (not while that trick is still in the middle). */
+/** The "Last trick" strip on the table: the latest finished trick that is not still in
+ *  the middle (while one is held there, the one before it). */
 function renderLastTrick(view) {
   const strip = document.getElementById("last-trick");
-  const last = view.last_trick;
-  const onTable = shown.hold && last && shown.hold.cards.every((p, i) => last.cards[i] && last.cards[i].card === p.card);
-  strip.hidden = !last || view.phase === "lobby" || Boolean(onTable);
+  const done = view.tricks && view.tricks.length ? view.tricks : [view.last_trick].filter(Boolean);
+  const held = (trick) => shown.hold && trick && shown.hold.cards.length === trick.cards.length
+    && shown.hold.cards.every((p, i) => trick.cards[i].card === p.card);
+  let last = done[done.length - 1] || null;
+  if (held(last)) last = done.length > 1 ? done[done.length - 2] : null;
+  strip.hidden = !last || view.phase === "lobby";
   if (strip.hidden) {
     strip.replaceChildren();
     return;

@@ -28,18 +28,18 @@ from shared_helpers import download_record
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.effects import Save
-from app.rooms.store import StoredRoom, StoreError
+from app.rooms.store import StoreError
 from app.rooms.store.sqlite import SqliteStore
 
 DB_NAME = "amerikaner.sqlite3"
 
 
-class FlakyStore:
+class FlakyStore(SqliteStore):
     """The SQLite store, whose next append fails when armed (a full disk, a lost server)."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.inner = SqliteStore(data_dir)
-        self.description = f"flaky {self.inner.description}"
+        super().__init__(data_dir)
+        self.description = f"flaky {self.description}"
         self.armed = False
         self.failed: list[Save] = []
 
@@ -48,28 +48,7 @@ class FlakyStore:
             self.armed = False
             self.failed.append(save)
             raise StoreError("simulated: the disk is full")
-        await self.inner.append(code, save)
-
-    async def load(self, code: str) -> StoredRoom | None:
-        return await self.inner.load(code)
-
-    async def exists(self, code: str) -> bool:
-        return await self.inner.exists(code)
-
-    async def load_record(self, code: str) -> dict[str, Any] | None:
-        return await self.inner.load_record(code)
-
-    async def ping(self) -> bool:
-        return await self.inner.ping()
-
-    async def forget_idle(self, older_than: float) -> int:
-        return await self.inner.forget_idle(older_than)
-
-    async def maintain(self) -> None:
-        await self.inner.maintain()
-
-    async def close(self) -> None:
-        await self.inner.close()
+        await super().append(code, save)
 
 
 def closed_with(c: Client) -> int:

@@ -7,6 +7,7 @@ import { cardInSentence, cardName, t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
 import { el } from "./dom.js";
+import { rove } from "./roving.js";
 
 function actionButton(text, action, data = {}, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
@@ -68,6 +69,11 @@ function leadPanel(view, ui) {
       calls.append(actionButton(t("lead.alone"), "lead", { card, call: "" }));
     }
   }
+  // The calls are one Tab stop too; the arrow keys move across them.
+  calls.id = "calls";
+  const buttons = [...calls.querySelectorAll("button")];
+  for (const b of buttons) b.dataset.rove = "";
+  rove(calls, buttons);
   box.append(calls);
   return box;
 }

@@ -83,7 +83,6 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
     async def scenario() -> tuple[bool, int | None]:
         ws = StuckSocket()
         conn = Connection(ws, queue_size=4, send_timeout=30, rate=10, burst=10)  # type: ignore[arg-type]
-        conn.start()
         for i in range(10):
             conn.send_text(f"frame {i}")  # never waits, whatever the peer does
         await asyncio.sleep(0.05)
@@ -93,3 +92,40 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
 
     closed, code = asyncio.run(scenario())
     assert closed and code == CLOSE_TOO_SLOW
+
+
+def test_frames_go_at_once_and_in_order_and_a_send_that_waits_keeps_them_in_order() -> None:
+    class SlowSocket:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.open = asyncio.Event()
+            self.open.set()
+            self.closed_with: int | None = None
+
+        async def send_text(self, text: str) -> None:
+            await self.open.wait()  # returns at once while the client reads
+            self.sent.append(text)
+
+        async def close(self, code: int = 1000) -> None:
+            self.closed_with = code
+
+    async def scenario() -> tuple[list[str], list[str], list[str], int | None]:
+        ws = SlowSocket()
+        conn = Connection(ws, queue_size=8, send_timeout=30, rate=10, burst=10)  # type: ignore[arg-type]
+        conn.send_text("a")
+        conn.send_text("b")
+        at_once = list(ws.sent)  # sent without any task running
+        ws.open.clear()  # the client stops reading: the next send has to wait
+        for text in "cdef":
+            conn.send_text(text)
+        conn.close_after_flush(4000)
+        await asyncio.sleep(0.01)
+        waiting = list(ws.sent)
+        ws.open.set()  # it reads again: the rest follows, in order, then the close
+        await asyncio.sleep(0.01)
+        return at_once, waiting, ws.sent, ws.closed_with
+
+    at_once, waiting, sent, closed = asyncio.run(scenario())
+    assert at_once == ["a", "b"]
+    assert waiting == ["a", "b"]
+    assert sent == ["a", "b", "c", "d", "e", "f"] and closed == 4000

@@ -209,7 +209,10 @@ class RoomCore:
         save = None
         if entries or self._records:
             save = Save(self.state.seq - len(entries), entries, self._records)
-        return Step(save, self._effects, settle.next_wake(self), reply)
+        step = Step(save, self._effects, settle.next_wake(self), reply)
+        # an idle room keeps nothing of its last step (its frames can be kilobytes)
+        self._happened, self._effects, self._records, self._welcomed = [], [], [], []
+        return step
 
     # -- what handlers use ------------------------------------------------------------
 

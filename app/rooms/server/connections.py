@@ -1,9 +1,12 @@
-"""One WebSocket connection: its rate limit and its own bounded send queue.
+"""One WebSocket connection: its rate limit, and sending that never makes the room wait.
 
-The room never awaits a client: it puts frames in the connection's queue and a writer
-task per connection sends them.  A connection whose queue overflows, or whose send stalls,
-is dropped (it can reconnect and gets the full view again), so a slow or dead client never
-holds up the room or anyone else.
+A frame is sent at once when the socket takes it, which is nearly always: the send
+completes without ever suspending, so it needs no task, queue or wake-up of its own.  Only
+when the client reads too slowly (the transport is paused) does a send have to wait; then
+that send is finished by a drain task, and frames behind it wait in a bounded backlog.  A
+connection whose backlog overflows, or whose send stalls for ``send_timeout``, is dropped
+(it can reconnect and gets the full view again), so a slow or dead client never holds up
+the room or anyone else.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import contextlib
 import itertools
 import logging
 import time
+from collections import deque
+from collections.abc import Coroutine
+from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket
@@ -22,7 +28,7 @@ from app.rooms.core.frames import Frame
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TOO_SLOW = 4408
-_lingering: set[asyncio.Task[None]] = set()  # closes and writers still in progress
+_lingering: set[asyncio.Task[None]] = set()  # closes and drains still in progress
 _ids = itertools.count(1)
 
 
@@ -53,37 +59,89 @@ class RateLimiter:
 class Connection:
     """A client connection, known to its room by ``id``."""
 
+    __slots__ = ("_backlog", "_drain", "_limit", "_send_timeout", "closed", "drop_code", "id",
+                 "limiter", "receiving", "ws")
+
     def __init__(self, ws: WebSocket, queue_size: int, send_timeout: float,
                  rate: float, burst: int) -> None:
         self.ws = ws
         self.id = next(_ids)
         self.limiter = RateLimiter(rate, burst)
         self.closed = False
-        # frames to send; an int is a close code: flush what came before, then close
-        self._queue: asyncio.Queue[str | int] = asyncio.Queue(maxsize=queue_size)
+        self._limit = queue_size
         self._send_timeout = send_timeout
-        self._writer: asyncio.Task[None] | None = None
+        # Frames (str) and a close code (int) waiting behind a send that had to wait;
+        # ``None`` while nothing waits, so the next frame goes at once.
+        self._backlog: deque[str | int] | None = None
+        self._drain: asyncio.Task[None] | None = None
         # Set when the server drops the connection.  A reader parked in ``receive`` (the
         # endpoint's task, ``receiving``) is then cancelled, so that it stops waiting for a
         # client it no longer serves: no task or future per received frame is needed.
         self.drop_code: int | None = None
         self.receiving: asyncio.Task[object] | None = None
 
-    def start(self) -> None:
-        self._writer = asyncio.create_task(self._write_loop())
-
     def send(self, frame: Frame) -> None:
         self.send_text(orjson.dumps(frame).decode())
 
     def send_text(self, text: str) -> None:
-        """Queue one frame; never waits.  Overflow drops the connection."""
+        """Send one frame now, or queue it behind a send that waits; never waits itself.
+        A backlog over the limit drops the connection."""
+        self._put(text)
+
+    def close_after_flush(self, code: int) -> None:
+        """Send what is queued (e.g. an error), then close; never waits."""
+        self._put(code)
+
+    def _put(self, item: str | int) -> None:
         if self.closed:
             return
+        backlog = self._backlog
+        if backlog is not None:
+            if len(backlog) >= self._limit:
+                log.info("dropping a connection that fell %d frames behind", self._limit)
+                self.close(CLOSE_TOO_SLOW)
+            else:
+                backlog.append(item)
+            return
+        if isinstance(item, int):
+            self.closed = True
+            self._drop(item)
+            coro = self._close_socket(item)
+        else:
+            coro = self.ws.send_text(item)
         try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
-            log.info("dropping a connection that fell %d frames behind", self._queue.maxsize)
+            waiting = coro.send(None)  # run it as far as it goes: nearly always to its end
+        except StopIteration:
+            return
+        except Exception:  # the client is gone
             self.close(CLOSE_TOO_SLOW)
+            return
+        self._backlog = deque()
+        self._drain = asyncio.get_running_loop().create_task(self._finish(coro, waiting))
+
+    async def _finish(self, coro: Coroutine[Any, Any, None], waiting: object) -> None:
+        """Finish a send that had to wait, then send the backlog, in order, each within
+        ``send_timeout``; a client that does not keep up is dropped."""
+        try:
+            async with asyncio.timeout(self._send_timeout):
+                await _resume(coro, waiting)
+            while self._backlog:
+                item = self._backlog.popleft()
+                if isinstance(item, int):
+                    self.closed = True
+                    self._drop(item)
+                    await self._close_socket(item)
+                    return
+                async with asyncio.timeout(self._send_timeout):
+                    await self.ws.send_text(item)
+            self._backlog = None
+        except asyncio.CancelledError:
+            coro.close()
+            raise
+        except Exception:
+            coro.close()
+            if not self.closed:
+                self.close(CLOSE_TOO_SLOW)
 
     def close(self, code: int = 1000) -> None:
         """Stop sending and close the socket (in the background)."""
@@ -91,8 +149,8 @@ class Connection:
             return
         self.closed = True
         self._drop(code)
-        if self._writer is not None:
-            self._writer.cancel()
+        if self._drain is not None:
+            self._drain.cancel()
         task = asyncio.get_running_loop().create_task(self._close_socket(code))
         _lingering.add(task)
         task.add_done_callback(_lingering.discard)
@@ -108,46 +166,37 @@ class Connection:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(code), timeout=self._send_timeout)
 
-    def close_after_flush(self, code: int) -> None:
-        """Send what is queued (e.g. an error), then close; never waits."""
-        if self.closed:
-            return
-        try:
-            self._queue.put_nowait(code)
-        except asyncio.QueueFull:
-            self.close(code)
-
     async def finish(self, code: int = 1000) -> None:
         """Flush what is queued (e.g. an error), then close, and wait for it."""
         self.close_after_flush(code)
-        if self._writer is not None:
+        drain = self._drain
+        if drain is not None and not drain.done():
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._writer), self._send_timeout)
+                await asyncio.wait_for(asyncio.shield(drain), self._send_timeout)
 
     async def stop(self) -> None:
-        """The connection ended: stop the writer (a send on a closing socket may not
-        notice the cancellation until the closing handshake times out; do not wait)."""
+        """The connection ended: stop sending (a send on a closing socket may not notice
+        the cancellation until the closing handshake times out; do not wait)."""
         self.closed = True
-        if self._writer is not None and not self._writer.done():
-            self._writer.cancel()
-            await asyncio.wait({self._writer}, timeout=1.0)
-            if not self._writer.done():
-                _lingering.add(self._writer)
-                self._writer.add_done_callback(_lingering.discard)
+        drain = self._drain
+        if drain is not None and not drain.done():
+            drain.cancel()
+            await asyncio.wait({drain}, timeout=1.0)
+            if not drain.done():
+                _lingering.add(drain)
+                drain.add_done_callback(_lingering.discard)
 
-    async def _write_loop(self) -> None:
+
+async def _resume(coro: Coroutine[Any, Any, None], waiting: object) -> None:
+    """Drive a coroutine that suspended on ``waiting`` (what it yielded) to its end, as a
+    task would: wait for that, send it on, and so on."""
+    while True:
+        if isinstance(waiting, asyncio.Future):
+            waiting._asyncio_future_blocking = False  # as a task takes it over
+            await waiting
+        else:  # a bare yield (asyncio.sleep(0))
+            await asyncio.sleep(0)
         try:
-            while True:
-                text = await self._queue.get()
-                if isinstance(text, int):
-                    self.closed = True
-                    self._drop(text)
-                    await self._close_socket(text)
-                    return
-                await asyncio.wait_for(self.ws.send_text(text), timeout=self._send_timeout)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # a send that stalls or fails: this client is gone or too slow
-            if not self.closed:
-                self.close(CLOSE_TOO_SLOW)
+            waiting = coro.send(None)
+        except StopIteration:
+            return

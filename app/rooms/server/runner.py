@@ -41,6 +41,7 @@ from .connections import Connection
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TRY_AGAIN = 1013
+_SEEDS = random.Random()  # each bot decision gets its own generator, seeded from this one
 
 
 
@@ -78,7 +79,6 @@ class RoomRunner:
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._rng = random.Random()
 
     async def submit(self, event: Input) -> Step:
         """Hand ``event`` to the room and carry out its step.  ``RoomError``: refused
@@ -170,7 +170,7 @@ class RoomRunner:
             log.exception("room %s: %s failed", self.code, type(event).__name__)
 
     async def _think(self, seat: int, level: str, game: int, match: Match) -> None:
-        rng = random.Random(self._rng.random())
+        rng = random.Random(_SEEDS.random())
         action = await asyncio.to_thread(think, level, match, seat, rng)
         if not self.closed:
             await self._quietly(BotMoved(seat, level, game, action))

@@ -72,7 +72,6 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
         await ws.accept()
         conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
                           settings.burst)
-        conn.start()
         runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
             await _loop(runner, conn, settings, guards, address)

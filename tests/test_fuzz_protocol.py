@@ -40,6 +40,7 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import (
     OPEN_CLIENTS,
+    WS_MAX,
     Client,
     create_room,
     join_room,
@@ -50,12 +51,12 @@ from serve_process import ServeProcess
 
 from app.jsonsafe import MAX_DEPTH
 from app.rooms.core.messages import CLIENT_TYPES
+from app.settings import Settings
 
 RULES = {"preset": "standard", "match": "deals:1"}  # one deal: quick to play out
 NAMES = ("Bo", "Cy", "Di")
 SPECTATORS = 2
-MAX_MESSAGE = 4096      # Settings.max_message_bytes
-WS_MAX = 64 * 1024      # a bigger frame closes the socket (1009)
+MAX_MESSAGE = Settings().max_message_bytes  # a longer message is refused (too_large)
 
 # What a refusal of each kind of input may say (anything else is a failure).
 GARBAGE_CODES = {"bad_json", "bad_message", "unknown_type", "too_large"}
@@ -317,6 +318,8 @@ class ProtocolFuzz(RuleBasedStateMachine):
           k=st.integers(1, 3), seed=st.integers(0, 2**16), illegal=st.sampled_from(
               ILLEGAL_ACTIONS))
     def action(self, kind: str, k: int, seed: int, illegal: dict[str, Any]) -> None:
+        """A legal move by the seat to act, or one refused: naming an old or a future
+        game, from another seat, from a spectator, against the rules or malformed."""
         actor = self.actor()
         rng = random.Random(seed)
         if actor is None or actor.state is None:  # lobby or between deals: never a turn
@@ -403,8 +406,8 @@ class ProtocolFuzz(RuleBasedStateMachine):
         st.sampled_from(CHATTER), MESSAGE, GARBAGE.filter(lambda g: len(g) < 1000)),
         min_size=2, max_size=30))
     def rapid_fire(self, who: int, burst: list[Any]) -> None:
-        """Messages back to back, without waiting: each gets its answer (a pong for each
-        ping), every frame well-formed, and the room settles."""
+        """Messages back to back, without waiting: every ping gets its pong, every frame
+        is well-formed, and the room settles."""
         c = self.clients[who]
         pings = 0
         for item in burst:

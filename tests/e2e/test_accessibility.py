@@ -306,7 +306,7 @@ def test_second_pass_screens(new_page: Any, audit: Audit) -> None:
     expect(hand(host).get_by_role("button")).to_have_count(12)
     host.get_by_text("Deal log").click()
     host.get_by_text("Table settings").click()
-    host.wait_for_function("document.title.startsWith('Your turn')", timeout=20_000)
+    host.wait_for_function("() => document.title.startsWith('Your turn')", timeout=20_000)
     expect(host.locator(".seat-clock")).to_be_visible()
     audit(host, "our turn with the clock, deal log and settings open", ["en", "nb", "fr"])
     play_until_deal_over([host], bidders={0})

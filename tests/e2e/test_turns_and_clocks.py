@@ -14,7 +14,15 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP
-from .players import deal_over, enabled_cards, hand, open_room, play_until_deal_over, take_turn
+from .players import (
+    BID,
+    deal_over,
+    enabled_cards,
+    hand,
+    open_room,
+    play_until_deal_over,
+    take_turn,
+)
 
 # Every title the tab had, in order (set before the first state arrives).
 WATCH_TITLES = """() => { window.__titles = [document.title];
@@ -55,7 +63,7 @@ def test_your_turn_title_focus_and_keys(new_page: Any) -> None:
             assert "favicon-turn" in str(page.locator("link[rel=icon]").get_attribute("href"))
             # The bids are one Tab stop, and the new turn put the focus on it: one key.
             assert page.locator("#bids [tabindex='0']").count() == 1
-            page.wait_for_function("document.activeElement.closest('#bids') !== null")
+            page.wait_for_function("() => document.activeElement.closest('#bids') !== null")
             page.keyboard.press("Enter")
             expect(page.get_by_role("button", name="Pass", exact=True)).to_be_hidden()
             passed += 1
@@ -63,7 +71,7 @@ def test_your_turn_title_focus_and_keys(new_page: Any) -> None:
             assert page.title().startswith("Your turn"), page.title()
             # The hand is one Tab stop; the focus is on a playable card: Right, Enter.
             assert hand(page).locator("[tabindex='0']").count() == 1
-            page.wait_for_function("document.activeElement.classList.contains('playable')")
+            page.wait_for_function("() => document.activeElement.classList.contains('playable')")
             before = hand(page).get_by_role("button").count()
             presses = 0
             for key in ("ArrowRight", "Enter"):
@@ -93,7 +101,7 @@ def test_turn_timer_and_next_deal_countdown(new_page: Any) -> None:
     # Typing in the chat: a new turn does not take the focus away.
     chat = page.get_by_role("textbox", name="Message")
     chat.click()
-    page.wait_for_function("document.title.startsWith('Your turn')", timeout=20_000)
+    page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=20_000)
     assert page.evaluate("document.activeElement.id") == "chat-text"
 
     clock = page.locator(".seat.pos-bottom .seat-clock.turn [data-until]")
@@ -169,3 +177,26 @@ def test_late_joiner_sees_the_bot_that_plays_now(new_page: Any) -> None:
     seat = ann.locator(".seat").filter(has=badge)
     expect(seat.locator(".name")).to_have_text(re.compile(r"^Bot \d$"))
     expect(lars.get_by_role("region", name="Your hand")).to_be_hidden()
+
+
+def test_first_lead_and_call_by_keyboard(new_page: Any) -> None:
+    page = new_page("solo", viewport=LAPTOP)
+    open_room(page, "Kim", "Practice")
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    deadline = time.monotonic() + 90
+    while phase(page) != "lead" or not enabled_cards(page).count():
+        assert time.monotonic() < deadline and not deal_over(page), "never had a first lead"
+        # The highest bid wins the auction (unless a bot says Amerikaner).
+        bids = page.get_by_role("button", name=BID, disabled=False)
+        if page.get_by_role("button", name="Pass", exact=True).is_visible() and bids.count():
+            bids.last.click()
+        elif phase(page) == "lead" or not take_turn(page, bid=False):
+            page.wait_for_timeout(60)
+    # The new turn put the focus on a card to lead: Enter picks it, Enter calls.
+    page.wait_for_function("() => document.activeElement.classList.contains('playable')")
+    before = hand(page).get_by_role("button").count()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.closest('#calls') !== null")
+    assert page.locator("#calls [tabindex='0']").count() == 1
+    page.keyboard.press("Enter")
+    expect(hand(page).get_by_role("button")).to_have_count(before - 1)

@@ -35,6 +35,6 @@ export function restoreFocus(saved) {
     focusAgain(cards[Math.min(saved.index, cards.length - 1)], saved);
     return;
   }
-  const fallback = document.querySelector("#controls button:not(:disabled), #hand button");
+  const fallback = document.querySelector("#controls button:not(:disabled), #hand [tabindex='0']");
   if (fallback && saved.area) focusAgain(fallback, saved);
 }

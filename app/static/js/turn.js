@@ -9,6 +9,7 @@ const ICON = "/static/cards/favicon.svg";
 const TURN_ICON = "/static/cards/favicon-turn.svg";
 
 let wasMine = false;
+let lastStage = "";
 let audio = null;
 
 /** It is this seat's turn and the view offers it something to do. */
@@ -82,14 +83,17 @@ export function signalTurn(view) {
   const mine = isMyTurn(view);
   setTitle(mine);
   setIcon(mine);
+  const stage = `${view.deal_number}:${view.phase}`;
   if (mine && !wasMine) {
     if (soundOn()) chime();
     // Browsers refuse (and complain about) a vibration before the person has touched the page.
     const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
     if (navigator.vibrate && touched && window.matchMedia("(pointer: coarse)").matches) navigator.vibrate(120);
-    moveFocus();
   }
+  // A new turn, or the next step of the same one (the discard, then the lead).
+  if (mine && (!wasMine || stage !== lastStage)) moveFocus();
   wasMine = mine;
+  lastStage = stage;
 }
 
 /** The sound toggle in the top bar (remembered; off by default). */

@@ -30,6 +30,18 @@ def _lobby_wire(rules: RuleSet, seat: int | None) -> tuple[tuple[str, Any], ...]
     return tuple(view.items())
 
 
+@lru_cache(maxsize=256)
+def rules_json(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's wire form, made once per rule set (every frame carries it; never
+    changed once made)."""
+    return rules.to_json()
+
+
+@lru_cache(maxsize=256)
+def rules_resolved(rules: RuleSet) -> dict[str, Any]:
+    return rules.resolved()
+
+
 def game_view(room: RoomCore, seat: int | None, public: WireView | None = None) -> WireView:
     """The game part of the view for ``seat`` (``None``: the public view); ``public``,
     the public view of this moment if already built, is shared."""
@@ -54,8 +66,8 @@ def room_info(room: RoomCore) -> RoomInfo:
         "seats": [s.info(s.index in connected, s.index == state.host, started)
                   for s in state.seats],
         "spectators": room.spectator_count(),
-        "rules": state.rules.to_json(),
-        "rules_resolved": state.rules.resolved(),
+        "rules": rules_json(state.rules),
+        "rules_resolved": rules_resolved(state.rules),
         "settings": {"grace_seconds": state.grace_seconds,
                      "next_deal_pause": state.next_deal_pause,
                      "turn_seconds": state.turn_seconds, "bot_pace": state.bot_pace,

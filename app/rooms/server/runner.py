@@ -78,6 +78,7 @@ class RoomRunner:
         self._on_broken = on_broken
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def submit(self, event: Input) -> Step:
@@ -140,9 +141,12 @@ class RoomRunner:
         self._set_timer(step.wake_at)
 
     def _set_timer(self, at: float | None) -> None:
+        if at == self._timer_at and self._timer is not None:
+            return  # already set for then (most steps do not move it)
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._timer_at = at
         if at is None or self.closed:
             return
         loop = asyncio.get_running_loop()
@@ -151,6 +155,7 @@ class RoomRunner:
 
     def _fire(self) -> None:
         self._timer = None
+        self._timer_at = None
         self._spawn(self._quietly(Tick()))
 
     def _spawn(self, coro: object) -> None:

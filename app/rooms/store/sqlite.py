@@ -28,6 +28,7 @@ from .sqlite_schema import migrate
 
 BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
+TOUCH_SECONDS = 60.0  # a room's last use is written at most once a minute (for retention)
 T = TypeVar("T")
 
 
@@ -52,6 +53,7 @@ class SqliteStore:
         migrate(self._db)
         self._reader = self._connect(READ_BUSY_TIMEOUT_MS)
         self._read_lock = threading.Lock()
+        self._touched: dict[str, float] = {}  # room -> when its updated_at was last written
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -98,6 +100,7 @@ class SqliteStore:
 
     async def append(self, code: str, save: Save) -> None:
         now = time.time()
+        touched = True
         with self._transaction() as db:
             db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
                            [(code, save.first_seq + i, _dumps(e))
@@ -108,11 +111,16 @@ class SqliteStore:
                            "updated_at=excluded.updated_at, checkpoint=excluded.checkpoint",
                            (code, now, now, save.first_seq))
                 db.execute("DELETE FROM log WHERE code=? AND seq<?", (code, save.first_seq))
-            else:
+            elif now - self._touched.get(code, 0.0) > TOUCH_SECONDS:
                 db.execute("UPDATE rooms SET updated_at=? WHERE code=?", (now, code))
-            db.executemany("INSERT OR REPLACE INTO records(code, match_number, record, "
-                           "finished_at) VALUES(?, ?, ?, ?)",
-                           [(code, n, _dumps(r), now) for n, r in save.records])
+            else:
+                touched = False
+            if save.records:
+                db.executemany("INSERT OR REPLACE INTO records(code, match_number, record, "
+                               "finished_at) VALUES(?, ?, ?, ?)",
+                               [(code, n, _dumps(r), now) for n, r in save.records])
+        if touched:
+            self._touched[code] = now
 
     async def forget_idle(self, older_than: float) -> int:
         with self._transaction() as db:
@@ -124,6 +132,8 @@ class SqliteStore:
         return len(codes)
 
     async def maintain(self) -> None:
+        cutoff = time.time() - TOUCH_SECONDS  # rooms not written to lately: forget when
+        self._touched = {c: t for c, t in self._touched.items() if t > cutoff}
         await self._read(lambda db: db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
 
     # -- reading -----------------------------------------------------------------------

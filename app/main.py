@@ -26,6 +26,7 @@ from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
 from app.rooms.store import RoomStore
 from app.rooms.store.sqlite import SqliteStore
 from app.settings import Settings
+from app.web import logfilters
 from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
 
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     """The app; ``store`` replaces the store of the settings (tests): PostgreSQL at
     ``settings.database_url`` if set, else SQLite in ``settings.data_dir``."""
     settings = settings or Settings.from_env()
+    logfilters.install()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

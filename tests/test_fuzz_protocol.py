@@ -508,9 +508,6 @@ def test_protocol_fuzz(live: LiveServer) -> None:
     live.check()  # a late line of the last run
 
 
-@pytest.mark.xfail(strict=True, reason="uvicorn's websockets-sansio protocol (the default "
-                   "with websockets installed) logs 'Invalid UTF-8 sequence received from "
-                   "client.' with a traceback, once per such socket, before the app sees it")
 def test_a_text_frame_that_is_not_utf8_is_closed_without_a_traceback(
         live: LiveServer) -> None:
     server = live

@@ -22,9 +22,10 @@ PASS_SHARE = 0.7  # what passing is worth, as a share of a fair trick count
 
 
 class HeuristicBot:
-    name = "heuristic"
+    name = "easy"
 
-    def choose(self, view: SeatView, rng: random.Random) -> Action:
+    def choose(self, view: SeatView, rng: random.Random,
+               deadline: float | None = None) -> Action:
         legal = view.legal
         first = legal[0]
         kind = type(first)

@@ -1,0 +1,242 @@
+"""The ``normal`` and ``strong`` bots: determinized search.
+
+For each decision the bot samples complete deals consistent with what its seat knows
+(sampling.py), plays each candidate action out in every sample (rollout.py: heuristic
+play, then the last tricks solved exactly; solver.py) and takes the action with the best
+mean score for its own seat.  Every candidate is tried on the same samples, so the
+comparison is paired and the noise of the deal mostly cancels.
+
+It is anytime: samples are added until the soft budget (its usual thinking time) or the
+sample cap is reached, and never past the hard deadline (default one second from the
+start of the decision, or the caller's ``deadline``, a ``time.monotonic()`` instant).  A
+sample is only counted when every candidate has been played in it; with no sample
+finished the bot falls back to the heuristic's choice, which it computes first.
+
+Where a decision has a single sensible candidate, or the heuristic is known to be as
+good (the Amerikaner bid, an Amerikaner contract's discard), it uses the heuristic's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from app.rules import AMERIKANER, PASS, PLAYS, Action, Bid, DealState, Discard, DiscardAny
+from app.rules import Lead, SeatView
+from app.rules.cards import SUIT_MASKS, highest, lowest
+
+from . import heuristic as easy
+from .candidates import discard_candidates, lead_candidates, play_candidates
+from .rollout import finish, solver_for, value
+from .sampling import Knowledge, forced_auction
+
+HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
+SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard a level thinks."""
+
+    budget: float  # seconds a decision usually takes (the soft stop)
+    samples: int  # at most this many samples a decision
+    exact: int  # tricks solved exactly at the end of each rollout
+    exact_now: int  # with at most this many tricks left, no rollout at all
+    search_auction: bool  # bid, discard, lead and call by samples (else the heuristic's)
+    bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
+
+
+@dataclass
+class Estimate:
+    """The result of a search: each candidate's mean points and side tricks."""
+
+    best: Action
+    points: dict[Action, float]
+    tricks: dict[Action, float]
+    samples: int
+    fallback: Action
+
+
+class SearchBot:
+    """A determinized-search bot; ``settings`` makes it ``normal`` or ``strong``."""
+
+    def __init__(self, name: str, settings: Settings) -> None:
+        self.name = name
+        self.settings = settings
+
+    def choose(self, view: SeatView, rng: random.Random,
+               deadline: float | None = None) -> Action:
+        return self.estimate(view, rng, deadline).best
+
+    def estimate(self, view: SeatView, rng: random.Random,
+                 deadline: float | None = None) -> Estimate:
+        """The decision with the figures behind it (hints and reviews read them)."""
+        start = time.monotonic()
+        hard = start + HARD_CAP if deadline is None else deadline
+        soft = min(start + self.settings.budget, hard - SAFETY)
+        stop = _Clock(soft, hard - SAFETY)
+        legal = view.legal
+        first = legal[0]
+        fallback = easy.HeuristicBot().choose(view, rng)
+        if len(legal) == 1 and type(first) is not DiscardAny:
+            return Estimate(first, {}, {}, 0, first)
+        kind = type(first)
+        if kind is Bid:
+            if not self.settings.search_auction or fallback is AMERIKANER:
+                return Estimate(fallback, {}, {}, 0, fallback)
+            return self._bid(view, rng, stop, fallback)
+        if kind is DiscardAny:
+            if not self.settings.search_auction or view.contract_bid == "amerikaner":
+                return Estimate(fallback, {}, {}, 0, fallback)
+            return self._compare(view, rng, stop, discard_candidates(view, fallback),
+                                 fallback)
+        if kind is Lead:
+            if not self.settings.search_auction:
+                return Estimate(fallback, {}, {}, 0, fallback)
+            return self._compare(view, rng, stop, lead_candidates(view, fallback), fallback)
+        return self._compare(view, rng, stop, play_candidates(view), fallback)
+
+    # -- comparing candidates on shared samples -------------------------------------------
+
+    def _compare(self, view: SeatView, rng: random.Random, stop: _Clock,
+                 candidates: list[Action], fallback: Action) -> Estimate:
+        if fallback not in candidates and type(fallback) is not Discard:
+            candidates = [fallback, *candidates]
+        elif fallback not in candidates:
+            candidates = [fallback, *candidates]
+        if len(candidates) == 1:
+            return Estimate(candidates[0], {}, {}, 0, fallback)
+        seat = view.seat
+        assert seat is not None
+        know = Knowledge(view)
+        s = self.settings
+        points = dict.fromkeys(candidates, 0.0)
+        tricks = dict.fromkeys(candidates, 0.0)
+        done = 0
+        while done < s.samples and not stop.soft_over():
+            hands, pile = know.sample(rng)
+            state = know.state(hands, pile, rng)
+            if state is None:
+                continue
+            results = self._evaluate(state, seat, candidates, rng, stop)
+            if results is None:
+                break
+            for action, (p, t) in results.items():
+                points[action] += p
+                tricks[action] += t
+            done += 1
+        if not done:
+            return Estimate(fallback, {}, {}, 0, fallback)
+        points = {a: v / done for a, v in points.items()}
+        tricks = {a: v / done for a, v in tricks.items()}
+        best = max(candidates, key=lambda a: (value(points[a], tricks[a]), a == fallback))
+        return Estimate(best, points, tricks, done, fallback)
+
+    def _evaluate(self, state: DealState, seat: int, candidates: list[Action],
+                  rng: random.Random, stop: _Clock) -> dict[Action, tuple[float, float]] | None:
+        """Each candidate's (points, side tricks) in one sample; None past the deadline."""
+        s = self.settings
+        left = state.hand_size - state.tricks_played
+        out: dict[Action, tuple[float, float]] = {}
+        if state.phase == "play" and left <= s.exact_now:
+            solver = solver_for(state, seat)
+            leader = state.leader if state.trick_cards else seat
+            per_card = solver.values(state.hands, leader, state.trick_cards)
+            for action in candidates:
+                after = state.copy()
+                after.apply(seat, action)
+                out[action] = _score_after(after, seat, per_card[action[0]], state)  # type: ignore[index]
+            return out
+        solver = None
+        for action in candidates:
+            if stop.hard_over():
+                return None
+            after = state.copy()
+            after.apply(seat, action)
+            if after.phase == "play" and solver is None and after.tricks_played:
+                solver = solver_for(after, seat)
+            out[action] = finish(after, seat, s.exact, rng, solver)
+        return out
+
+    # -- the auction ----------------------------------------------------------------------
+
+    def _bid(self, view: SeatView, rng: random.Random, stop: _Clock,
+             fallback: Action) -> Estimate:
+        """Expected points of each legal bid from the side tricks the samples give when
+        this seat wins the auction at its lowest bid (heuristic kitty, call and play,
+        the last tricks exact), against what passing is worth."""
+        legal = view.legal
+        numeric = [a for a in legal if isinstance(a, Bid) and isinstance(a.value, int)]
+        if not numeric:
+            return Estimate(PASS, {}, {}, 0, fallback)
+        seat = view.seat
+        assert seat is not None
+        know = Knowledge(view)
+        s = self.settings
+        low = numeric[0].value
+        assert isinstance(low, int)
+        results: list[float] = []
+        while len(results) < s.samples and not stop.soft_over():
+            hands, pile = know.sample(rng)
+            state = know.state(hands, pile, rng)
+            if state is None or not forced_auction(state, seat, low):
+                continue
+            if stop.hard_over():
+                break
+            _, side = finish(state, seat, s.exact, rng)
+            results.append(side + s.bid_bonus)
+        if not results:
+            return Estimate(fallback, {}, {}, 0, fallback)
+        o = view.rules.options
+        factor = 2.0 if o.bidder_double else 1.0
+        pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / o.players
+        points: dict[Action, float] = {PASS: pass_value}
+        tricks: dict[Action, float] = {PASS: 0.0}
+        mean = sum(results) / len(results)
+        for action in numeric:
+            b = action.value
+            assert isinstance(b, int)
+            made = sum(1 for t in results if t >= b) / len(results)
+            points[action] = factor * b * (2.0 * made - 1.0)
+            tricks[action] = mean
+        best = max(points, key=lambda a: points[a])
+        return Estimate(best, points, tricks, len(results), fallback)
+
+
+class _Clock:
+    __slots__ = ("hard", "soft")
+
+    def __init__(self, soft: float, hard: float) -> None:
+        self.soft = soft
+        self.hard = hard
+
+    def soft_over(self) -> bool:
+        return time.monotonic() >= self.soft
+
+    def hard_over(self) -> bool:
+        return time.monotonic() >= self.hard
+
+
+def _score_after(after: DealState, seat: int, future_from_before: int,
+                 before: DealState) -> tuple[float, float]:
+    """Score from a solved value taken before ``after``'s card (the same future tricks:
+    the value counts the trick in progress, which ``after`` may just have completed)."""
+    from .rollout import score
+
+    completed = after.tricks_played - before.tricks_played
+    if completed:
+        # The trick just ended is in ``after.tricks_won`` and in the solved value: once.
+        winner = after.tricks[-1][2]
+        _, counted = _counted(before, seat)
+        future_from_before -= counted >> winner & 1
+    return score(after, seat, future_from_before)
+
+
+def _counted(deal: DealState, seat: int) -> tuple[int, int]:
+    from .rollout import sides
+
+    return sides(deal, seat)
+
+
+__all__ = ["HARD_CAP", "SUIT_MASKS", "Estimate", "SearchBot", "Settings", "highest", "lowest"]

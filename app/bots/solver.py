@@ -1,0 +1,297 @@
+"""The exact endgame: alpha-beta over bit-mask hands with every card known (double dummy).
+
+``Endgame(...).value(hands, leader, trick)`` is the number of tricks the ``counted`` seats
+take from this moment to the end of the deal when the ``maxers`` seats play to make it as
+high as possible and every other seat plays to make it as low as possible.  Normally both
+masks are one side (the bidder's side maximises its tricks; the defenders minimise them);
+a minus round counts one seat's tricks and lets everyone else push them up (the
+"paranoid" reading of a game where each plays for itself).
+
+The speed comes from: cards that are equivalent in one hand (touching once the cards
+between them have gone) tried once, a transposition table at trick boundaries that keeps
+bounds, a cheap move order (winners first when following, high cards first when leading)
+and the trivial bounds of the tricks left.  The rules are RULES.md section 8: follow the
+led suit when you can, a led joker lets anything follow and wins, a led two wins under
+``led_two_wins``, the called card's holder must play it in trick one (``forced``).
+"""
+
+from __future__ import annotations
+
+from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS
+from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
+
+_FULL = (1 << 13) - 1
+
+
+class Endgame:
+    """One solver per deal position family: the rules and the objective are fixed, the
+    transposition table is shared across every ``value`` call on the same deal."""
+
+    __slots__ = ("counted", "forced", "l2w", "maxers", "n", "nodes", "strengths", "table",
+                 "twos")
+
+    def __init__(self, players: int, trump: int | None, led_two_wins: bool,
+                 counted: int, maxers: int, forced: int = 0) -> None:
+        self.n = players
+        self.strengths = STRENGTHS[NO_TRUMP if trump is None else trump]
+        self.l2w = led_two_wins
+        self.twos = sum(1 << (13 * s) for s in range(4)) if led_two_wins else 0
+        self.counted = counted
+        self.maxers = maxers
+        self.forced = forced  # the called card's bit while trick one is in play
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.nodes = 0
+
+    # -- the public question -------------------------------------------------------
+
+    def value(self, hands: list[int], leader: int, trick: list[int]) -> int:
+        """Tricks the counted seats take from here on (the trick in progress included);
+        ``trick`` holds the cards already played to it, ``leader`` led it."""
+        hands = list(hands)
+        left = max(hands).bit_count() + (1 if trick else 0)
+        if not trick:
+            return self._trick(hands, leader, 0, left + 1, left)
+        return self._continue(hands, leader, list(trick), 0, left + 1)
+
+    def values(self, hands: list[int], leader: int, trick: list[int]) -> dict[int, int]:
+        """The value after each legal card of the seat to play (each card, not only one
+        per equivalent group): what an exact player compares."""
+        seat = (leader + len(trick)) % self.n
+        out = {}
+        for card in _cards(self._legal(hands[seat], trick)):
+            rest = list(hands)
+            rest[seat] ^= 1 << card
+            out[card] = self._after(rest, leader, [*trick, card])
+        return out
+
+    def _after(self, hands: list[int], leader: int, trick: list[int]) -> int:
+        """The value once ``trick`` (just extended) has been played on ``hands``."""
+        if len(trick) == self.n:
+            winner = (leader + self._winner_index(trick)) % self.n
+            won = self.counted >> winner & 1
+            left = max(hands).bit_count()
+            if not left:
+                return won
+            saved, self.forced = self.forced, 0
+            try:
+                return won + self._trick(hands, winner, 0, left + 1, left)
+            finally:
+                self.forced = saved
+        return self._continue(hands, leader, trick, 0, max(hands).bit_count() + 2)
+
+    # -- search --------------------------------------------------------------------
+
+    def _continue(self, hands: list[int], leader: int, trick: list[int], alpha: int,
+                  beta: int) -> int:
+        """Finish the trick in progress, then the rest of the deal."""
+        led = trick[0]
+        n = self.n
+        if led >= JOKER1 or (self.l2w and led % 13 == 0):
+            best, best_pos, suit_mask = LEADER_WINS, 0, 0
+            strength = self.strengths[0]
+        else:
+            strength = self.strengths[led // 13]
+            suit_mask = SUIT_MASKS[led // 13]
+            best, best_pos = -1, 0
+            for i, c in enumerate(trick):
+                if strength[c] > best:
+                    best, best_pos = strength[c], i
+        best_seat = (leader + best_pos) % n
+        present = self._present(hands, trick)
+        return self._follow(hands, leader, (leader + len(trick)) % n, len(trick), suit_mask,
+                            strength, best, best_seat, present, alpha, beta)
+
+    def _trick(self, hands: list[int], leader: int, alpha: int, beta: int, left: int) -> int:
+        """The value of the rest of the deal with ``leader`` to lead, ``left`` tricks."""
+        self.nodes += 1
+        if left == 0:
+            return 0
+        key = (*hands, leader)
+        hit = self.table.get(key)
+        lo, hi = (0, left) if hit is None else hit
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        a, b = max(alpha, lo), min(beta, hi)
+        n = self.n
+        hand = hands[leader]
+        present = self._present(hands, ())
+        is_max = self.maxers >> leader & 1
+        best_value = -1 if is_max else left + 1
+        strengths = self.strengths
+        for card in self._ordered_leads(hand, present):
+            hands[leader] = hand ^ (1 << card)
+            if card >= JOKER1 or (self.l2w and card % 13 == 0):
+                v = self._follow(hands, leader, (leader + 1) % n, 1, 0, strengths[0],
+                                 LEADER_WINS, leader, present, a, b)
+            else:
+                strength = strengths[card // 13]
+                v = self._follow(hands, leader, (leader + 1) % n, 1, SUIT_MASKS[card // 13],
+                                 strength, strength[card], leader, present, a, b)
+            hands[leader] = hand
+            if is_max:
+                if v > best_value:
+                    best_value = v
+                    if v > a:
+                        a = v
+            elif v < best_value:
+                best_value = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        if best_value <= max(alpha, lo):
+            hi = best_value  # failed low: an upper bound
+        elif best_value >= min(beta, hi):
+            lo = best_value  # failed high: a lower bound
+        else:
+            lo = hi = best_value
+        self.table[key] = (lo, hi)
+        return best_value
+
+    def _follow(self, hands: list[int], leader: int, seat: int, pos: int, suit_mask: int,
+                strength: tuple[int, ...], best: int, best_seat: int, present: int,
+                alpha: int, beta: int) -> int:
+        """Seat ``seat`` plays card number ``pos`` of the trick."""
+        hand = hands[seat]
+        follow = hand & suit_mask
+        if follow:
+            forced = self.forced & follow
+            options = forced or follow
+        else:
+            options = hand
+        n = self.n
+        last = pos == n - 1
+        is_max = self.maxers >> seat & 1
+        left_after = (hand.bit_count() - 1)
+        counted = self.counted
+        best_value = -1 if is_max else left_after + 2
+        a, b = alpha, beta
+        for card in self._ordered_follows(options, present, strength, best):
+            hands[seat] = hand ^ (1 << card)
+            s = strength[card]
+            if s > best:
+                nb, ns = s, seat
+            else:
+                nb, ns = best, best_seat
+            if last:
+                won = counted >> ns & 1
+                if left_after:
+                    saved, self.forced = self.forced, 0
+                    v = won + self._trick(hands, ns, a - won, b - won, left_after)
+                    self.forced = saved
+                else:
+                    v = won
+            else:
+                v = self._follow(hands, leader, (seat + 1) % n, pos + 1, suit_mask, strength,
+                                 nb, ns, present, a, b)
+            if is_max:
+                if v > best_value:
+                    best_value = v
+                    if v > a:
+                        a = v
+            elif v < best_value:
+                best_value = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        hands[seat] = hand
+        return best_value
+
+    # -- moves ---------------------------------------------------------------------
+
+    def _present(self, hands: list[int], trick: list[int] | tuple[int, ...]) -> int:
+        """Cards still in a hand or on the table: the rest cannot split equivalences."""
+        mask = 0
+        for h in hands:
+            mask |= h
+        for c in trick:
+            mask |= 1 << c
+        return mask
+
+    def _ordered_leads(self, hand: int, present: int) -> list[int]:
+        reps = _representatives(hand, present, self.twos)
+        reps.sort(key=_rank_desc)
+        return reps
+
+    def _ordered_follows(self, options: int, present: int, strength: tuple[int, ...],
+                         best: int) -> list[int]:
+        reps = _representatives(options, present, self.twos)
+        winners = [c for c in reps if strength[c] > best]
+        if not winners:
+            reps.sort(key=_rank_asc)
+            return reps
+        winners.sort(key=strength.__getitem__)
+        losers = [c for c in reps if strength[c] <= best]
+        losers.sort(key=_rank_asc)
+        return winners + losers
+
+    def _legal(self, hand: int, trick: list[int]) -> int:
+        if not trick:
+            return hand
+        led = trick[0]
+        if led >= JOKER1:
+            return hand
+        follow = hand & SUIT_MASKS[led // 13]
+        if not follow:
+            return hand
+        return (self.forced & follow) or follow
+
+    def _winner_index(self, trick: list[int]) -> int:
+        led = trick[0]
+        if led >= JOKER1 or (self.l2w and led % 13 == 0):
+            return 0
+        strength = self.strengths[led // 13]
+        ranks = [strength[c] for c in trick]
+        return ranks.index(max(ranks))
+
+
+def _rank_desc(card: int) -> int:
+    return -(card % 13) if card < JOKER1 else -20
+
+
+def _rank_asc(card: int) -> int:
+    return card % 13 if card < JOKER1 else 20
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _representatives(options: int, present: int, twos: int) -> list[int]:
+    """One card per group of equivalent cards among ``options``: within a suit, cards
+    with no card between them still present elsewhere; the two jokers; a two that wins
+    when led (``twos``) always stands alone."""
+    out: list[int] = []
+    jokers = options & JOKERS_MASK
+    if jokers:
+        out.append(jokers.bit_length() - 1)
+    for s in range(4):
+        base = 13 * s
+        mine = options >> base & _FULL
+        if not mine:
+            continue
+        if mine & (mine - 1) == 0:
+            out.append(base + mine.bit_length() - 1)
+            continue
+        rest = present >> base & _FULL
+        run = False
+        while rest:
+            top = rest.bit_length() - 1
+            rest ^= 1 << top
+            if mine >> top & 1:
+                if not run or (twos >> (base + top) & 1):
+                    out.append(base + top)
+                run = True
+            else:
+                run = False
+    return out

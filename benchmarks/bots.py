@@ -48,6 +48,27 @@ class Stats:
         self.choices = 0
         self.side_tricks: list[float] = []
         self.random_tricks: list[float] = []
+        # Per level: contracts won, made, the bids' sum; points by role in the deal.
+        self.contracts: dict[str, list[int]] = {}
+        self.roles: dict[tuple[str, str], list[float]] = {}
+
+    def note_deal(self, match: Match, names: list[str]) -> None:
+        deal = match.deals[-1]
+        for s, name in enumerate(names):
+            if deal.minus_round or deal.bidder is None:
+                role = "minus"
+            elif s == deal.bidder:
+                role = "bidder"
+            elif s == deal.partner:
+                role = "partner"
+            else:
+                role = "defender"
+            self.roles.setdefault((name, role), []).append(match.totals[s])
+        if deal.bidder is not None and not deal.minus_round:
+            won = self.contracts.setdefault(names[deal.bidder], [0, 0, 0])
+            won[0] += 1
+            won[1] += bool(deal.made)
+            won[2] += deal.contract_bid if isinstance(deal.contract_bid, int) else 0
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -111,6 +132,7 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
         if name == measured:
             check_optimal(match, seat, action, stats)
         match.apply(seat, action)
+    stats.note_deal(match, names)
     if replay_from is not None:
         mine = side_tricks(match)
         bidder = replay_from.deals[-1].bidder
@@ -160,6 +182,14 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
             print(f"  {name:>7} decisions: {len(ts)}, mean {1000 * sum(ts) / len(ts):.1f} ms, "
                   f"p95 {1000 * ts[int(0.95 * (len(ts) - 1))]:.1f} ms, "
                   f"max {1000 * ts[-1]:.1f} ms")
+    for name in (a, b):
+        won, made, total = stats.contracts.get(name, [0, 0, 0])
+        if won:
+            print(f"  {name:>7} contracts: won {won}, made {made} ({100 * made / won:.0f}%), "
+                  f"mean bid {total / won:.2f}")
+        roles = ", ".join(f"{role} {sum(v) / len(v):+.2f} ({len(v)})"
+                          for (who, role), v in sorted(stats.roles.items()) if who == name)
+        print(f"  {name:>7} points by role: {roles}")
     if stats.side_tricks:
         ms, cs = mean_ci(stats.side_tricks)
         mr, cr = mean_ci(stats.random_tricks)

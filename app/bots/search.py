@@ -69,9 +69,11 @@ class SearchBot:
                deadline: float | None = None) -> Action:
         return self.estimate(view, rng, deadline).best
 
-    def estimate(self, view: SeatView, rng: random.Random,
-                 deadline: float | None = None) -> Estimate:
-        """The decision with the figures behind it (hints and reviews read them)."""
+    def estimate(self, view: SeatView, rng: random.Random, deadline: float | None = None,
+                 extra: Action | None = None) -> Estimate:
+        """The decision with the figures behind it (hints and reviews read them);
+        ``extra`` is an action to evaluate on the same samples as the candidates (the
+        choice a player made, for a review)."""
         start = time.monotonic()
         hard = start + HARD_CAP if deadline is None else deadline
         soft = min(start + self.settings.budget, hard - SAFETY)
@@ -89,21 +91,20 @@ class SearchBot:
         if kind is DiscardAny:
             if not self.settings.search_auction or view.contract_bid == "amerikaner":
                 return Estimate(fallback, {}, {}, 0, fallback)
-            return self._compare(view, rng, stop, discard_candidates(view, fallback),
-                                 fallback)
+            return self._compare(view, rng, stop,
+                                 _with(discard_candidates(view, fallback), extra), fallback)
         if kind is Lead:
             if not self.settings.search_auction:
                 return Estimate(fallback, {}, {}, 0, fallback)
-            return self._compare(view, rng, stop, lead_candidates(view, fallback), fallback)
-        return self._compare(view, rng, stop, play_candidates(view), fallback)
+            return self._compare(view, rng, stop, _with(lead_candidates(view, fallback), extra),
+                                 fallback)
+        return self._compare(view, rng, stop, _with(play_candidates(view), extra), fallback)
 
     # -- comparing candidates on shared samples -------------------------------------------
 
     def _compare(self, view: SeatView, rng: random.Random, stop: _Clock,
                  candidates: list[Action], fallback: Action) -> Estimate:
-        if fallback not in candidates and type(fallback) is not Discard:
-            candidates = [fallback, *candidates]
-        elif fallback not in candidates:
+        if fallback not in candidates:
             candidates = [fallback, *candidates]
         if len(candidates) == 1:
             return Estimate(candidates[0], {}, {}, 0, fallback)
@@ -202,6 +203,12 @@ class SearchBot:
             tricks[action] = mean
         best = max(points, key=lambda a: points[a])
         return Estimate(best, points, tricks, len(results), fallback)
+
+
+def _with(candidates: list[Action], extra: Action | None) -> list[Action]:
+    if extra is None or extra in candidates:
+        return candidates
+    return [*candidates, extra]
 
 
 class _Clock:

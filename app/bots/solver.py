@@ -17,18 +17,25 @@ led suit when you can, a led joker lets anything follow and wins, a led two wins
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
 _FULL = (1 << 13) - 1
 
 
+class SolveTimeout(Exception):
+    """The solver's ``deadline`` passed before it had an answer."""
+
+
 class Endgame:
     """One solver per deal position family: the rules and the objective are fixed, the
     transposition table is shared across every ``value`` call on the same deal."""
 
-    __slots__ = ("counted", "forced", "l2w", "maxers", "n", "nodes", "strengths", "table",
-                 "twos")
+    __slots__ = ("counted", "deadline", "forced", "l2w", "maxers", "n", "nodes", "strengths",
+                 "table", "twos")
 
     def __init__(self, players: int, trump: int | None, led_two_wins: bool,
                  counted: int, maxers: int, forced: int = 0) -> None:
@@ -41,43 +48,71 @@ class Endgame:
         self.forced = forced  # the called card's bit while trick one is in play
         self.table: dict[tuple[int, ...], tuple[int, int]] = {}
         self.nodes = 0
+        # A ``time.monotonic()`` instant after which ``value`` raises SolveTimeout (None:
+        # never; the endgames of the bots' searches are small enough not to need one).
+        self.deadline: float | None = None
 
     # -- the public question -------------------------------------------------------
 
-    def value(self, hands: list[int], leader: int, trick: list[int]) -> int:
+    def value(self, hands: list[int], leader: int, trick: list[int],
+              guess: int | None = None) -> int:
         """Tricks the counted seats take from here on (the trick in progress included);
-        ``trick`` holds the cards already played to it, ``leader`` led it."""
+        ``trick`` holds the cards already played to it, ``leader`` led it.  ``guess`` (a
+        likely value) only changes how fast the answer comes."""
         hands = list(hands)
         left = max(hands).bit_count() + (1 if trick else 0)
-        if not trick:
-            return self._trick(hands, leader, 0, left + 1, left)
-        return self._continue(hands, leader, list(trick), 0, left + 1)
+        trick = list(trick)
+        if trick and len(trick) == self.n:  # a complete trick is not a position
+            raise ValueError("the trick is complete")
+        return self._mtd(lambda a, b: self._position(hands, leader, trick, a, b), left, guess)
 
     def values(self, hands: list[int], leader: int, trick: list[int]) -> dict[int, int]:
         """The value after each legal card of the seat to play (each card, not only one
         per equivalent group): what an exact player compares."""
         seat = (leader + len(trick)) % self.n
-        out = {}
+        out: dict[int, int] = {}
+        left = max(hands).bit_count() + (1 if trick else 0)
+        guess: int | None = None
         for card in _cards(self._legal(hands[seat], trick)):
             rest = list(hands)
             rest[seat] ^= 1 << card
-            out[card] = self._after(rest, leader, [*trick, card])
+            after = [*trick, card]
+            guess = out[card] = self._mtd(
+                lambda a, b, rest=rest, after=after: self._position(rest, leader, after, a, b),
+                left, guess)
         return out
 
-    def _after(self, hands: list[int], leader: int, trick: list[int]) -> int:
-        """The value once ``trick`` (just extended) has been played on ``hands``."""
-        if len(trick) == self.n:
-            winner = (leader + self._winner_index(trick)) % self.n
-            won = self.counted >> winner & 1
-            left = max(hands).bit_count()
-            if not left:
-                return won
-            saved, self.forced = self.forced, 0
-            try:
-                return won + self._trick(hands, winner, 0, left + 1, left)
-            finally:
-                self.forced = saved
-        return self._continue(hands, leader, trick, 0, max(hands).bit_count() + 2)
+    def _mtd(self, search: Callable[[int, int], int], left: int, guess: int | None) -> int:
+        """MTD(f): zero-window searches around a guess until the bounds meet (each one
+        cheap thanks to the bounds the table keeps)."""
+        lo, hi = 0, left
+        g = (left + 1) // 2 if guess is None else min(max(guess, 0), left)
+        while lo < hi:
+            beta = max(g, lo + 1)
+            g = search(beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return lo
+
+    def _position(self, hands: list[int], leader: int, trick: list[int], alpha: int,
+                  beta: int) -> int:
+        """The value of any position: a trick begun, just completed, or not begun."""
+        if not trick:
+            return self._trick(hands, leader, alpha, beta, max(hands).bit_count())
+        if len(trick) < self.n:
+            return self._continue(hands, leader, trick, alpha, beta)
+        winner = (leader + self._winner_index(trick)) % self.n
+        won = self.counted >> winner & 1
+        left = max(hands).bit_count()
+        if not left:
+            return won
+        saved, self.forced = self.forced, 0
+        try:
+            return won + self._trick(hands, winner, alpha - won, beta - won, left)
+        finally:
+            self.forced = saved
 
     # -- search --------------------------------------------------------------------
 
@@ -104,6 +139,9 @@ class Endgame:
     def _trick(self, hands: list[int], leader: int, alpha: int, beta: int, left: int) -> int:
         """The value of the rest of the deal with ``leader`` to lead, ``left`` tricks."""
         self.nodes += 1
+        if self.deadline is not None and not self.nodes & 1023 \
+                and time.monotonic() > self.deadline:
+            raise SolveTimeout
         if left == 0:
             return 0
         key = (*hands, leader)

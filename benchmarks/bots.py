@@ -30,11 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots import BOTS  # noqa: E402
-from app.bots.rollout import sides  # noqa: E402
-from app.bots.solver import Endgame  # noqa: E402
-from app.rules import Action, Match, Play, RuleSet, SeatView  # noqa: E402
-from app.simulate import parse_rules  # noqa: E402
+from app.bots import BOTS
+from app.bots.rollout import sides
+from app.bots.solver import Endgame
+from app.rules import Action, Match, Play, RuleSet, SeatView
+from app.simulate import parse_rules
 
 
 class Stats:

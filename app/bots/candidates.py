@@ -14,7 +14,7 @@ from itertools import combinations
 
 from app.rules import PLAYS, Action, Discard, Lead, SeatView
 from app.rules.actions import lead
-from app.rules.cards import SUIT_MASKS, cards_of, highest, lowest
+from app.rules.cards import SUIT_MASKS, highest, lowest
 
 from .hand_eval import ACE, model_for, my_tricks
 from .heuristic import _fill_discard
@@ -115,4 +115,4 @@ def lead_candidates(view: SeatView, fallback: Action) -> list[Action]:
     return out
 
 
-__all__ = ["cards_of", "discard_candidates", "lead_candidates", "play_candidates"]
+__all__ = ["discard_candidates", "lead_candidates", "play_candidates"]

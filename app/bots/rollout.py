@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 
 from app.rules import DealState, Match, SeatView
-from app.rules.cards import JOKER1
 
 from .heuristic import HeuristicBot
 from .solver import Endgame
@@ -95,7 +94,7 @@ def score(deal: DealState, seat: int, future: int) -> tuple[float, float]:
     if deal.phase == "over" and deal.points is not None:
         side, _ = sides(deal, seat)
         return float(deal.points[seat]), float(sum(won[s] for s in _seats(side)))
-    side, counted = sides(deal, seat)
+    side, _ = sides(deal, seat)
     if deal.minus_round:
         mine = won[seat] + future
         return -float(mine), -float(mine)
@@ -144,5 +143,5 @@ def value(points: float, tricks: float) -> float:
     return points + TRICK_WEIGHT * tricks
 
 
-__all__ = ["JOKER1", "finish", "play_heuristic", "score", "shell", "sides", "solver_for",
+__all__ = ["finish", "play_heuristic", "score", "shell", "sides", "solver_for",
            "value"]

@@ -23,7 +23,7 @@ import random
 
 from app.rules import PASS, Action, DealState, Discard, SeatView, bid, lead
 from app.rules.actions import PLAYS
-from app.rules.cards import JOKER1, SUIT_MASKS, cards_of
+from app.rules.cards import JOKER1, cards_of
 
 from .hand_eval import best_trump, model_for
 
@@ -34,9 +34,30 @@ MAX_TRIES = 200
 class Knowledge:
     """One seat's knowledge at one decision (built fresh per decision)."""
 
-    __slots__ = ("auction", "bidder", "called", "counts", "dealer", "discards", "hand",
-                 "kitty", "lead", "n", "pile", "played_by", "rules", "seat", "tricks",
-                 "trick", "unseen", "voids", "allowed", "grand", "phase", "inference")
+    __slots__ = (
+        "allowed",
+        "auction",
+        "bidder",
+        "called",
+        "counts",
+        "dealer",
+        "discards",
+        "grand",
+        "hand",
+        "inference",
+        "kitty",
+        "lead",
+        "n",
+        "phase",
+        "pile",
+        "played_by",
+        "rules",
+        "seat",
+        "trick",
+        "tricks",
+        "unseen",
+        "voids",
+    )
 
     def __init__(self, view: SeatView) -> None:
         seat = view.seat
@@ -226,7 +247,7 @@ class Knowledge:
         deal = DealState(rules, self.dealer, dealt, kitty)
         try:
             for s, value in self.auction:
-                deal.apply(s, bid(value))
+                deal.apply(s, bid(value))  # type: ignore[arg-type]
             if deal.phase == "discard" and discards:
                 deal.apply(bidder, Discard(discards))  # type: ignore[arg-type]
             first = True
@@ -283,4 +304,4 @@ def forced_auction(deal: DealState, seat: int, value: int) -> bool:
     return deal.bidder == seat
 
 
-__all__ = ["PILE", "Knowledge", "SUIT_MASKS", "forced_auction"]
+__all__ = ["PILE", "Knowledge", "forced_auction"]

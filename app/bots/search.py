@@ -22,14 +22,22 @@ import random
 import time
 from dataclasses import dataclass
 
-from app.rules import AMERIKANER, PASS, PLAYS, Action, Bid, DealState, Discard, DiscardAny
-from app.rules import Lead, SeatView
-from app.rules.cards import SUIT_MASKS, highest, lowest
+from app.rules import (
+    AMERIKANER,
+    PASS,
+    Action,
+    Bid,
+    DealState,
+    DiscardAny,
+    Lead,
+    SeatView,
+)
 
 from . import heuristic as easy
 from .candidates import discard_candidates, lead_candidates, play_candidates
-from .rollout import finish, solver_for, value
+from .rollout import finish, score, sides, solver_for, value
 from .sampling import Knowledge, forced_auction
+from .solver import Endgame
 
 HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
 SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
@@ -43,7 +51,8 @@ class Settings:
     samples: int  # at most this many samples a decision
     exact: int  # tricks solved exactly at the end of each rollout
     exact_now: int  # with at most this many tricks left, no rollout at all
-    search_auction: bool  # bid, discard, lead and call by samples (else the heuristic's)
+    search_auction: bool  # discard, lead and call by samples (else the heuristic's)
+    search_bid: bool = True  # bid by samples (else the heuristic's)
     bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
 
 
@@ -85,7 +94,7 @@ class SearchBot:
             return Estimate(first, {}, {}, 0, first)
         kind = type(first)
         if kind is Bid:
-            if not self.settings.search_auction or fallback is AMERIKANER:
+            if not self.settings.search_bid or fallback is AMERIKANER:
                 return Estimate(fallback, {}, {}, 0, fallback)
             return self._bid(view, rng, stop, fallback)
         if kind is DiscardAny:
@@ -141,15 +150,15 @@ class SearchBot:
         left = state.hand_size - state.tricks_played
         out: dict[Action, tuple[float, float]] = {}
         if state.phase == "play" and left <= s.exact_now:
-            solver = solver_for(state, seat)
+            exact = solver_for(state, seat)
             leader = state.leader if state.trick_cards else seat
-            per_card = solver.values(state.hands, leader, state.trick_cards)
+            per_card = exact.values(state.hands, leader, state.trick_cards)
             for action in candidates:
                 after = state.copy()
                 after.apply(seat, action)
                 out[action] = _score_after(after, seat, per_card[action[0]], state)  # type: ignore[index]
             return out
-        solver = None
+        solver: Endgame | None = None
         for action in candidates:
             if stop.hard_over():
                 return None
@@ -229,21 +238,13 @@ def _score_after(after: DealState, seat: int, future_from_before: int,
                  before: DealState) -> tuple[float, float]:
     """Score from a solved value taken before ``after``'s card (the same future tricks:
     the value counts the trick in progress, which ``after`` may just have completed)."""
-    from .rollout import score
-
     completed = after.tricks_played - before.tricks_played
     if completed:
         # The trick just ended is in ``after.tricks_won`` and in the solved value: once.
         winner = after.tricks[-1][2]
-        _, counted = _counted(before, seat)
+        _, counted = sides(before, seat)
         future_from_before -= counted >> winner & 1
     return score(after, seat, future_from_before)
 
 
-def _counted(deal: DealState, seat: int) -> tuple[int, int]:
-    from .rollout import sides
-
-    return sides(deal, seat)
-
-
-__all__ = ["HARD_CAP", "SUIT_MASKS", "Estimate", "SearchBot", "Settings", "highest", "lowest"]
+__all__ = ["HARD_CAP", "Estimate", "SearchBot", "Settings"]

@@ -24,6 +24,7 @@ from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
 _FULL = (1 << 13) - 1
+_SUIT_BASE = tuple(13 * (c // 13) for c in range(52))  # card -> the first card of its suit
 
 
 class SolveTimeout(Exception):
@@ -35,7 +36,7 @@ class Endgame:
     transposition table is shared across every ``value`` call on the same deal."""
 
     __slots__ = ("counted", "deadline", "forced", "l2w", "maxers", "n", "nodes", "strengths",
-                 "table", "twos")
+                 "suit_base", "table", "twos")
 
     def __init__(self, players: int, trump: int | None, led_two_wins: bool,
                  counted: int, maxers: int, forced: int = 0) -> None:
@@ -43,6 +44,7 @@ class Endgame:
         self.strengths = STRENGTHS[NO_TRUMP if trump is None else trump]
         self.l2w = led_two_wins
         self.twos = sum(1 << (13 * s) for s in range(4)) if led_two_wins else 0
+        self.suit_base = _SUIT_BASE
         self.counted = counted
         self.maxers = maxers
         self.forced = forced  # the called card's bit while trick one is in play
@@ -64,7 +66,7 @@ class Endgame:
         trick = list(trick)
         if trick and len(trick) == self.n:  # a complete trick is not a position
             raise ValueError("the trick is complete")
-        return self._mtd(lambda a, b: self._position(hands, leader, trick, a, b), left, guess)
+        return self._mtd(self._searcher(hands, leader, trick), left, guess)
 
     def values(self, hands: list[int], leader: int, trick: list[int]) -> dict[int, int]:
         """The value after each legal card of the seat to play (each card, not only one
@@ -77,10 +79,12 @@ class Endgame:
             rest = list(hands)
             rest[seat] ^= 1 << card
             after = [*trick, card]
-            guess = out[card] = self._mtd(
-                lambda a, b, rest=rest, after=after: self._position(rest, leader, after, a, b),
-                left, guess)
+            guess = out[card] = self._mtd(self._searcher(rest, leader, after), left, guess)
         return out
+
+    def _searcher(self, hands: list[int], leader: int,
+                  trick: list[int]) -> Callable[[int, int], int]:
+        return lambda alpha, beta: self._position(hands, leader, trick, alpha, beta)
 
     def _mtd(self, search: Callable[[int, int], int], left: int, guess: int | None) -> int:
         """MTD(f): zero-window searches around a guess until the bounds meet (each one
@@ -208,7 +212,18 @@ class Endgame:
         counted = self.counted
         best_value = -1 if is_max else left_after + 2
         a, b = alpha, beta
-        for card in self._ordered_follows(options, present, strength, best):
+        if follow:
+            base = self.suit_base[(follow & -follow).bit_length() - 1]
+            cards = [base + r for r in _suit_reps(options >> base & _FULL,
+                                                   present >> base & _FULL, self.l2w)]
+            order = [c for c in cards if strength[c] > best]
+            if order:
+                order += [c for c in cards if strength[c] <= best]
+            else:
+                order = cards
+        else:
+            order = self._ordered_follows(options, present, strength, best)
+        for card in order:
             hands[seat] = hand ^ (1 << card)
             s = strength[card]
             if s > best:
@@ -288,12 +303,11 @@ class Endgame:
         return ranks.index(max(ranks))
 
 
-def _rank_desc(card: int) -> int:
-    return -(card % 13) if card < JOKER1 else -20
-
-
-def _rank_asc(card: int) -> int:
-    return card % 13 if card < JOKER1 else 20
+# Sort keys by card index: the rank, jokers last (ascending) or first (descending).
+_RANK_ASC = (*(c % 13 for c in range(52)), 20, 20)
+_RANK_DESC = tuple(-r for r in _RANK_ASC)
+_rank_asc = _RANK_ASC.__getitem__
+_rank_desc = _RANK_DESC.__getitem__
 
 
 def _cards(mask: int) -> list[int]:
@@ -305,31 +319,45 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
+# _SUIT_REPS[mine << 13 | rest]: the ranks (lowest first) that stand for the groups of
+# equivalent cards of ``mine`` among ``rest``, the cards of one suit still present; filled
+# as positions come (a few thousand entries).
+_SUIT_REPS: dict[int, tuple[int, ...]] = {}
+
+
+def _suit_reps(mine: int, rest: int, two_alone: bool) -> tuple[int, ...]:
+    key = mine << 13 | rest
+    reps = _SUIT_REPS.get(key)
+    if reps is None:
+        out: list[int] = []
+        run = False
+        bits = rest
+        while bits:
+            top = bits.bit_length() - 1
+            bits ^= 1 << top
+            if mine >> top & 1:
+                if not run:
+                    out.append(top)
+                run = True
+            else:
+                run = False
+        out.reverse()
+        reps = _SUIT_REPS[key] = tuple(out)
+    if two_alone and mine & 1 and reps[0] != 0:
+        return (0, *reps)
+    return reps
+
+
 def _representatives(options: int, present: int, twos: int) -> list[int]:
     """One card per group of equivalent cards among ``options``: within a suit, cards
     with no card between them still present elsewhere; the two jokers; a two that wins
     when led (``twos``) always stands alone."""
     out: list[int] = []
+    for base in (0, 13, 26, 39):
+        mine = options >> base & _FULL
+        if mine:
+            out += [base + r for r in _suit_reps(mine, present >> base & _FULL, bool(twos))]
     jokers = options & JOKERS_MASK
     if jokers:
         out.append(jokers.bit_length() - 1)
-    for s in range(4):
-        base = 13 * s
-        mine = options >> base & _FULL
-        if not mine:
-            continue
-        if mine & (mine - 1) == 0:
-            out.append(base + mine.bit_length() - 1)
-            continue
-        rest = present >> base & _FULL
-        run = False
-        while rest:
-            top = rest.bit_length() - 1
-            rest ^= 1 << top
-            if mine >> top & 1:
-                if not run or (twos >> (base + top) & 1):
-                    out.append(base + top)
-                run = True
-            else:
-                run = False
     return out

@@ -73,7 +73,7 @@ CASES = [
 
 @pytest.mark.parametrize(("preset", "options"), CASES)
 def test_solver_agrees_with_brute_force(preset: str, options: dict[str, object]) -> None:
-    rules = RuleSet(preset, **options)  # type: ignore[arg-type]
+    rules = RuleSet(preset, **options)
     n = rules.options.players
     rng = random.Random(f"{preset}{options}")
     for case in range(25):

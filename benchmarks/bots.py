@@ -148,7 +148,9 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
     return match
 
 
-def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int) -> Stats:
+def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int = 0) -> Stats:
+    """Play the pair's duplicate deals; with ``every``, print the figures so far every
+    ``every`` deals (a long run can be read before it ends)."""
     n = rules.options.players
     seeds = random.Random(seed)
     stats = Stats()
@@ -165,6 +167,9 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int) -> Stats:
         stats.diffs.append((pa - pb) / n)
         if (i + 1) % 25 == 0:
             print(f"  {a}:{b} {i + 1}/{deals} deals", file=sys.stderr, flush=True)
+        if every and (i + 1) % every == 0 and i + 1 < deals:
+            print(f"-- after {i + 1} deals", flush=True)
+            report(a, b, stats, n)
     return stats
 
 
@@ -208,6 +213,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--pairs", default="strong:easy,normal:easy,easy:random")
+    parser.add_argument("--every", type=int, default=0,
+                        help="also print the figures so far every N deals")
     args = parser.parse_args(argv)
     rules = parse_rules(args.rules)
     n = rules.options.players
@@ -215,7 +222,7 @@ def main(argv: list[str]) -> int:
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
         started = time.perf_counter()
-        stats = run_pair(rules, a, b, args.deals, args.seed)
+        stats = run_pair(rules, a, b, args.deals, args.seed, args.every)
         report(a, b, stats, n)
         print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0

@@ -98,8 +98,8 @@ def _bid_hint(view: SeatView, e: Estimate) -> Hint:
     if action == AMERIKANER:
         return Hint(action, "hint.bid_amerikaner", {}, e.samples)
     if action == PASS:
-        return Hint(action, "hint.pass_weak",
-                    {"tricks": tricks, "min_bid": _lowest_bid(view)}, e.samples)
+        key = "hint.pass_rule_of_thumb" if tricks is None else "hint.pass_weak"
+        return Hint(action, key, {"tricks": tricks, "min_bid": _lowest_bid(view)}, e.samples)
     params = {"bid": action.value, "tricks": tricks, "trump": _best_suit(view),
               "points": _points(e, action)}
     if tricks is None:

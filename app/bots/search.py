@@ -202,8 +202,8 @@ class SearchBot:
         factor = 2.0 if o.bidder_double else 1.0
         pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / o.players
         points: dict[Action, float] = {PASS: pass_value}
-        tricks: dict[Action, float] = {PASS: 0.0}
-        mean = sum(results) / len(results)
+        tricks: dict[Action, float] = {}
+        mean = sum(results) / len(results) - s.bid_bonus  # as the samples played it
         for action in numeric:
             b = action.value
             assert isinstance(b, int)

@@ -10,14 +10,12 @@ highest live card (and the second highest), alone or grand where the rules allow
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from app.rules import PLAYS, Action, Discard, Lead, SeatView
 from app.rules.actions import lead
 from app.rules.cards import SUIT_MASKS, highest, lowest
 
-from .hand_eval import ACE, model_for, my_tricks
-from .heuristic import _fill_discard
+from .hand_eval import model_for, my_tricks
+from .heuristic import discard_for_trump
 from .solver import _representatives
 
 MAX_DISCARDS = 5
@@ -51,21 +49,8 @@ def discard_candidates(view: SeatView, fallback: Action) -> list[Action]:
         sm = SUIT_MASKS[trump]
         if not hand & sm or not others & sm:
             continue
-        best, best_value = 0, -1.0
-        side_suits = [s for s in range(4) if s != trump and hand & SUIT_MASKS[s]
-                      and not hand >> (13 * s + ACE) & 1
-                      and (hand & SUIT_MASKS[s]).bit_count() <= count]
-        for k in range(len(side_suits) + 1):
-            for voids in combinations(side_suits, k):
-                out = 0
-                for s in voids:
-                    out |= hand & SUIT_MASKS[s]
-                if out.bit_count() > count:
-                    continue
-                out = _fill_discard(hand, out, count, trump)
-                v = my_tricks(hand & ~out, trump, others, bool(o.led_two_wins), model)
-                if v > best_value:
-                    best, best_value = out, v
+        best, best_value = discard_for_trump(hand, others, count, trump,
+                                             bool(o.led_two_wins), model)
         if best and not view.discard_allowed(best):
             scored.append((best_value, best))
     scored.sort(reverse=True)

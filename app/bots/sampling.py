@@ -26,6 +26,7 @@ from app.rules.actions import PLAYS
 from app.rules.cards import JOKER1, cards_of
 
 from .hand_eval import best_trump, model_for
+from .table_facts import note_trick
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
 MAX_TRIES = 200
@@ -46,13 +47,13 @@ class Knowledge:
         "hand",
         "inference",
         "kitty",
-        "lead",
         "n",
         "phase",
         "pile",
         "played_by",
         "rules",
         "seat",
+        "sequence",
         "trick",
         "tricks",
         "unseen",
@@ -79,28 +80,18 @@ class Knowledge:
         played_by = [0] * n
         voids = [0] * n
         sequence: list[tuple[int, int]] = []
+        played = 0
         for leader, cards, _ in self.tricks:
             sequence += [((leader + i) % n, c) for i, c in enumerate(cards)]
-        sequence += self.trick
-        for leader, cards, _ in self.tricks:
-            led = cards[0]
-            if led < JOKER1:
-                for i, c in enumerate(cards[1:], 1):
-                    if c >= JOKER1 or c // 13 != led // 13:
-                        voids[(leader + i) % n] |= 1 << (led // 13)
+            played |= note_trick(voids, leader, cards, n)
         if self.trick:
-            led = self.trick[0][1]
-            if led < JOKER1:
-                for s, c in self.trick[1:]:
-                    if c >= JOKER1 or c // 13 != led // 13:
-                        voids[s] |= 1 << (led // 13)
-        played = 0
+            sequence += self.trick
+            played |= note_trick(voids, self.trick[0][0], [c for _, c in self.trick], n)
         for s, c in sequence:
             played_by[s] |= 1 << c
-            played |= 1 << c
         self.played_by = played_by
         self.voids = voids
-        self.lead = sequence[0] if sequence else None
+        self.sequence = sequence  # every card played, in order, with its seat
         own_discards = view.discards or 0
         self.discards = own_discards
         self.kitty = view.kitty  # known kitty (own as bidder, or shown), else None
@@ -251,7 +242,7 @@ class Knowledge:
             if deal.phase == "discard" and discards:
                 deal.apply(bidder, Discard(discards))  # type: ignore[arg-type]
             first = True
-            for s, c in self._sequence():
+            for s, c in self.sequence:
                 if first and deal.phase == "lead":
                     deal.apply(s, lead(c, self.called, self.grand))
                 else:
@@ -261,12 +252,6 @@ class Knowledge:
             return None
         return deal
 
-    def _sequence(self) -> list[tuple[int, int]]:
-        n = self.n
-        out: list[tuple[int, int]] = []
-        for leader, cards, _ in self.tricks:
-            out += [((leader + i) % n, c) for i, c in enumerate(cards)]
-        return out + list(self.trick)
 
 
 def _auction_targets(k: Knowledge) -> list[tuple[int, float | None, float | None]]:

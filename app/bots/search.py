@@ -18,6 +18,7 @@ good (the Amerikaner bid, an Amerikaner contract's discard), it uses the heurist
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -35,12 +36,15 @@ from app.rules import (
 
 from . import heuristic as easy
 from .candidates import discard_candidates, lead_candidates, play_candidates
+from .hand_eval import model_for
 from .rollout import finish, score, sides, solver_for, value
 from .sampling import Knowledge, forced_auction
 from .solver import Endgame
 
 HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
 SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
+MARGIN = 1.0  # standard errors by which a candidate must beat the heuristic's choice
+PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in samples
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,7 @@ class SearchBot:
         s = self.settings
         points = dict.fromkeys(candidates, 0.0)
         tricks = dict.fromkeys(candidates, 0.0)
+        per_sample: dict[Action, list[float]] = {a: [] for a in candidates}
         done = 0
         while done < s.samples and not stop.soft_over():
             hands, pile = know.sample(rng)
@@ -135,12 +140,15 @@ class SearchBot:
             for action, (p, t) in results.items():
                 points[action] += p
                 tricks[action] += t
+                per_sample[action].append(value(p, t))
             done += 1
         if not done:
             return Estimate(fallback, {}, {}, 0, fallback)
         points = {a: v / done for a, v in points.items()}
         tricks = {a: v / done for a, v in tricks.items()}
         best = max(candidates, key=lambda a: (value(points[a], tricks[a]), a == fallback))
+        if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback]):
+            best = fallback
         return Estimate(best, points, tricks, done, fallback)
 
     def _evaluate(self, state: DealState, seat: int, candidates: list[Action],
@@ -203,15 +211,35 @@ class SearchBot:
         pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / o.players
         points: dict[Action, float] = {PASS: pass_value}
         tricks: dict[Action, float] = {}
-        mean = sum(results) / len(results) - s.bid_bonus  # as the samples played it
+        k = len(results)
+        mean = sum(results) / k
+        # The chance of making b from a normal spread around the samples' mean: a few
+        # samples give a ragged tail, so their spread is pooled with PRIOR_SAMPLES of the
+        # fitted model's (hand_eval) before it is used.
+        sigma = model_for(o.players, o.kitty).sigma
+        spread = sum((t - mean) ** 2 for t in results)
+        sd = math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
         for action in numeric:
             b = action.value
             assert isinstance(b, int)
-            made = sum(1 for t in results if t >= b) / len(results)
+            made = easy.chance_at_least(mean, sd, b)
             points[action] = factor * b * (2.0 * made - 1.0)
-            tricks[action] = mean
+            tricks[action] = mean - s.bid_bonus  # as the samples played it
         best = max(points, key=lambda a: points[a])
         return Estimate(best, points, tricks, len(results), fallback)
+
+
+def _clearly_better(mine: list[float], theirs: list[float]) -> bool:
+    """Whether ``mine`` beats ``theirs`` (paired values, one per sample) by more than
+    ``MARGIN`` standard errors: with few samples, the best-looking of many candidates
+    is often best by luck, and the heuristic's choice is a sound default."""
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    k = len(diffs)
+    mean = sum(diffs) / k
+    if k < 2:
+        return mean > 0
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean > MARGIN * math.sqrt(var / k)
 
 
 def _with(candidates: list[Action], extra: Action | None) -> list[Action]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS
+from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
 _FULL = (1 << 13) - 1
@@ -75,7 +75,7 @@ class Endgame:
         out: dict[int, int] = {}
         left = max(hands).bit_count() + (1 if trick else 0)
         guess: int | None = None
-        for card in _cards(self._legal(hands[seat], trick)):
+        for card in cards_of(self._legal(hands[seat], trick)):
             rest = list(hands)
             rest[seat] ^= 1 << card
             after = [*trick, card]
@@ -308,15 +308,6 @@ _RANK_ASC = (*(c % 13 for c in range(52)), 20, 20)
 _RANK_DESC = tuple(-r for r in _RANK_ASC)
 _rank_asc = _RANK_ASC.__getitem__
 _rank_desc = _RANK_DESC.__getitem__
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # _SUIT_REPS[mine << 13 | rest]: the ranks (lowest first) that stand for the groups of

@@ -9,15 +9,27 @@ import random
 import time
 
 import pytest
-from bot_helpers import QUICK_STRONG
+from bot_helpers import QUICK_STRONG, exact_match, hands_of
 
 from app.bots import BOTS, HARD_CAP
 from app.bots.hints import explain, hint_text, hint_texts
 from app.bots.review import ReviewError, review_deal
 from app.bots.sampling import Knowledge
 from app.bots.search import SearchBot, Settings
-from app.rules import Bid, Discard, DiscardAny, Lead, Match, RuleSet, SeatView
-from app.rules.cards import JOKER1, SUIT_MASKS
+from app.rules import (
+    AMERIKANER,
+    PASS,
+    Action,
+    Bid,
+    Discard,
+    DiscardAny,
+    Lead,
+    Match,
+    Play,
+    RuleSet,
+    SeatView,
+)
+from app.rules.cards import JOKER1, SUIT_MASKS, parse_card
 from app.rules.record import deal_to_record
 from app.simulate import play_deal
 
@@ -149,7 +161,7 @@ def test_hints_give_a_legal_action_and_a_reason_in_three_languages() -> None:
             assert "{" not in text, (hint.key, text)
         json.dumps(hint.to_json())
         kinds.add(type(hint.action))
-    assert {Bid, Lead} <= kinds or Bid in kinds
+    assert {Bid, Play} <= kinds
 
 
 def test_norwegian_hints_use_the_games_words() -> None:
@@ -189,3 +201,40 @@ def test_a_review_needs_a_finished_deal() -> None:
     record["actions"] = record["actions"][:-3]
     with pytest.raises(ReviewError, match="not finished"):
         review_deal(rules, record, 0, random.Random(1), time.monotonic() + 1.0)
+
+
+NORSK = RuleSet("norsk")
+NORSK_HANDS = hands_of("AS KS QS 5S 4S 3S AH KH AD KD AC KC QC",
+                       "2S 6S 7S 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C",
+                       "JS 8S 6H 7H 8H 9H 5D 6D 7D 8D 5C 6C 7C",
+                       "TS 9S TH JH QH 9D TD JD QD 8C 9C TC JC")
+
+
+def test_a_hint_to_take_a_trick_cheaply() -> None:
+    match = exact_match(NORSK, NORSK_HANDS, dealer=3)
+    moves: list[tuple[int, Action]] = [
+        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
+        (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
+        (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]
+    for seat, action in moves:
+        match.apply(seat, action)
+    hint = explain(SeatView(match, 0), random.Random(0), bot=QUICK_STRONG)
+    assert hint.action in (Play(parse_card("QC")), Play(parse_card("KC")), Play(parse_card("AC")))
+    assert hint.key == "hint.play_take_trick"
+    assert hint_text(hint, "en").startswith("Play the ")
+
+
+def test_a_hint_to_bid_amerikaner_and_hint_keys_fit_the_action() -> None:
+    hands = hands_of("AS KS QS JS TS 9S AH KH AD KD AC KC",
+                     "8S 7S 6S 5S QH JH TH QD JD TD QC JC",
+                     "4S 3S 2S 9H 8H 7H 9D 8D 7D TC 9C 8C",
+                     "6H 5H 4H 3H 2H 6D 5D 4D 3D 2D 7C 6C")
+    match = exact_match(RuleSet("standard"), hands, kitty="5C 4C 3C 2C", dealer=3)
+    hint = explain(SeatView(match, 0), random.Random(0), bot=QUICK_STRONG)
+    assert hint.action == AMERIKANER and hint.key == "hint.bid_amerikaner"
+    prefixes = {Bid: ("hint.bid", "hint.pass", "hint.only"), Discard: ("hint.discard",),
+                Lead: ("hint.call", "hint.lead", "hint.only"),
+                Play: ("hint.play", "hint.only")}
+    for match, seat in positions(RuleSet("guide", players=3, match="single_deal"), 1, 9):
+        hint = explain(SeatView(match, seat), random.Random(1), bot=QUICK_STRONG)
+        assert hint.key.startswith(prefixes[type(hint.action)]), (hint.action, hint.key)

@@ -24,6 +24,7 @@ from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
 _FULL = (1 << 13) - 1
+RELATIVE_FROM = 7  # tricks left from which the table keys cards by relative rank
 _SUIT_BASE = tuple(13 * (c // 13) for c in range(52))  # card -> the first card of its suit
 
 
@@ -148,7 +149,8 @@ class Endgame:
             raise SolveTimeout
         if left == 0:
             return 0
-        key = (*hands, leader)
+        # Relative keys cost more than they save in small endgames (measured).
+        key = self._key(hands, leader) if left >= RELATIVE_FROM else (*hands, leader)
         hit = self.table.get(key)
         lo, hi = (0, left) if hit is None else hit
         if lo >= beta:
@@ -255,6 +257,28 @@ class Endgame:
         hands[seat] = hand
         return best_value
 
+    def _key(self, hands: list[int], leader: int) -> tuple[int, ...]:
+        """The table's key: each hand's cards by their rank among the cards still in
+        play, suit by suit, so that positions differing only in which low cards are gone
+        share an entry (not under ``led_two_wins``, where the two itself matters)."""
+        if self.l2w:
+            return (*hands, leader, -1)
+        present = 0
+        for h in hands:
+            present |= h
+        key = [leader, present >> 52]
+        for base in (0, 13, 26, 39):
+            rest = present >> base & _FULL
+            if rest:
+                key.append(rest.bit_count())
+                for h in hands:
+                    key.append(_relative(h >> base & _FULL, rest))
+            else:
+                key.append(0)
+        for h in hands:
+            key.append(h >> 52)
+        return tuple(key)
+
     # -- moves ---------------------------------------------------------------------
 
     def _present(self, hands: list[int], trick: list[int] | tuple[int, ...]) -> int:
@@ -314,6 +338,27 @@ _rank_desc = _RANK_DESC.__getitem__
 # equivalent cards of ``mine`` among ``rest``, the cards of one suit still present; filled
 # as positions come (a few thousand entries).
 _SUIT_REPS: dict[int, tuple[int, ...]] = {}
+
+
+_RELATIVE: dict[int, int] = {}
+
+
+def _relative(mine: int, rest: int) -> int:
+    """``mine`` (a subset of ``rest``, 13-bit suit masks) as positions within ``rest``."""
+    key = mine << 13 | rest
+    out = _RELATIVE.get(key)
+    if out is None:
+        out = 0
+        i = 0
+        bits = rest
+        while bits:
+            low = bits & -bits
+            if mine & low:
+                out |= 1 << i
+            i += 1
+            bits ^= low
+        _RELATIVE[key] = out
+    return out
 
 
 def _suit_reps(mine: int, rest: int, two_alone: bool) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from app.bots import solver as solver_module
 from app.bots.solver import Endgame
 from app.rules import RuleSet
 from app.rules.cards import JOKER1, SUIT_MASKS, cards_of
@@ -71,8 +72,14 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("relative_from", [1, solver_module.RELATIVE_FROM])
 @pytest.mark.parametrize(("preset", "options"), CASES)
-def test_solver_agrees_with_brute_force(preset: str, options: dict[str, object]) -> None:
+def test_solver_agrees_with_brute_force(preset: str, options: dict[str, object],
+                                        relative_from: int,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also with the table keyed by relative ranks from the first trick on (normally only
+    in big endgames, too slow to brute-force)."""
+    monkeypatch.setattr(solver_module, "RELATIVE_FROM", relative_from)
     rules = RuleSet(preset, **options)
     n = rules.options.players
     rng = random.Random(f"{preset}{options}")

@@ -36,7 +36,6 @@ from app.rules import (
 
 from . import heuristic as easy
 from .candidates import discard_candidates, lead_candidates, play_candidates
-from .hand_eval import model_for
 from .rollout import finish, score, sides, solver_for, value
 from .sampling import Knowledge, forced_auction
 from .solver import Endgame
@@ -212,12 +211,13 @@ class SearchBot:
         points: dict[Action, float] = {PASS: pass_value}
         tricks: dict[Action, float] = {}
         k = len(results)
-        mean = sum(results) / k
-        # The chance of making b from a normal spread around the samples' mean: a few
-        # samples give a ragged tail, so their spread is pooled with PRIOR_SAMPLES of the
-        # fitted model's (hand_eval) before it is used.
-        sigma = model_for(o.players, o.kitty).sigma
-        spread = sum((t - mean) ** 2 for t in results)
+        raw = sum(results) / k
+        # The chance of making b from a normal spread around the samples' mean.  A few
+        # samples are noisy, so both are pooled with PRIOR_SAMPLES worth of the fitted
+        # estimate that ``easy`` bids from (hand_eval: calibrated on many deals).
+        prior, sigma = easy.side_estimate(view)
+        mean = (k * raw + PRIOR_SAMPLES * (prior + s.bid_bonus)) / (k + PRIOR_SAMPLES)
+        spread = sum((t - raw) ** 2 for t in results)
         sd = math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
         for action in numeric:
             b = action.value

@@ -25,17 +25,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import Action, Bid, Match, RuleSet, SeatView, parse_action
+from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
 from app.rules.cards import mask_of_ids
 
 from .rollout import sides
-from .search import SearchBot, Settings
+from .search import SearchBot, Settings, paired_difference
 from .solver import Endgame, SolveTimeout
 
 REVIEW = Settings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
                   bid_bonus=0.3)
-DD_SHARE = 0.3  # of the time, for the double-dummy solve
+DD_SHARE = 0.3  # of the time, for the double-dummy solve (what it leaves goes on)
+DEFAULT_SECONDS = 30.0
 LATE_TRICKS = 8  # tricks left when the double dummy is tried again after a timeout
+FIRST_TRY = 0.75  # of the double dummy's time, for the solve from the first lead
 
 
 class ReviewError(ValueError):
@@ -56,6 +58,7 @@ class Decision:
     chosen_points: float | None
     best_points: float | None
     loss: float  # best_points - chosen_points (0 when the choice was the best found)
+    loss_error: float | None  # the loss's standard error over the samples (None: unknown)
     samples: int
 
     def to_json(self) -> dict[str, Any]:
@@ -84,24 +87,23 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
                 deadline: float | None = None) -> Review:
     """The review of ``seat``'s decisions in ``deal`` (record shape; see the module)."""
     start = time.monotonic()
-    end = deadline if deadline is not None else start + 30.0
+    end = deadline if deadline is not None else start + DEFAULT_SECONDS
     match = _start(rules, deal)
-    actions = [parse_action(a) for a in deal["actions"]]
-    seats = [a["seat"] for a in deal["actions"]]
-    mine = [i for i, s in enumerate(seats) if s == seat]
-    bot = SearchBot("review", REVIEW)
-    review = Review(seat)
-    play_end = start + (end - start) * (1.0 - DD_SHARE)
+    try:
+        actions = [parse_action(a) for a in deal["actions"]]
+        seats = [a["seat"] for a in deal["actions"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReviewError(f"not a deal of a game record: {exc}") from None
+    # Replay first: the seat's decisions (a copy of the match at each) and the moment
+    # after the first lead, where the double dummy starts.
     d = match.deals[-1]
+    moments: list[tuple[int, Match, Action]] = []
     dd_start: Match | None = None
     for i, (s, action) in enumerate(zip(seats, actions, strict=True)):
         if d.turn != s:
             raise ReviewError(f"action {i}: it is not seat {s}'s turn")
-        if s == seat and len(d.legal_actions()) > 0 and _has_choice(d.legal_actions()):
-            left = [j for j in mine if j >= i]
-            now = time.monotonic()
-            share = max(0.0, (play_end - now) / max(1, len(left)))
-            review.decisions.append(_judge(bot, match, seat, action, i, rng, now + share))
+        if s == seat and _has_choice(d.legal_actions()):
+            moments.append((i, match.copy(), action))
         try:
             match.apply(s, action)
         except ValueError as exc:
@@ -111,22 +113,27 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
             dd_start = match.copy()
     if d.phase != "over":
         raise ReviewError("the deal is not finished")
-    review.decisions.sort(key=lambda x: -x.loss)
-    review.bidder = d.bidder
-    review.contract = d.contract_bid
-    review.points = float(d.points[seat]) if d.points else None
+    review = Review(seat, bidder=d.bidder, contract=d.contract_bid,
+                    points=float(d.points[seat]) if d.points else None)
     if d.bidder is not None and not d.minus_round:
         side, _ = sides(d, d.bidder)
         bonus = _kitty_trick(d)
         review.side_tricks = sum(d.tricks_won[x] for x in range(d.n) if side >> x & 1) + bonus
         if dd_start is not None:
+            dd_end = start + (end - start) * DD_SHARE
             review.double_dummy, review.double_dummy_from_trick = _double_dummy(
-                dd_start, actions, seats, end)
+                dd_start, actions, seats, dd_end, review.side_tricks - bonus)
+    bot = SearchBot("review", REVIEW)
+    for k, (i, at, action) in enumerate(moments):
+        now = time.monotonic()
+        share = max(0.0, (end - now) / (len(moments) - k))
+        review.decisions.append(_judge(bot, at, seat, action, i, rng, now + share))
+    review.decisions.sort(key=lambda x: -x.loss)
     return review
 
 
 def _has_choice(legal: tuple[Action, ...]) -> bool:
-    return len(legal) > 1 or type(legal[0]).__name__ == "DiscardAny"
+    return len(legal) > 1 or (len(legal) == 1 and type(legal[0]) is DiscardAny)
 
 
 def _start(rules: RuleSet, deal: dict[str, Any]) -> Match:
@@ -155,8 +162,12 @@ def _judge(bot: SearchBot, match: Match, seat: int, action: Action, index: int,
         loss = max(0.0, best_points - chosen_points)
     if isinstance(action, Bid) and chosen_points is None:
         best_points = None
+    error = None
+    mine, theirs = estimate.per_sample.get(action), estimate.per_sample.get(best)
+    if mine and theirs and action != best:
+        error = round(paired_difference(theirs, mine)[1], 2)
     return Decision(index, phase, trick, action.to_json(), best.to_json(),
-                    _round(chosen_points), _round(best_points), round(loss, 2),
+                    _round(chosen_points), _round(best_points), round(loss, 2), error,
                     estimate.samples)
 
 
@@ -170,7 +181,7 @@ def _kitty_trick(d: Any) -> int:
 
 
 def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
-                  end: float) -> tuple[int | None, int | None]:
+                  end: float, guess: int) -> tuple[int | None, int | None]:
     """The bidder's side's tricks with perfect play from the first lead (else from a later
     trick if that takes too long), kitty trick included; (None, None) if neither fits."""
     d = at_lead.deals[-1]
@@ -181,9 +192,10 @@ def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
     l2w = bool(o.led_two_wins)
     forced = 1 << d.called if d.called is not None and d.reveals >= 0 else 0
     solver = Endgame(d.n, d.trump, l2w, side, side, forced)
-    solver.deadline = end
+    now = time.monotonic()
+    solver.deadline = now + (end - now) * FIRST_TRY
     try:
-        future = solver.value(d.hands, d.leader, d.trick_cards)
+        future = solver.value(d.hands, d.leader, d.trick_cards, guess)
         return future + _kitty_trick(d), 1
     except SolveTimeout:
         pass
@@ -198,7 +210,7 @@ def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
     if ld.turn is None:
         return None, None
     solver = Endgame(ld.n, ld.trump, l2w, side, side)
-    solver.deadline = max(end, time.monotonic() + 0.5)
+    solver.deadline = end
     try:
         future = solver.value(ld.hands, ld.turn, [])
     except SolveTimeout:

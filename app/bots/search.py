@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.rules import (
     AMERIKANER,
@@ -68,6 +68,7 @@ class Estimate:
     tricks: dict[Action, float]
     samples: int
     fallback: Action
+    per_sample: dict[Action, list[float]] = field(default_factory=dict)  # paired values
 
 
 class SearchBot:
@@ -148,7 +149,7 @@ class SearchBot:
         best = max(candidates, key=lambda a: (value(points[a], tricks[a]), a == fallback))
         if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback]):
             best = fallback
-        return Estimate(best, points, tricks, done, fallback)
+        return Estimate(best, points, tricks, done, fallback, per_sample)
 
     def _evaluate(self, state: DealState, seat: int, candidates: list[Action],
                   rng: random.Random, stop: _Clock) -> dict[Action, tuple[float, float]] | None:
@@ -233,13 +234,19 @@ def _clearly_better(mine: list[float], theirs: list[float]) -> bool:
     """Whether ``mine`` beats ``theirs`` (paired values, one per sample) by more than
     ``MARGIN`` standard errors: with few samples, the best-looking of many candidates
     is often best by luck, and the heuristic's choice is a sound default."""
+    mean, error = paired_difference(mine, theirs)
+    return mean > MARGIN * error if len(mine) >= 2 else mean > 0
+
+
+def paired_difference(mine: list[float], theirs: list[float]) -> tuple[float, float]:
+    """(mean, standard error) of ``mine - theirs`` over paired samples."""
     diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
     k = len(diffs)
     mean = sum(diffs) / k
     if k < 2:
-        return mean > 0
+        return mean, 0.0
     var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
-    return mean > MARGIN * math.sqrt(var / k)
+    return mean, math.sqrt(var / k)
 
 
 def _with(candidates: list[Action], extra: Action | None) -> list[Action]:

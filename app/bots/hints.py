@@ -2,7 +2,8 @@
 
 ``explain(view, rng, deadline)`` is pure (it reads only the view) and returns a ``Hint``:
 the action, an i18n key and its parameters.  The texts are in hint_texts.json (English,
-Norwegian bokmål, French); ``hint_text(hint, lang)`` fills one in.  Parameters named
+Norwegian bokmål, French; with the labels ``bot.easy``, ``bot.normal``, ``bot.strong`` of
+the new levels for the client's bot menu); ``hint_text(hint, lang)`` fills one in.  Parameters named
 ``card``, ``call``, ``winner`` are card ids (``"AC"``), ``cards`` a list of them,
 ``trump`` a suit letter (``"C"``) or ``None`` for no trump, ``bid`` a number, ``tricks``
 and ``points`` numbers with one decimal, so a client can render them in its language

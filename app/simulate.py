@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from app.bots import BOTS, Bot
+from app.bots import ALIASES, BOT_LEVELS, BOTS, Bot
 from app.rules import Match, RuleSet, RulesetError, SeatView
 
 MAX_REDEALS = 1000  # redeals in a row before a deal is declared unplayable
@@ -56,15 +56,18 @@ def parse_rules(text: str | None) -> RuleSet:
 
 
 def parse_bots(text: str | None, players: int) -> list[str]:
-    """``--bots``: one name per seat, or one name for every seat (default ``random``)."""
+    """``--bots``: one name per seat, or one name for every seat (default ``random``);
+    a level's old name (``heuristic`` for ``easy``) is kept as written, so summaries and
+    records name the bots as the command line did."""
     if text is None:
         return ["random"] * players
     names = [name.strip() for name in text.split(",")]
     for name in names:
         if name not in BOTS:
             shown = name or "(empty)"
+            aliases = ", ".join(f"{old} = {new}" for old, new in ALIASES.items())
             raise SimulateError("--bots", f"unknown bot {shown!r}; choose from "
-                                f"{', '.join(BOTS)}")
+                                f"{', '.join(BOT_LEVELS)} ({aliases})")
     if len(names) == 1:
         return names * players
     if len(names) != players:

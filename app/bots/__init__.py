@@ -1,5 +1,11 @@
 """Bots for empty seats and dropped players.  A bot gets a ``SeatView`` and returns an
-action; it never sees the full state."""
+action; it never sees the full state.
+
+Levels, weakest first: ``random``; ``easy`` (rules of thumb, heuristic.py; ``heuristic``
+is kept as its old name for records and scripts); ``normal`` (a light search for trick
+play, about 30 ms a decision); ``strong`` (the full determinized search, search.py: at
+most ``HARD_CAP`` seconds a decision, or the caller's ``deadline``).
+"""
 
 from __future__ import annotations
 
@@ -10,22 +16,51 @@ from app.rules import Action, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
+from .search import HARD_CAP, SearchBot, Settings
 
-BOTS: dict[str, Bot] = {"random": RandomBot(), "heuristic": HeuristicBot()}
-BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
-BEST_BOT = "heuristic"
+# normal: bids by a few samples, plays the kitty and the first lead by the heuristic, and
+# searches trick play lightly; strong: everything by search.
+NORMAL = Settings(budget=0.02, samples=10, exact=3, exact_now=4, search_auction=False,
+                  search_bid=True)
+STRONG = Settings(budget=0.15, samples=50, exact=4, exact_now=5, search_auction=True,
+                  bid_bonus=0.2)
+
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "strong")
+ALIASES: dict[str, str] = {"heuristic": "easy"}
+BOTS: dict[str, Bot] = {
+    "random": RandomBot(),
+    "easy": HeuristicBot(),
+    "normal": SearchBot("normal", NORMAL),
+    "strong": SearchBot("strong", STRONG),
+}
+BOTS.update({old: BOTS[new] for old, new in ALIASES.items()})
+# The level that stands in for a person who dropped and that rooms fill seats with.
+BEST_BOT = "easy"
+DEFAULT_ROOM_BOT = BEST_BOT
+HINT_BOT = "strong"
+
+
+def level_name(name: str) -> str:
+    """The level a bot name stands for (``heuristic`` -> ``easy``); ValueError if none."""
+    name = ALIASES.get(name, name)
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_LEVELS)}")
+    return name
 
 
 def get_bot(name: str) -> Bot:
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}") from None
+    return BOTS[level_name(name)]
 
 
-def choose_action(level: str, view: SeatView, rng: random.Random) -> Action:
-    """The action the bot ``level`` takes for the seat of ``view``."""
-    return get_bot(level).choose(view, rng)
+def choose_action(level: str, view: SeatView, rng: random.Random,
+                  deadline: float | None = None) -> Action:
+    """The action the bot ``level`` takes for the seat of ``view``; ``deadline`` is a
+    ``time.monotonic()`` instant (``None``: at most ``HARD_CAP`` seconds from now)."""
+    bot = get_bot(level)
+    if deadline is None:  # a bot written before deadlines existed still works
+        return bot.choose(view, rng)
+    return bot.choose(view, rng, deadline)
 
 
-__all__ = ["BEST_BOT", "BOTS", "BOT_LEVELS", "Bot", "choose_action", "get_bot"]
+__all__ = ["ALIASES", "BEST_BOT", "BOTS", "BOT_LEVELS", "DEFAULT_ROOM_BOT", "HARD_CAP",
+           "HINT_BOT", "Bot", "choose_action", "get_bot", "level_name"]

@@ -1,4 +1,7 @@
-"""The bot interface: a bot reads one seat's view and returns one of its legal actions."""
+"""The bot interface: a bot reads one seat's view and returns one of its legal actions.
+
+``deadline`` is a ``time.monotonic()`` instant the decision must be made by (``None``: the
+bot's own cap); bots that think in constant time ignore it."""
 
 from __future__ import annotations
 
@@ -13,4 +16,5 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: SeatView, rng: random.Random) -> Action: ...
+    def choose(self, view: SeatView, rng: random.Random,
+               deadline: float | None = None) -> Action: ...

@@ -22,9 +22,10 @@ PASS_SHARE = 0.7  # what passing is worth, as a share of a fair trick count
 
 
 class HeuristicBot:
-    name = "heuristic"
+    name = "easy"
 
-    def choose(self, view: SeatView, rng: random.Random) -> Action:
+    def choose(self, view: SeatView, rng: random.Random,
+               deadline: float | None = None) -> Action:
         legal = view.legal
         first = legal[0]
         kind = type(first)
@@ -76,14 +77,14 @@ def choose_bid(view: SeatView, legal: tuple[Action, ...]) -> Action:
     for action in numeric:
         value = action.value
         assert isinstance(value, int)
-        made = _chance_at_least(estimate, sigma, value)
+        made = chance_at_least(estimate, sigma, value)
         expected = factor * value * (2.0 * made - 1.0)
         if expected > best_value:
             best, best_value = action, expected
     return best
 
 
-def _chance_at_least(estimate: float, sigma: float, tricks: int) -> float:
+def chance_at_least(estimate: float, sigma: float, tricks: int) -> float:
     """P(side tricks >= tricks) for a normal spread around the estimate."""
     z = (estimate - (tricks - 0.5)) / sigma
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
@@ -114,21 +115,32 @@ def _numeric_discard(hand: int, others: int, count: int, l2w: bool, model: Model
         sm = SUIT_MASKS[trump]
         if not hand & sm or not others & sm:
             continue
-        side_suits = [s for s in range(4) if s != trump and hand & SUIT_MASKS[s]
-                      and not hand >> (13 * s + ACE) & 1
-                      and (hand & SUIT_MASKS[s]).bit_count() <= count]
-        for k in range(len(side_suits) + 1):
-            for voids in combinations(side_suits, k):
-                out = 0
-                for s in voids:
-                    out |= hand & SUIT_MASKS[s]
-                if out.bit_count() > count:
-                    continue
-                out = _fill_discard(hand, out, count, trump)
-                value = my_tricks(hand & ~out, trump, others, l2w, model)
-                if value > best_value:
-                    best, best_value = out, value
+        out, value = discard_for_trump(hand, others, count, trump, l2w, model)
+        if value > best_value:
+            best, best_value = out, value
     return best
+
+
+def discard_for_trump(hand: int, others: int, count: int, trump: int, l2w: bool,
+                      model: Model) -> tuple[int, float]:
+    """The discard that keeps ``trump`` best: every way of emptying short side suits
+    without an ace, filled up with the least useful cards; (cards, ``my_tricks`` after)."""
+    best, best_value = 0, -1.0
+    side_suits = [s for s in range(4) if s != trump and hand & SUIT_MASKS[s]
+                  and not hand >> (13 * s + ACE) & 1
+                  and (hand & SUIT_MASKS[s]).bit_count() <= count]
+    for k in range(len(side_suits) + 1):
+        for voids in combinations(side_suits, k):
+            out = 0
+            for s in voids:
+                out |= hand & SUIT_MASKS[s]
+            if out.bit_count() > count:
+                continue
+            out = _fill_discard(hand, out, count, trump)
+            value = my_tricks(hand & ~out, trump, others, l2w, model)
+            if value > best_value:
+                best, best_value = out, value
+    return best, best_value
 
 
 def _fill_discard(hand: int, out: int, count: int, trump: int) -> int:

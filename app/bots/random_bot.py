@@ -15,7 +15,8 @@ PASS_WEIGHT = 0.75  # chance of passing when a bid is possible
 class RandomBot:
     name = "random"
 
-    def choose(self, view: SeatView, rng: random.Random) -> Action:
+    def choose(self, view: SeatView, rng: random.Random,
+               deadline: float | None = None) -> Action:
         legal = view.legal
         first = legal[0]
         if type(first) is Play:  # trick play, most decisions: uniform

@@ -61,12 +61,12 @@ class TableFacts:
         voids = [0] * n
         played = 0
         for leader, cards, _ in view.tricks:
-            played |= _note_trick(voids, leader, cards, n)
+            played |= note_trick(voids, leader, cards, n)
         trick = view.trick
         self.trick_seats = [s for s, _ in trick]
         self.trick_cards = [c for _, c in trick]
         if trick:
-            played |= _note_trick(voids, trick[0][0], self.trick_cards, n)
+            played |= note_trick(voids, trick[0][0], self.trick_cards, n)
         self.voids = voids
         self.played = played
         deck: int = view.rules.shape.deck
@@ -163,7 +163,7 @@ class TableFacts:
         return (self.unseen & SUIT_MASKS[led_suit]).bit_count() >= len(seats)
 
 
-def _note_trick(voids: list[int], leader: int, cards: list[int] | tuple[int, ...],
+def note_trick(voids: list[int], leader: int, cards: list[int] | tuple[int, ...],
                 n: int) -> int:
     """Record who showed out of the led suit; return the trick's cards as a mask."""
     mask = 0

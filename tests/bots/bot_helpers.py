@@ -6,9 +6,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.bots import BOTS
+from app.bots import BOTS, Bot
+from app.bots.search import SearchBot, Settings
 from app.rules import Discard, Match, RuleSet, SeatView
 from app.rules.cards import mask_of_ids
+
+# The search levels with a few samples and no time limit to speak of: the same code paths
+# as in play (sampling, rollouts, the exact endgame, every phase), fast and reproducible.
+QUICK_NORMAL = SearchBot("normal", Settings(budget=30.0, samples=2, exact=3, exact_now=4,
+                                            search_auction=False))
+QUICK_STRONG = SearchBot("strong", Settings(budget=30.0, samples=2, exact=3, exact_now=4,
+                                            search_auction=True, bid_bonus=0.3))
+QUICK: dict[str, Bot] = {**BOTS, "normal": QUICK_NORMAL, "strong": QUICK_STRONG}
 
 # Options a room may change, with the values the legality sweep draws from.
 OPTION_VALUES: dict[str, list[Any]] = {
@@ -28,15 +37,17 @@ OPTION_VALUES: dict[str, list[Any]] = {
 
 
 def play_checked(match: Match, seat_bots: list[str], rng: random.Random,
-                 max_actions: int = 5000) -> int:
-    """Play ``match`` to its end with these bots, asserting that every action is one the
-    seat's view allows; return the number of actions."""
+                 max_actions: int = 5000, bots: dict[str, Bot] | None = None) -> int:
+    """Play ``match`` to its end with these bots (from ``bots``, default the registry),
+    asserting that every action is one the seat's view allows; return the number of
+    actions."""
+    bots = BOTS if bots is None else bots
     done = 0
     while not match.finished:
         seat = match.turn
         assert seat is not None
         view = SeatView(match, seat)
-        action = BOTS[seat_bots[seat]].choose(view, rng)
+        action = bots[seat_bots[seat]].choose(view, rng)
         if isinstance(action, Discard):
             why = view.discard_allowed(action.cards)
             assert why == "", f"{seat_bots[seat]} discarded against the rules: {why}"

@@ -1,14 +1,25 @@
 """Every bot, under every preset, 3/4/5 players and random option combinations, only ever
-takes actions its seat's view allows, and every deal comes to an end."""
+takes actions its seat's view allows, and every deal comes to an end; and a bot's choice
+depends only on its view."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from bot_helpers import OPTION_VALUES, play_checked
+from bot_helpers import OPTION_VALUES, QUICK, play_checked
 
-from app.bots import BEST_BOT, BOT_LEVELS, BOTS, choose_action
+from app.bots import (
+    ALIASES,
+    BEST_BOT,
+    BOT_LEVELS,
+    BOTS,
+    DEFAULT_ROOM_BOT,
+    Bot,
+    choose_action,
+    get_bot,
+    level_name,
+)
 from app.rules import PRESET_NAMES, Match, RuleSet, RulesetError, SeatView
 from app.rules.cards import cards_of
 
@@ -34,11 +45,27 @@ def test_bots_play_legally_under_random_options(preset: str, players: int) -> No
     for _ in range(COMBOS_PER_CASE):
         rules = random_rules(preset, players, rng)
         for _ in range(DEALS_PER_COMBO):
-            seat_bots = [rng.choice(BOT_LEVELS) for _ in range(players)]
+            seat_bots = [rng.choice(("random", "easy")) for _ in range(players)]
             match = Match(rules, rng=random.Random(rng.getrandbits(32)))
             match.start_deal()
             play_checked(match, seat_bots, random.Random(rng.getrandbits(32)))
             assert match.deals[-1].outcome in ("played", "minus_round")
+
+
+SEARCH_COMBOS = 2  # the search levels think longer: fewer deals, every seat searching
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_search_bots_play_legally_under_random_options(preset: str, players: int) -> None:
+    rng = random.Random(f"search-{preset}-{players}")
+    for _ in range(SEARCH_COMBOS):
+        rules = random_rules(preset, players, rng)
+        seat_bots = [rng.choice(("normal", "strong")) for _ in range(players)]
+        match = Match(rules, rng=random.Random(rng.getrandbits(32)))
+        match.start_deal()
+        play_checked(match, seat_bots, random.Random(rng.getrandbits(32)), bots=QUICK)
+        assert match.deals[-1].outcome in ("played", "minus_round")
 
 
 @pytest.mark.parametrize("options", [
@@ -58,33 +85,39 @@ def test_heuristic_table_under_house_rules(options: dict[str, object]) -> None:
 
 
 def test_the_registry() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
-    assert BEST_BOT == "heuristic"
-    assert BOT_LEVELS[0] == "random"
+    assert BOT_LEVELS == ("random", "easy", "normal", "strong")
+    assert set(BOTS) == {*BOT_LEVELS, "heuristic"}
+    assert ALIASES == {"heuristic": "easy"}
+    assert get_bot("heuristic") is BOTS["easy"] is get_bot("easy")
+    assert level_name("heuristic") == "easy"
+    assert BEST_BOT in BOT_LEVELS and DEFAULT_ROOM_BOT in BOT_LEVELS
     match = Match(RuleSet(), rng=random.Random(1))
     match.start_deal()
     seat = match.turn
     assert seat is not None
     view = SeatView(match, seat)
     assert choose_action("heuristic", view, random.Random(1)) in view.legal
+    assert choose_action("easy", view, random.Random(1), deadline=None) in view.legal
     with pytest.raises(ValueError, match="unknown bot 'genius'"):
         choose_action("genius", view, random.Random(1))
 
 
-def test_bots_see_no_hidden_cards() -> None:
+@pytest.mark.parametrize(("name", "deals"), [("easy", 12), ("normal", 2), ("strong", 2)])
+def test_bots_see_no_hidden_cards(name: str, deals: int) -> None:
     """Moving the cards of the other hands around (the same number each) changes nothing a
     seat can see (the partner's seat is kept apart from the hands until it is revealed),
-    so it must not change what the heuristic does."""
+    so it must not change what the bot does with the same seed."""
     rules = RuleSet("standard", match="single_deal")
+    bot: Bot = QUICK[name]
     checked = 0
-    for deal_seed in range(12):
+    for deal_seed in range(deals):
         match = Match(rules, rng=random.Random(deal_seed))
         match.start_deal()
         while not match.finished:
             seat = match.turn
             assert seat is not None
             view = SeatView(match, seat)
-            action = BOTS["heuristic"].choose(view, random.Random(3))
+            action = bot.choose(view, random.Random(3))
             deal = match.deals[-1]
             saved = list(deal.hands)
             others = [s for s in range(len(saved)) if s != seat]
@@ -96,11 +129,10 @@ def test_bots_see_no_hidden_cards() -> None:
                 deal.hands[s] = sum(1 << c for c in pool[start:start + count])
                 start += count
             try:
-                moved = BOTS["heuristic"].choose(SeatView(match, seat), random.Random(3))
+                moved = bot.choose(SeatView(match, seat), random.Random(3))
             finally:
                 deal.hands[:] = saved
             assert moved == action
             checked += 1
             match.apply(seat, action)
-    assert checked > 300
-
+    assert checked > 25 * deals

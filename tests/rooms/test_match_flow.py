@@ -46,7 +46,7 @@ def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
     ann.send({"type": "start"})
     view = ann.wait_state(lambda v: v["phase"] != "lobby")
     seats = view["room"]["seats"]
-    assert [s["bot"] for s in seats][1:] == ["heuristic", "random", "heuristic"]
+    assert [s["bot"] for s in seats][1:] == ["easy", "random", "easy"]
     assert [s["name"] for s in seats] == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
     assert len(view["hand"]) == 12 and view["room"]["match_number"] == 1
 
@@ -73,8 +73,8 @@ def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
     again = ann.wait_state(lambda v: v["room"]["match_number"] == 2)
     assert again["phase"] in ("auction", "discard", "lead", "play", "deal_over")
     assert again["scores"] == [0, 0, 0, 0] and again["score_sheet"] == []
-    assert [s["bot"] for s in again["room"]["seats"]] == [None, "heuristic", "random",
-                                                           "heuristic"]
+    assert [s["bot"] for s in again["room"]["seats"]] == [None, "easy", "random",
+                                                           "easy"]
     r2 = httpx.get(f"{server.base}/api/rooms/{code}/record",
                    headers={"Authorization": f"Bearer {token}"})
     assert r2.json() == record

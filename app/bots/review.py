@@ -1,0 +1,222 @@
+"""Deal review: one seat's decisions in a finished deal, judged by the strong bot.
+
+``review_deal(rules, deal, seat, rng, deadline)`` takes one deal in the game record's
+shape (GAME-RECORD.md: ``dealer``, ``hands``, ``kitty``, ``actions``), replays it through
+the engine and, at each decision of ``seat`` that had a choice, asks the strong search
+what the actions were worth *from what the seat knew then* (samples of the hidden cards,
+never the real ones): the choice made, the strong bot's choice, and the expected points
+of each for that seat.  Decisions come biggest loss first.  Since every card is known once
+the deal is over, it adds the double-dummy result: the bidder's side's tricks with
+perfect play by everyone from the first lead on (the bidder's side maximising, the
+defenders minimising), next to what it took.
+
+The output is plain JSON-ready data (``Review.to_json()``).  The function is pure and
+CPU-bound (seconds): call it off the event loop, e.g.
+``await asyncio.to_thread(review_deal, rules, record_deal, seat, random.Random(), deadline)``,
+and cache the result with the deal.  ``deadline`` is a ``time.monotonic()`` instant; the
+time is shared out over the decisions, and a double-dummy solve that does not finish in
+its share gives ``null`` instead (it is tried again from a later trick).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
+from app.rules.cards import mask_of_ids
+
+from .rollout import sides
+from .search import SearchBot, Settings, paired_difference
+from .solver import Endgame, SolveTimeout
+
+REVIEW = Settings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
+                  bid_bonus=0.3)
+DD_SHARE = 0.3  # of the time, for the double-dummy solve (what it leaves goes on)
+DEFAULT_SECONDS = 30.0
+LATE_TRICKS = 8  # tricks left when the double dummy is tried again after a timeout
+FIRST_TRY = 0.75  # of the double dummy's time, for the solve from the first lead
+
+
+class ReviewError(ValueError):
+    """A deal that cannot be reviewed (not finished, not legal under the rules)."""
+
+    code = "bad_review"
+
+
+@dataclass
+class Decision:
+    """One decision of the reviewed seat."""
+
+    index: int  # position in the deal's ``actions``
+    phase: str  # auction, discard, lead, play
+    trick: int | None  # 1-based trick number for plays
+    chosen: dict[str, Any]
+    best: dict[str, Any]
+    chosen_points: float | None
+    best_points: float | None
+    loss: float  # best_points - chosen_points (0 when the choice was the best found)
+    loss_error: float | None  # the loss's standard error over the samples (None: unknown)
+    samples: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Review:
+    seat: int
+    decisions: list[Decision] = field(default_factory=list)
+    bidder: int | None = None
+    contract: int | str | None = None
+    side_tricks: int | None = None  # what the bidder's side took (kitty trick included)
+    double_dummy: int | None = None  # what it takes with perfect play (same counting)
+    double_dummy_from_trick: int | None = None  # 1: from the first lead
+    points: float | None = None  # the seat's points in the deal
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k != "decisions"}
+        out["decisions"] = [d.to_json() for d in self.decisions]
+        out["total_loss"] = round(sum(d.loss for d in self.decisions), 2)
+        return out
+
+
+def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Random,
+                deadline: float | None = None) -> Review:
+    """The review of ``seat``'s decisions in ``deal`` (record shape; see the module)."""
+    start = time.monotonic()
+    end = deadline if deadline is not None else start + DEFAULT_SECONDS
+    match = _start(rules, deal)
+    try:
+        actions = [parse_action(a) for a in deal["actions"]]
+        seats = [a["seat"] for a in deal["actions"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReviewError(f"not a deal of a game record: {exc}") from None
+    # Replay first: the seat's decisions (a copy of the match at each) and the moment
+    # after the first lead, where the double dummy starts.
+    d = match.deals[-1]
+    moments: list[tuple[int, Match, Action]] = []
+    dd_start: Match | None = None
+    for i, (s, action) in enumerate(zip(seats, actions, strict=True)):
+        if d.turn != s:
+            raise ReviewError(f"action {i}: it is not seat {s}'s turn")
+        if s == seat and _has_choice(d.legal_actions()):
+            moments.append((i, match.copy(), action))
+        try:
+            match.apply(s, action)
+        except ValueError as exc:
+            raise ReviewError(f"action {i}: {exc}") from None
+        if dd_start is None and d.phase == "play" and d.tricks_played == 0 \
+                and len(d.trick_cards) == 1 and not d.minus_round:
+            dd_start = match.copy()
+    if d.phase != "over":
+        raise ReviewError("the deal is not finished")
+    review = Review(seat, bidder=d.bidder, contract=d.contract_bid,
+                    points=float(d.points[seat]) if d.points else None)
+    if d.bidder is not None and not d.minus_round:
+        side, _ = sides(d, d.bidder)
+        bonus = _kitty_trick(d)
+        review.side_tricks = sum(d.tricks_won[x] for x in range(d.n) if side >> x & 1) + bonus
+        if dd_start is not None:
+            dd_end = start + (end - start) * DD_SHARE
+            review.double_dummy, review.double_dummy_from_trick = _double_dummy(
+                dd_start, actions, seats, dd_end, review.side_tricks - bonus)
+    bot = SearchBot("review", REVIEW)
+    for k, (i, at, action) in enumerate(moments):
+        now = time.monotonic()
+        share = max(0.0, (end - now) / (len(moments) - k))
+        review.decisions.append(_judge(bot, at, seat, action, i, rng, now + share))
+    review.decisions.sort(key=lambda x: -x.loss)
+    return review
+
+
+def _has_choice(legal: tuple[Action, ...]) -> bool:
+    return len(legal) > 1 or (len(legal) == 1 and type(legal[0]) is DiscardAny)
+
+
+def _start(rules: RuleSet, deal: dict[str, Any]) -> Match:
+    try:
+        match = Match(rules, rng=random.Random(0), first_dealer=deal["dealer"],
+                      auto_redeal=False)
+        match.start_deal(hands=[mask_of_ids(h) for h in deal["hands"]],
+                         kitty=mask_of_ids(deal["kitty"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReviewError(f"not a deal of a game record: {exc}") from None
+    return match
+
+
+def _judge(bot: SearchBot, match: Match, seat: int, action: Action, index: int,
+           rng: random.Random, deadline: float) -> Decision:
+    d = match.deals[-1]
+    view = SeatView(match, seat)
+    phase = d.phase
+    trick = d.tricks_played + 1 if phase == "play" else None
+    estimate = bot.estimate(view, rng, deadline, extra=action)
+    best = estimate.best
+    chosen_points = estimate.points.get(action)
+    best_points = estimate.points.get(best)
+    loss = 0.0
+    if chosen_points is not None and best_points is not None:
+        loss = max(0.0, best_points - chosen_points)
+    if isinstance(action, Bid) and chosen_points is None:
+        best_points = None
+    error = None
+    mine, theirs = estimate.per_sample.get(action), estimate.per_sample.get(best)
+    if mine and theirs and action != best:
+        error = round(paired_difference(theirs, mine)[1], 2)
+    return Decision(index, phase, trick, action.to_json(), best.to_json(),
+                    _round(chosen_points), _round(best_points), round(loss, 2), error,
+                    estimate.samples)
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 2)
+
+
+def _kitty_trick(d: Any) -> int:
+    o = d.rules.options
+    return 1 if o.kitty and o.kitty_trick and not d.amerikaner else 0
+
+
+def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
+                  end: float, guess: int) -> tuple[int | None, int | None]:
+    """The bidder's side's tricks with perfect play from the first lead (else from a later
+    trick if that takes too long), kitty trick included; (None, None) if neither fits."""
+    d = at_lead.deals[-1]
+    bidder = d.bidder
+    assert bidder is not None
+    side, _ = sides(d, bidder)
+    o = d.rules.options
+    l2w = bool(o.led_two_wins)
+    forced = 1 << d.called if d.called is not None and d.reveals >= 0 else 0
+    solver = Endgame(d.n, d.trump, l2w, side, side, forced)
+    now = time.monotonic()
+    solver.deadline = now + (end - now) * FIRST_TRY
+    try:
+        future = solver.value(d.hands, d.leader, d.trick_cards, guess)
+        return future + _kitty_trick(d), 1
+    except SolveTimeout:
+        pass
+    # Again from the trick where LATE_TRICKS are left, after the real play so far.
+    late = at_lead.copy()
+    ld = late.deals[-1]
+    done = ld.action_count
+    for s, action in list(zip(seats, actions, strict=True))[done:]:
+        if ld.hand_size - ld.tricks_played <= LATE_TRICKS and not ld.trick_cards:
+            break
+        late.apply(s, action)
+    if ld.turn is None:
+        return None, None
+    solver = Endgame(ld.n, ld.trump, l2w, side, side)
+    solver.deadline = end
+    try:
+        future = solver.value(ld.hands, ld.turn, [])
+    except SolveTimeout:
+        return None, None
+    won = sum(ld.tricks_won[x] for x in range(ld.n) if side >> x & 1)
+    return won + future + _kitty_trick(ld), ld.tricks_played + 1
+
+
+__all__ = ["Decision", "Review", "ReviewError", "review_deal"]

@@ -1,0 +1,292 @@
+"""Determinization: complete deals consistent with everything one seat knows.
+
+``Knowledge(view)`` collects what the seat of a ``SeatView`` knows: its own hand, the cards
+each seat has played, the suits each seat showed out of, the called card (while it is
+live it is in the hand of neither the bidder nor a seat that already followed trick one,
+whose holder had to play it), its own discards, a shown kitty (in the bidder's hand or
+discards), how many cards each hand holds, and the auction.  ``sample(rng)`` deals the
+unseen cards to the other hands and the hidden pile (the kitty during the auction, the
+bidder's discards after it) under those constraints; ``state(sample)`` replays the public
+actions on that deal through the engine, so the sample is a real ``DealState`` that rules
+code and rollouts can use.  Nothing here reads more than the view.
+
+Auction inference (``weight``) is cheap: a seat that bid ``b`` is unlikely to hold a hand
+whose fitted estimate (hand_eval) is far below ``b``, and a seat that passed at its first
+turn is unlikely to hold one far above the lowest bid.  Samples are filtered by that
+likelihood, never to the point of failing: after a few rejections any sample is taken.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from app.rules import PASS, Action, DealState, Discard, SeatView, bid, lead
+from app.rules.actions import PLAYS
+from app.rules.cards import JOKER1, cards_of
+
+from .hand_eval import best_trump, model_for
+from .table_facts import note_trick
+
+PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
+MAX_TRIES = 200
+
+
+class Knowledge:
+    """One seat's knowledge at one decision (built fresh per decision)."""
+
+    __slots__ = (
+        "allowed",
+        "auction",
+        "bidder",
+        "called",
+        "counts",
+        "dealer",
+        "discards",
+        "grand",
+        "hand",
+        "inference",
+        "kitty",
+        "n",
+        "phase",
+        "pile",
+        "played_by",
+        "rules",
+        "seat",
+        "sequence",
+        "trick",
+        "tricks",
+        "unseen",
+        "voids",
+    )
+
+    def __init__(self, view: SeatView) -> None:
+        seat = view.seat
+        assert seat is not None
+        self.seat = seat
+        self.rules = rules = view.rules
+        self.n = n = view.players
+        self.phase = view.phase
+        self.dealer = view.dealer
+        self.hand = hand = view.hand
+        self.auction = view.auction
+        self.bidder = view.bidder
+        self.called = view.called
+        self.grand = view.grand
+        self.tricks = view.tricks
+        self.trick = view.trick
+        self.counts = view.hand_counts
+        kitty_size = rules.options.kitty
+        played_by = [0] * n
+        voids = [0] * n
+        sequence: list[tuple[int, int]] = []
+        played = 0
+        for leader, cards, _ in self.tricks:
+            sequence += [((leader + i) % n, c) for i, c in enumerate(cards)]
+            played |= note_trick(voids, leader, cards, n)
+        if self.trick:
+            sequence += self.trick
+            played |= note_trick(voids, self.trick[0][0], [c for _, c in self.trick], n)
+        for s, c in sequence:
+            played_by[s] |= 1 << c
+        self.played_by = played_by
+        self.voids = voids
+        self.sequence = sequence  # every card played, in order, with its seat
+        own_discards = view.discards or 0
+        self.discards = own_discards
+        self.kitty = view.kitty  # known kitty (own as bidder, or shown), else None
+        known = hand | played | own_discards
+        if self.kitty is not None and seat == self.bidder:
+            known |= self.kitty
+        self.unseen = rules.shape.deck & ~known
+        # The hidden pile: the kitty until someone takes it, then the bidder's discards
+        # (the bidder knows its own); empty without a kitty.
+        if not kitty_size or (seat == self.bidder and self.phase != "auction"):
+            self.pile = 0
+        else:
+            self.pile = kitty_size
+        self.allowed = self._allowed()
+        self.inference = _auction_targets(self)
+
+    def _allowed(self) -> dict[int, list[int]]:
+        """For each unseen card, the holders (seats, or PILE) it may sit with."""
+        n, seat = self.n, self.seat
+        others = [s for s in range(n) if s != seat]
+        out: dict[int, list[int]] = {}
+        called = self.called
+        called_live = called is not None and bool(self.unseen >> called & 1)
+        followed_trick_one = {s for s, _ in self.trick} if not self.tricks else set()
+        shown = self.kitty if (self.kitty is not None and seat != self.bidder) else 0
+        for c in cards_of(self.unseen):
+            holders: list[int] = []
+            suit = c // 13 if c < JOKER1 else -1
+            for s in others:
+                if suit >= 0 and self.voids[s] >> suit & 1:
+                    continue
+                holders.append(s)
+            if self.pile:
+                holders.append(PILE)
+            if called_live and c == self.called:
+                holders = [s for s in holders if s != PILE and s != self.bidder
+                           and s not in followed_trick_one]
+            elif shown >> c & 1:
+                holders = [s for s in holders if s in (PILE, self.bidder)]
+            out[c] = holders
+        return out
+
+    # -- samples -----------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> tuple[list[int], int]:
+        """(current hands of every seat, the hidden pile): one consistent deal."""
+        best: tuple[list[int], int] | None = None
+        for attempt in range(MAX_TRIES):
+            dealt = self._deal_once(rng)
+            if dealt is None:
+                continue
+            best = dealt
+            if attempt >= 8 or rng.random() < self.weight(dealt[0]):
+                return dealt
+        if best is not None:
+            return best
+        return self._deal_loose(rng)
+
+    def _deal_once(self, rng: random.Random) -> tuple[list[int], int] | None:
+        capacity = {s: self.counts[s] for s in range(self.n) if s != self.seat}
+        capacity[PILE] = self.pile
+        hands = [0] * self.n
+        hands[self.seat] = self.hand
+        pile = 0
+        cards = list(self.allowed.items())
+        rng.shuffle(cards)
+        cards.sort(key=lambda item: len(item[1]))
+        for c, holders in cards:
+            room = [h for h in holders if capacity[h] > 0]
+            if not room:
+                return None
+            total = sum(capacity[h] for h in room)
+            pick = rng.random() * total
+            for h in room:
+                pick -= capacity[h]
+                if pick < 0:
+                    break
+            capacity[h] -= 1
+            if h == PILE:
+                pile |= 1 << c
+            else:
+                hands[h] |= 1 << c
+        return hands, pile
+
+    def _deal_loose(self, rng: random.Random) -> tuple[list[int], int]:
+        """Ignore the shown voids (never needed in practice; keeps ``sample`` total)."""
+        rest = cards_of(self.unseen)
+        rng.shuffle(rest)
+        hands = [0] * self.n
+        hands[self.seat] = self.hand
+        i = 0
+        for s in range(self.n):
+            if s == self.seat:
+                continue
+            for c in rest[i:i + self.counts[s]]:
+                hands[s] |= 1 << c
+            i += self.counts[s]
+        return hands, sum(1 << c for c in rest[i:])
+
+    def weight(self, hands: list[int]) -> float:
+        """How likely the auction was with these hands (1.0: no evidence against)."""
+        w = 1.0
+        for s, low, high in self.inference:
+            dealt = hands[s] | self.played_by[s]
+            if s == self.bidder and self.phase != "auction":
+                continue  # its hand now holds the kitty
+            rules = self.rules
+            o = rules.options
+            model = model_for(o.players, o.kitty)
+            _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model)
+            est = model.const + mine
+            if low is not None:
+                w *= _normal_cdf((est - low + 1.0) / model.sigma)
+            if high is not None:
+                w *= _normal_cdf((high + 1.0 - est) / model.sigma)
+        return w
+
+    # -- the sample as an engine state ---------------------------------------------------
+
+    def state(self, hands: list[int], pile: int, rng: random.Random) -> DealState | None:
+        """The deal as it stands now with these hidden cards, rebuilt by the engine from
+        the deal as dealt and the public actions (``None`` if the engine refuses it)."""
+        rules = self.rules
+        n = self.n
+        dealt = [hands[s] | self.played_by[s] for s in range(n)]
+        kitty = 0
+        bidder = self.bidder
+        discards = 0
+        if rules.options.kitty:
+            if bidder is None or self.phase == "auction":
+                kitty = pile
+            else:
+                pool = dealt[bidder] | (self.discards if self.seat == bidder else pile)
+                if self.kitty is not None:
+                    kitty = self.kitty
+                else:
+                    # Which of the bidder's cards came from the kitty is unknown: any.
+                    choice = cards_of(pool)
+                    rng.shuffle(choice)
+                    kitty = sum(1 << c for c in choice[:rules.options.kitty])
+                discards = self.discards if self.seat == bidder else pile
+                dealt[bidder] = pool & ~kitty
+        assert self.dealer is not None
+        deal = DealState(rules, self.dealer, dealt, kitty)
+        try:
+            for s, value in self.auction:
+                deal.apply(s, bid(value))  # type: ignore[arg-type]
+            if deal.phase == "discard" and discards:
+                deal.apply(bidder, Discard(discards))  # type: ignore[arg-type]
+            first = True
+            for s, c in self.sequence:
+                if first and deal.phase == "lead":
+                    deal.apply(s, lead(c, self.called, self.grand))
+                else:
+                    deal.apply(s, PLAYS[c])
+                first = False
+        except ValueError:
+            return None
+        return deal
+
+
+
+def _auction_targets(k: Knowledge) -> list[tuple[int, float | None, float | None]]:
+    """(seat, lowest plausible estimate, highest plausible estimate) per other seat, from
+    its bids: its highest numeric bid, or its first turn's pass."""
+    rules = k.rules
+    out: dict[int, tuple[float | None, float | None]] = {}
+    seen: set[int] = set()
+    for s, value in k.auction:
+        if s == k.seat:
+            continue
+        if isinstance(value, int):
+            out[s] = (float(value) - 1.0, out.get(s, (None, None))[1])
+        elif value == "pass" and s not in seen:
+            out[s] = (None, float(rules.shape.min_bid))
+        seen.add(s)
+    return [(s, lo, hi) for s, (lo, hi) in out.items()]
+
+
+def _normal_cdf(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def forced_auction(deal: DealState, seat: int, value: int) -> bool:
+    """Finish the auction of ``deal`` with ``seat`` bidding ``value`` and the others
+    passing (a what-if for the auction's estimate); False if the engine refuses."""
+    try:
+        while deal.phase == "auction":
+            turn = deal.turn
+            assert turn is not None
+            action: Action = bid(value) if turn == seat and deal.high < value else PASS
+            deal.apply(turn, action)
+    except ValueError:
+        return False
+    return deal.bidder == seat
+
+
+__all__ = ["PILE", "Knowledge", "forced_auction"]

@@ -1,0 +1,285 @@
+"""The ``normal`` and ``strong`` bots: determinized search.
+
+For each decision the bot samples complete deals consistent with what its seat knows
+(sampling.py), plays each candidate action out in every sample (rollout.py: heuristic
+play, then the last tricks solved exactly; solver.py) and takes the action with the best
+mean score for its own seat.  Every candidate is tried on the same samples, so the
+comparison is paired and the noise of the deal mostly cancels.
+
+It is anytime: samples are added until the soft budget (its usual thinking time) or the
+sample cap is reached, and never past the hard deadline (default one second from the
+start of the decision, or the caller's ``deadline``, a ``time.monotonic()`` instant).  A
+sample is only counted when every candidate has been played in it; with no sample
+finished the bot falls back to the heuristic's choice, which it computes first.
+
+Where a decision has a single sensible candidate, or the heuristic is known to be as
+good (the Amerikaner bid, an Amerikaner contract's discard), it uses the heuristic's.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from app.rules import (
+    AMERIKANER,
+    PASS,
+    Action,
+    Bid,
+    DealState,
+    DiscardAny,
+    Lead,
+    SeatView,
+)
+
+from . import heuristic as easy
+from .candidates import discard_candidates, lead_candidates, play_candidates
+from .rollout import finish, score, sides, solver_for, value
+from .sampling import Knowledge, forced_auction
+from .solver import Endgame
+
+HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
+SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
+MARGIN = 1.0  # standard errors by which a candidate must beat the heuristic's choice
+PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in samples
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard a level thinks."""
+
+    budget: float  # seconds a decision usually takes (the soft stop)
+    samples: int  # at most this many samples a decision
+    exact: int  # tricks solved exactly at the end of each rollout
+    exact_now: int  # with at most this many tricks left, no rollout at all
+    search_auction: bool  # discard, lead and call by samples (else the heuristic's)
+    search_bid: bool = True  # bid by samples (else the heuristic's)
+    bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
+
+
+@dataclass
+class Estimate:
+    """The result of a search: each candidate's mean points and side tricks."""
+
+    best: Action
+    points: dict[Action, float]
+    tricks: dict[Action, float]
+    samples: int
+    fallback: Action
+    per_sample: dict[Action, list[float]] = field(default_factory=dict)  # paired values
+
+
+class SearchBot:
+    """A determinized-search bot; ``settings`` makes it ``normal`` or ``strong``."""
+
+    def __init__(self, name: str, settings: Settings) -> None:
+        self.name = name
+        self.settings = settings
+
+    def choose(self, view: SeatView, rng: random.Random,
+               deadline: float | None = None) -> Action:
+        return self.estimate(view, rng, deadline).best
+
+    def estimate(self, view: SeatView, rng: random.Random, deadline: float | None = None,
+                 extra: Action | None = None) -> Estimate:
+        """The decision with the figures behind it (hints and reviews read them);
+        ``extra`` is an action to evaluate on the same samples as the candidates (the
+        choice a player made, for a review)."""
+        start = time.monotonic()
+        hard = start + HARD_CAP if deadline is None else deadline
+        soft = min(start + self.settings.budget, hard - SAFETY)
+        stop = _Clock(soft, hard - SAFETY)
+        legal = view.legal
+        first = legal[0]
+        fallback = easy.HeuristicBot().choose(view, rng)
+        if len(legal) == 1 and type(first) is not DiscardAny:
+            return Estimate(first, {}, {}, 0, first)
+        kind = type(first)
+        if kind is Bid:
+            if not self.settings.search_bid or fallback is AMERIKANER:
+                return Estimate(fallback, {}, {}, 0, fallback)
+            return self._bid(view, rng, stop, fallback)
+        if kind is DiscardAny:
+            if not self.settings.search_auction or view.contract_bid == "amerikaner":
+                return Estimate(fallback, {}, {}, 0, fallback)
+            return self._compare(view, rng, stop,
+                                 _with(discard_candidates(view, fallback), extra), fallback)
+        if kind is Lead:
+            if not self.settings.search_auction:
+                return Estimate(fallback, {}, {}, 0, fallback)
+            return self._compare(view, rng, stop, _with(lead_candidates(view, fallback), extra),
+                                 fallback)
+        return self._compare(view, rng, stop, _with(play_candidates(view), extra), fallback)
+
+    # -- comparing candidates on shared samples -------------------------------------------
+
+    def _compare(self, view: SeatView, rng: random.Random, stop: _Clock,
+                 candidates: list[Action], fallback: Action) -> Estimate:
+        if fallback not in candidates:
+            candidates = [fallback, *candidates]
+        if len(candidates) == 1:
+            return Estimate(candidates[0], {}, {}, 0, fallback)
+        seat = view.seat
+        assert seat is not None
+        know = Knowledge(view)
+        s = self.settings
+        points = dict.fromkeys(candidates, 0.0)
+        tricks = dict.fromkeys(candidates, 0.0)
+        per_sample: dict[Action, list[float]] = {a: [] for a in candidates}
+        done = 0
+        while done < s.samples and not stop.soft_over():
+            hands, pile = know.sample(rng)
+            state = know.state(hands, pile, rng)
+            if state is None:
+                continue
+            results = self._evaluate(state, seat, candidates, rng, stop)
+            if results is None:
+                break
+            for action, (p, t) in results.items():
+                points[action] += p
+                tricks[action] += t
+                per_sample[action].append(value(p, t))
+            done += 1
+        if not done:
+            return Estimate(fallback, {}, {}, 0, fallback)
+        points = {a: v / done for a, v in points.items()}
+        tricks = {a: v / done for a, v in tricks.items()}
+        best = max(candidates, key=lambda a: (value(points[a], tricks[a]), a == fallback))
+        if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback]):
+            best = fallback
+        return Estimate(best, points, tricks, done, fallback, per_sample)
+
+    def _evaluate(self, state: DealState, seat: int, candidates: list[Action],
+                  rng: random.Random, stop: _Clock) -> dict[Action, tuple[float, float]] | None:
+        """Each candidate's (points, side tricks) in one sample; None past the deadline."""
+        s = self.settings
+        left = state.hand_size - state.tricks_played
+        out: dict[Action, tuple[float, float]] = {}
+        if state.phase == "play" and left <= s.exact_now:
+            exact = solver_for(state, seat)
+            leader = state.leader if state.trick_cards else seat
+            per_card = exact.values(state.hands, leader, state.trick_cards)
+            for action in candidates:
+                after = state.copy()
+                after.apply(seat, action)
+                out[action] = _score_after(after, seat, per_card[action[0]], state)  # type: ignore[index]
+            return out
+        solver: Endgame | None = None
+        for action in candidates:
+            if stop.hard_over():
+                return None
+            after = state.copy()
+            after.apply(seat, action)
+            if after.phase == "play" and solver is None and after.tricks_played:
+                solver = solver_for(after, seat)
+            out[action] = finish(after, seat, s.exact, rng, solver)
+        return out
+
+    # -- the auction ----------------------------------------------------------------------
+
+    def _bid(self, view: SeatView, rng: random.Random, stop: _Clock,
+             fallback: Action) -> Estimate:
+        """Expected points of each legal bid from the side tricks the samples give when
+        this seat wins the auction at its lowest bid (heuristic kitty, call and play,
+        the last tricks exact), against what passing is worth."""
+        legal = view.legal
+        numeric = [a for a in legal if isinstance(a, Bid) and isinstance(a.value, int)]
+        if not numeric:
+            return Estimate(PASS, {}, {}, 0, fallback)
+        seat = view.seat
+        assert seat is not None
+        know = Knowledge(view)
+        s = self.settings
+        low = numeric[0].value
+        assert isinstance(low, int)
+        results: list[float] = []
+        while len(results) < s.samples and not stop.soft_over():
+            hands, pile = know.sample(rng)
+            state = know.state(hands, pile, rng)
+            if state is None or not forced_auction(state, seat, low):
+                continue
+            if stop.hard_over():
+                break
+            _, side = finish(state, seat, s.exact, rng)
+            results.append(side + s.bid_bonus)
+        if not results:
+            return Estimate(fallback, {}, {}, 0, fallback)
+        o = view.rules.options
+        factor = 2.0 if o.bidder_double else 1.0
+        pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / o.players
+        points: dict[Action, float] = {PASS: pass_value}
+        tricks: dict[Action, float] = {}
+        k = len(results)
+        raw = sum(results) / k
+        # The chance of making b from a normal spread around the samples' mean.  A few
+        # samples are noisy, so both are pooled with PRIOR_SAMPLES worth of the fitted
+        # estimate that ``easy`` bids from (hand_eval: calibrated on many deals).
+        prior, sigma = easy.side_estimate(view)
+        mean = (k * raw + PRIOR_SAMPLES * (prior + s.bid_bonus)) / (k + PRIOR_SAMPLES)
+        spread = sum((t - raw) ** 2 for t in results)
+        sd = math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
+        for action in numeric:
+            b = action.value
+            assert isinstance(b, int)
+            made = easy.chance_at_least(mean, sd, b)
+            points[action] = factor * b * (2.0 * made - 1.0)
+            tricks[action] = mean - s.bid_bonus  # as the samples played it
+        best = max(points, key=lambda a: points[a])
+        return Estimate(best, points, tricks, len(results), fallback)
+
+
+def _clearly_better(mine: list[float], theirs: list[float]) -> bool:
+    """Whether ``mine`` beats ``theirs`` (paired values, one per sample) by more than
+    ``MARGIN`` standard errors: with few samples, the best-looking of many candidates
+    is often best by luck, and the heuristic's choice is a sound default."""
+    mean, error = paired_difference(mine, theirs)
+    return mean > MARGIN * error if len(mine) >= 2 else mean > 0
+
+
+def paired_difference(mine: list[float], theirs: list[float]) -> tuple[float, float]:
+    """(mean, standard error) of ``mine - theirs`` over paired samples."""
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    k = len(diffs)
+    mean = sum(diffs) / k
+    if k < 2:
+        return mean, 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean, math.sqrt(var / k)
+
+
+def _with(candidates: list[Action], extra: Action | None) -> list[Action]:
+    if extra is None or extra in candidates:
+        return candidates
+    return [*candidates, extra]
+
+
+class _Clock:
+    __slots__ = ("hard", "soft")
+
+    def __init__(self, soft: float, hard: float) -> None:
+        self.soft = soft
+        self.hard = hard
+
+    def soft_over(self) -> bool:
+        return time.monotonic() >= self.soft
+
+    def hard_over(self) -> bool:
+        return time.monotonic() >= self.hard
+
+
+def _score_after(after: DealState, seat: int, future_from_before: int,
+                 before: DealState) -> tuple[float, float]:
+    """Score from a solved value taken before ``after``'s card (the same future tricks:
+    the value counts the trick in progress, which ``after`` may just have completed)."""
+    completed = after.tricks_played - before.tricks_played
+    if completed:
+        # The trick just ended is in ``after.tricks_won`` and in the solved value: once.
+        winner = after.tricks[-1][2]
+        _, counted = sides(before, seat)
+        future_from_before -= counted >> winner & 1
+    return score(after, seat, future_from_before)
+
+
+__all__ = ["HARD_CAP", "Estimate", "SearchBot", "Settings"]

@@ -1,0 +1,399 @@
+"""The exact endgame: alpha-beta over bit-mask hands with every card known (double dummy).
+
+``Endgame(...).value(hands, leader, trick)`` is the number of tricks the ``counted`` seats
+take from this moment to the end of the deal when the ``maxers`` seats play to make it as
+high as possible and every other seat plays to make it as low as possible.  Normally both
+masks are one side (the bidder's side maximises its tricks; the defenders minimise them);
+a minus round counts one seat's tricks and lets everyone else push them up (the
+"paranoid" reading of a game where each plays for itself).
+
+The speed comes from: cards that are equivalent in one hand (touching once the cards
+between them have gone) tried once, a transposition table at trick boundaries that keeps
+bounds, a cheap move order (winners first when following, high cards first when leading)
+and the trivial bounds of the tricks left.  The rules are RULES.md section 8: follow the
+led suit when you can, a led joker lets anything follow and wins, a led two wins under
+``led_two_wins``, the called card's holder must play it in trick one (``forced``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
+from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
+
+_FULL = (1 << 13) - 1
+RELATIVE_FROM = 7  # tricks left from which the table keys cards by relative rank
+_SUIT_BASE = tuple(13 * (c // 13) for c in range(52))  # card -> the first card of its suit
+
+
+class SolveTimeout(Exception):
+    """The solver's ``deadline`` passed before it had an answer."""
+
+
+class Endgame:
+    """One solver per deal position family: the rules and the objective are fixed, the
+    transposition table is shared across every ``value`` call on the same deal."""
+
+    __slots__ = ("counted", "deadline", "forced", "l2w", "maxers", "n", "nodes", "strengths",
+                 "suit_base", "table", "twos")
+
+    def __init__(self, players: int, trump: int | None, led_two_wins: bool,
+                 counted: int, maxers: int, forced: int = 0) -> None:
+        self.n = players
+        self.strengths = STRENGTHS[NO_TRUMP if trump is None else trump]
+        self.l2w = led_two_wins
+        self.twos = sum(1 << (13 * s) for s in range(4)) if led_two_wins else 0
+        self.suit_base = _SUIT_BASE
+        self.counted = counted
+        self.maxers = maxers
+        self.forced = forced  # the called card's bit while trick one is in play
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.nodes = 0
+        # A ``time.monotonic()`` instant after which ``value`` raises SolveTimeout (None:
+        # never; the endgames of the bots' searches are small enough not to need one).
+        self.deadline: float | None = None
+
+    # -- the public question -------------------------------------------------------
+
+    def value(self, hands: list[int], leader: int, trick: list[int],
+              guess: int | None = None) -> int:
+        """Tricks the counted seats take from here on (the trick in progress included);
+        ``trick`` holds the cards already played to it, ``leader`` led it.  ``guess`` (a
+        likely value) only changes how fast the answer comes."""
+        hands = list(hands)
+        left = max(hands).bit_count() + (1 if trick else 0)
+        trick = list(trick)
+        if trick and len(trick) == self.n:  # a complete trick is not a position
+            raise ValueError("the trick is complete")
+        return self._mtd(self._searcher(hands, leader, trick), left, guess)
+
+    def values(self, hands: list[int], leader: int, trick: list[int]) -> dict[int, int]:
+        """The value after each legal card of the seat to play (each card, not only one
+        per equivalent group): what an exact player compares."""
+        seat = (leader + len(trick)) % self.n
+        out: dict[int, int] = {}
+        left = max(hands).bit_count() + (1 if trick else 0)
+        guess: int | None = None
+        for card in cards_of(self._legal(hands[seat], trick)):
+            rest = list(hands)
+            rest[seat] ^= 1 << card
+            after = [*trick, card]
+            guess = out[card] = self._mtd(self._searcher(rest, leader, after), left, guess)
+        return out
+
+    def _searcher(self, hands: list[int], leader: int,
+                  trick: list[int]) -> Callable[[int, int], int]:
+        return lambda alpha, beta: self._position(hands, leader, trick, alpha, beta)
+
+    def _mtd(self, search: Callable[[int, int], int], left: int, guess: int | None) -> int:
+        """MTD(f): zero-window searches around a guess until the bounds meet (each one
+        cheap thanks to the bounds the table keeps)."""
+        lo, hi = 0, left
+        g = (left + 1) // 2 if guess is None else min(max(guess, 0), left)
+        while lo < hi:
+            beta = max(g, lo + 1)
+            g = search(beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return lo
+
+    def _position(self, hands: list[int], leader: int, trick: list[int], alpha: int,
+                  beta: int) -> int:
+        """The value of any position: a trick begun, just completed, or not begun."""
+        if not trick:
+            return self._trick(hands, leader, alpha, beta, max(hands).bit_count())
+        if len(trick) < self.n:
+            return self._continue(hands, leader, trick, alpha, beta)
+        winner = (leader + self._winner_index(trick)) % self.n
+        won = self.counted >> winner & 1
+        left = max(hands).bit_count()
+        if not left:
+            return won
+        saved, self.forced = self.forced, 0
+        try:
+            return won + self._trick(hands, winner, alpha - won, beta - won, left)
+        finally:
+            self.forced = saved
+
+    # -- search --------------------------------------------------------------------
+
+    def _continue(self, hands: list[int], leader: int, trick: list[int], alpha: int,
+                  beta: int) -> int:
+        """Finish the trick in progress, then the rest of the deal."""
+        led = trick[0]
+        n = self.n
+        if led >= JOKER1 or (self.l2w and led % 13 == 0):
+            best, best_pos, suit_mask = LEADER_WINS, 0, 0
+            strength = self.strengths[0]
+        else:
+            strength = self.strengths[led // 13]
+            suit_mask = SUIT_MASKS[led // 13]
+            best, best_pos = -1, 0
+            for i, c in enumerate(trick):
+                if strength[c] > best:
+                    best, best_pos = strength[c], i
+        best_seat = (leader + best_pos) % n
+        present = self._present(hands, trick)
+        return self._follow(hands, leader, (leader + len(trick)) % n, len(trick), suit_mask,
+                            strength, best, best_seat, present, alpha, beta)
+
+    def _trick(self, hands: list[int], leader: int, alpha: int, beta: int, left: int) -> int:
+        """The value of the rest of the deal with ``leader`` to lead, ``left`` tricks."""
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 1023 \
+                and time.monotonic() > self.deadline:
+            raise SolveTimeout
+        if left == 0:
+            return 0
+        # Relative keys cost more than they save in small endgames (measured).
+        key = self._key(hands, leader) if left >= RELATIVE_FROM else (*hands, leader)
+        hit = self.table.get(key)
+        lo, hi = (0, left) if hit is None else hit
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        a, b = max(alpha, lo), min(beta, hi)
+        n = self.n
+        hand = hands[leader]
+        present = self._present(hands, ())
+        is_max = self.maxers >> leader & 1
+        best_value = -1 if is_max else left + 1
+        strengths = self.strengths
+        for card in self._ordered_leads(hand, present):
+            hands[leader] = hand ^ (1 << card)
+            if card >= JOKER1 or (self.l2w and card % 13 == 0):
+                v = self._follow(hands, leader, (leader + 1) % n, 1, 0, strengths[0],
+                                 LEADER_WINS, leader, present, a, b)
+            else:
+                strength = strengths[card // 13]
+                v = self._follow(hands, leader, (leader + 1) % n, 1, SUIT_MASKS[card // 13],
+                                 strength, strength[card], leader, present, a, b)
+            hands[leader] = hand
+            if is_max:
+                if v > best_value:
+                    best_value = v
+                    if v > a:
+                        a = v
+            elif v < best_value:
+                best_value = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        if best_value <= max(alpha, lo):
+            hi = best_value  # failed low: an upper bound
+        elif best_value >= min(beta, hi):
+            lo = best_value  # failed high: a lower bound
+        else:
+            lo = hi = best_value
+        self.table[key] = (lo, hi)
+        return best_value
+
+    def _follow(self, hands: list[int], leader: int, seat: int, pos: int, suit_mask: int,
+                strength: tuple[int, ...], best: int, best_seat: int, present: int,
+                alpha: int, beta: int) -> int:
+        """Seat ``seat`` plays card number ``pos`` of the trick."""
+        hand = hands[seat]
+        follow = hand & suit_mask
+        if follow:
+            forced = self.forced & follow
+            options = forced or follow
+        else:
+            options = hand
+        n = self.n
+        last = pos == n - 1
+        is_max = self.maxers >> seat & 1
+        left_after = (hand.bit_count() - 1)
+        counted = self.counted
+        best_value = -1 if is_max else left_after + 2
+        a, b = alpha, beta
+        if follow:
+            base = self.suit_base[(follow & -follow).bit_length() - 1]
+            cards = [base + r for r in _suit_reps(options >> base & _FULL,
+                                                   present >> base & _FULL, self.l2w)]
+            order = [c for c in cards if strength[c] > best]
+            if order:
+                order += [c for c in cards if strength[c] <= best]
+            else:
+                order = cards
+        else:
+            order = self._ordered_follows(options, present, strength, best)
+        for card in order:
+            hands[seat] = hand ^ (1 << card)
+            s = strength[card]
+            if s > best:
+                nb, ns = s, seat
+            else:
+                nb, ns = best, best_seat
+            if last:
+                won = counted >> ns & 1
+                if left_after:
+                    saved, self.forced = self.forced, 0
+                    v = won + self._trick(hands, ns, a - won, b - won, left_after)
+                    self.forced = saved
+                else:
+                    v = won
+            else:
+                v = self._follow(hands, leader, (seat + 1) % n, pos + 1, suit_mask, strength,
+                                 nb, ns, present, a, b)
+            if is_max:
+                if v > best_value:
+                    best_value = v
+                    if v > a:
+                        a = v
+            elif v < best_value:
+                best_value = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        hands[seat] = hand
+        return best_value
+
+    def _key(self, hands: list[int], leader: int) -> tuple[int, ...]:
+        """The table's key: each hand's cards by their rank among the cards still in
+        play, suit by suit, so that positions differing only in which low cards are gone
+        share an entry (not under ``led_two_wins``, where the two itself matters)."""
+        if self.l2w:
+            return (*hands, leader, -1)
+        present = 0
+        for h in hands:
+            present |= h
+        key = [leader, present >> 52]
+        for base in (0, 13, 26, 39):
+            rest = present >> base & _FULL
+            if rest:
+                key.append(rest.bit_count())
+                for h in hands:
+                    key.append(_relative(h >> base & _FULL, rest))
+            else:
+                key.append(0)
+        for h in hands:
+            key.append(h >> 52)
+        return tuple(key)
+
+    # -- moves ---------------------------------------------------------------------
+
+    def _present(self, hands: list[int], trick: list[int] | tuple[int, ...]) -> int:
+        """Cards still in a hand or on the table: the rest cannot split equivalences."""
+        mask = 0
+        for h in hands:
+            mask |= h
+        for c in trick:
+            mask |= 1 << c
+        return mask
+
+    def _ordered_leads(self, hand: int, present: int) -> list[int]:
+        reps = _representatives(hand, present, self.twos)
+        reps.sort(key=_rank_desc)
+        return reps
+
+    def _ordered_follows(self, options: int, present: int, strength: tuple[int, ...],
+                         best: int) -> list[int]:
+        reps = _representatives(options, present, self.twos)
+        winners = [c for c in reps if strength[c] > best]
+        if not winners:
+            reps.sort(key=_rank_asc)
+            return reps
+        winners.sort(key=strength.__getitem__)
+        losers = [c for c in reps if strength[c] <= best]
+        losers.sort(key=_rank_asc)
+        return winners + losers
+
+    def _legal(self, hand: int, trick: list[int]) -> int:
+        if not trick:
+            return hand
+        led = trick[0]
+        if led >= JOKER1:
+            return hand
+        follow = hand & SUIT_MASKS[led // 13]
+        if not follow:
+            return hand
+        return (self.forced & follow) or follow
+
+    def _winner_index(self, trick: list[int]) -> int:
+        led = trick[0]
+        if led >= JOKER1 or (self.l2w and led % 13 == 0):
+            return 0
+        strength = self.strengths[led // 13]
+        ranks = [strength[c] for c in trick]
+        return ranks.index(max(ranks))
+
+
+# Sort keys by card index: the rank, jokers last (ascending) or first (descending).
+_RANK_ASC = (*(c % 13 for c in range(52)), 20, 20)
+_RANK_DESC = tuple(-r for r in _RANK_ASC)
+_rank_asc = _RANK_ASC.__getitem__
+_rank_desc = _RANK_DESC.__getitem__
+
+
+# _SUIT_REPS[mine << 13 | rest]: the ranks (lowest first) that stand for the groups of
+# equivalent cards of ``mine`` among ``rest``, the cards of one suit still present; filled
+# as positions come (a few thousand entries).
+_SUIT_REPS: dict[int, tuple[int, ...]] = {}
+
+
+_RELATIVE: dict[int, int] = {}
+
+
+def _relative(mine: int, rest: int) -> int:
+    """``mine`` (a subset of ``rest``, 13-bit suit masks) as positions within ``rest``."""
+    key = mine << 13 | rest
+    out = _RELATIVE.get(key)
+    if out is None:
+        out = 0
+        i = 0
+        bits = rest
+        while bits:
+            low = bits & -bits
+            if mine & low:
+                out |= 1 << i
+            i += 1
+            bits ^= low
+        _RELATIVE[key] = out
+    return out
+
+
+def _suit_reps(mine: int, rest: int, two_alone: bool) -> tuple[int, ...]:
+    key = mine << 13 | rest
+    reps = _SUIT_REPS.get(key)
+    if reps is None:
+        out: list[int] = []
+        run = False
+        bits = rest
+        while bits:
+            top = bits.bit_length() - 1
+            bits ^= 1 << top
+            if mine >> top & 1:
+                if not run:
+                    out.append(top)
+                run = True
+            else:
+                run = False
+        out.reverse()
+        reps = _SUIT_REPS[key] = tuple(out)
+    if two_alone and mine & 1 and reps[0] != 0:
+        return (0, *reps)
+    return reps
+
+
+def _representatives(options: int, present: int, twos: int) -> list[int]:
+    """One card per group of equivalent cards among ``options``: within a suit, cards
+    with no card between them still present elsewhere; the two jokers; a two that wins
+    when led (``twos``) always stands alone."""
+    out: list[int] = []
+    for base in (0, 13, 26, 39):
+        mine = options >> base & _FULL
+        if mine:
+            out += [base + r for r in _suit_reps(mine, present >> base & _FULL, bool(twos))]
+    jokers = options & JOKERS_MASK
+    if jokers:
+        out.append(jokers.bit_length() - 1)
+    return out

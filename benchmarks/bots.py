@@ -1,0 +1,232 @@
+"""How strong and how fast the bot levels are (docs/bots.md, "Levels"); prints, never
+asserts.
+
+    python3 benchmarks/bots.py --deals 500 --seed 1 [--rules standard] [--pairs strong:easy,...]
+
+For each pair ``a:b`` it plays ``--deals`` duplicate deals (``simulate --rotate``): every
+deal once per seat with ``a`` in that seat and ``b`` in every other, so each level holds
+every hand.  It prints, with 95 % confidence intervals over the deals (the rotations of
+one deal are paired):
+
+- mean points per deal per seat of ``a`` and of ``b``, and their difference;
+- decision time of each level, mean and 95th percentile, and the slowest decision;
+- as bidding side, the side's tricks against random play in the bidder's seat from the
+  same position (the deal replayed from the first lead with the bidder playing at random);
+- among ``a``'s plays with four tricks left where the choice matters (more than one legal
+  card, not all of the same double-dummy value), the share that is optimal with all hands
+  known (the bidder's side maximises its tricks, the defenders minimise them).
+
+``--deals 500`` with four players is 2,000 deal-plays per pair, the issue's sample size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.bots import BOTS
+from app.bots.rollout import sides
+from app.bots.solver import Endgame
+from app.rules import Action, Match, Play, RuleSet, SeatView
+from app.simulate import parse_rules
+
+
+class Stats:
+    """Everything measured for one pair."""
+
+    def __init__(self) -> None:
+        self.diffs: list[float] = []
+        self.points: dict[str, list[float]] = {}
+        self.times: dict[str, list[float]] = {}
+        self.optimal = 0
+        self.choices = 0
+        self.side_tricks: list[float] = []
+        self.random_tricks: list[float] = []
+        # Per level: contracts won, made, the bids' sum; points by role in the deal.
+        self.contracts: dict[str, list[int]] = {}
+        self.roles: dict[tuple[str, str], list[float]] = {}
+
+    def note_deal(self, match: Match, names: list[str]) -> None:
+        deal = match.deals[-1]
+        for s, name in enumerate(names):
+            if deal.minus_round or deal.bidder is None:
+                role = "minus"
+            elif s == deal.bidder:
+                role = "bidder"
+            elif s == deal.partner:
+                role = "partner"
+            else:
+                role = "defender"
+            self.roles.setdefault((name, role), []).append(match.totals[s])
+        if deal.bidder is not None and not deal.minus_round:
+            won = self.contracts.setdefault(names[deal.bidder], [0, 0, 0])
+            won[0] += 1
+            won[1] += bool(deal.made)
+            won[2] += deal.contract_bid if isinstance(deal.contract_bid, int) else 0
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    if not xs:
+        return 0.0, 0.0
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    return m, 1.96 * math.sqrt(var / len(xs))
+
+
+def side_tricks(match: Match) -> int | None:
+    deal = match.deals[-1]
+    if deal.bidder is None or deal.outcome != "played":
+        return None
+    side, _ = sides(deal, deal.bidder)
+    o = match.rules.options
+    bonus = 1 if o.kitty and o.kitty_trick and not deal.amerikaner else 0
+    return sum(deal.tricks_won[s] for s in range(deal.n) if side >> s & 1) + bonus
+
+
+def check_optimal(match: Match, seat: int, action: Action, stats: Stats) -> None:
+    """Score a play with four tricks left against the exact solver (all hands known)."""
+    deal = match.deals[-1]
+    if deal.minus_round or deal.bidder is None or type(action) is not Play:
+        return
+    if deal.hands[seat].bit_count() != 4 or len(deal.legal_actions()) < 2:
+        return
+    side, _ = sides(deal, deal.bidder)
+    solver = Endgame(deal.n, deal.trump, bool(match.rules.options.led_two_wins), side, side)
+    leader = deal.leader if deal.trick_cards else seat
+    values = solver.values(deal.hands, leader, deal.trick_cards)
+    if len(set(values.values())) < 2:
+        return
+    best = max(values.values()) if side >> seat & 1 else min(values.values())
+    stats.choices += 1
+    stats.optimal += values[action.card] == best
+
+
+def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
+         measured: str) -> Match:
+    """One single-deal match, timing each decision and checking the measured level."""
+    match = Match(rules, rng=random.Random(deal_seed))
+    rng = random.Random(deal_seed ^ 0x5EED_B07)
+    match.start_deal()
+    replay_from: Match | None = None
+    while not match.finished:
+        deal = match.deals[-1]
+        seat = deal.turn
+        assert seat is not None
+        if (replay_from is None and deal.phase == "play" and deal.tricks_played == 0
+                and len(deal.trick_cards) == 1 and names[deal.bidder or 0] == measured
+                and not deal.minus_round):
+            replay_from = match.copy()
+        name = names[seat]
+        view = SeatView(match, seat)
+        t = time.perf_counter()
+        action = BOTS[name].choose(view, rng)
+        stats.times.setdefault(name, []).append(time.perf_counter() - t)
+        if name == measured:
+            check_optimal(match, seat, action, stats)
+        match.apply(seat, action)
+    stats.note_deal(match, names)
+    if replay_from is not None:
+        mine = side_tricks(match)
+        bidder = replay_from.deals[-1].bidder
+        alt = [("random" if s == bidder else n) for s, n in enumerate(names)]
+        while not replay_from.finished:
+            seat = replay_from.turn
+            assert seat is not None
+            replay_from.apply(seat, BOTS[alt[seat]].choose(SeatView(replay_from, seat), rng))
+        theirs = side_tricks(replay_from)
+        if mine is not None and theirs is not None:
+            stats.side_tricks.append(mine)
+            stats.random_tricks.append(theirs)
+    return match
+
+
+def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int = 0) -> Stats:
+    """Play the pair's duplicate deals; with ``every``, print the figures so far every
+    ``every`` deals (a long run can be read before it ends)."""
+    n = rules.options.players
+    seeds = random.Random(seed)
+    stats = Stats()
+    for i in range(deals):
+        deal_seed = seeds.getrandbits(64)
+        pa = pb = 0.0
+        for k in range(n):
+            names = [a if s == k else b for s in range(n)]
+            match = play(rules, names, deal_seed, stats, a)
+            pa += match.totals[k]
+            pb += (sum(match.totals) - match.totals[k]) / (n - 1)
+        stats.points.setdefault(a, []).append(pa / n)
+        stats.points.setdefault(b, []).append(pb / n)
+        stats.diffs.append((pa - pb) / n)
+        if (i + 1) % 25 == 0:
+            print(f"  {a}:{b} {i + 1}/{deals} deals", file=sys.stderr, flush=True)
+        if every and (i + 1) % every == 0 and i + 1 < deals:
+            print(f"-- after {i + 1} deals", flush=True)
+            report(a, b, stats, n)
+    return stats
+
+
+def report(a: str, b: str, stats: Stats, n: int) -> None:
+    plays = len(stats.diffs) * n
+    print(f"== {a} vs {b}: {len(stats.diffs)} deals x {n} seats = {plays} deal-plays")
+    for name in (a, b):
+        m, ci = mean_ci(stats.points[name])
+        print(f"  {name:>7}: {m:6.2f} ± {ci:.2f} points per deal")
+    m, ci = mean_ci(stats.diffs)
+    print(f"  difference {a} - {b}: {m:+.2f} ± {ci:.2f}")
+    for name in (a, b):
+        ts = sorted(stats.times.get(name, []))
+        if ts:
+            print(f"  {name:>7} decisions: {len(ts)}, mean {1000 * sum(ts) / len(ts):.1f} ms, "
+                  f"p95 {1000 * ts[int(0.95 * (len(ts) - 1))]:.1f} ms, "
+                  f"max {1000 * ts[-1]:.1f} ms")
+    for name in (a, b):
+        won, made, total = stats.contracts.get(name, [0, 0, 0])
+        if won:
+            print(f"  {name:>7} contracts: won {won}, made {made} ({100 * made / won:.0f}%), "
+                  f"mean bid {total / won:.2f}")
+        roles = ", ".join(f"{role} {sum(v) / len(v):+.2f} ({len(v)})"
+                          for (who, role), v in sorted(stats.roles.items()) if who == name)
+        print(f"  {name:>7} points by role: {roles}")
+    if stats.side_tricks:
+        ms, cs = mean_ci(stats.side_tricks)
+        mr, cr = mean_ci(stats.random_tricks)
+        print(f"  {a} as bidder ({len(stats.side_tricks)} deals): side takes {ms:.2f} ± {cs:.2f}"
+              f" tricks; random play in the bidder's seat {mr:.2f} ± {cr:.2f}")
+    if stats.choices:
+        share = stats.optimal / stats.choices
+        ci = 1.96 * math.sqrt(share * (1 - share) / stats.choices)
+        print(f"  {a} optimal with four tricks left where it matters: {stats.optimal} of "
+              f"{stats.choices} = {100 * share:.1f}% ± {100 * ci:.1f}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--pairs", default="strong:easy,normal:easy,easy:random")
+    parser.add_argument("--every", type=int, default=0,
+                        help="also print the figures so far every N deals")
+    args = parser.parse_args(argv)
+    rules = parse_rules(args.rules)
+    n = rules.options.players
+    print(f"rules {rules.to_json()}, seed {args.seed}")
+    for pair in args.pairs.split(","):
+        a, b = pair.split(":")
+        started = time.perf_counter()
+        stats = run_pair(rules, a, b, args.deals, args.seed, args.every)
+        report(a, b, stats, n)
+        print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,240 @@
+"""The search bots' parts: samples agree with everything the seat knows and rebuild the
+public deal exactly; the hard cap holds on the slowest positions; hints come with a reason
+in three languages; a deal review lists the seat's decisions, biggest loss first."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+from bot_helpers import QUICK_STRONG, exact_match, hands_of
+
+from app.bots import BOTS, HARD_CAP
+from app.bots.hints import explain, hint_text, hint_texts
+from app.bots.review import ReviewError, review_deal
+from app.bots.sampling import Knowledge
+from app.bots.search import SearchBot, Settings
+from app.rules import (
+    AMERIKANER,
+    PASS,
+    Action,
+    Bid,
+    Discard,
+    DiscardAny,
+    Lead,
+    Match,
+    Play,
+    RuleSet,
+    SeatView,
+)
+from app.rules.cards import JOKER1, SUIT_MASKS, parse_card
+from app.rules.record import deal_to_record
+from app.simulate import play_deal
+
+EASY = BOTS["easy"]
+
+
+def positions(rules: RuleSet, deals: int, seed: int) -> list[tuple[Match, int]]:
+    """(a copy of the match, the seat to act) at every decision of easy bots' deals."""
+    out = []
+    rng = random.Random(seed)
+    for i in range(deals):
+        match = Match(rules, rng=random.Random(seed * 1000 + i))
+        match.start_deal()
+        while not match.finished:
+            seat = match.turn
+            assert seat is not None
+            out.append((match.copy(), seat))
+            match.apply(seat, EASY.choose(SeatView(match, seat), rng))
+    return out
+
+
+@pytest.mark.parametrize("rules", [
+    RuleSet("standard", match="single_deal"),
+    RuleSet("guide", players=3, show_kitty=True, match="single_deal"),
+    RuleSet("norsk", players=5, jokers=2, match="single_deal"),
+    RuleSet("standard", all_pass="minus_round", led_two_wins=True, jokers=1,
+            match="single_deal"),
+])
+def test_samples_agree_with_what_the_seat_knows(rules: RuleSet) -> None:
+    rng = random.Random(1)
+    checked = 0
+    for match, seat in positions(rules, 3, 7)[::3]:
+        view = SeatView(match, seat)
+        know = Knowledge(view)
+        real = match.deals[-1]
+        for _ in range(3):
+            hands, pile = know.sample(rng)
+            assert hands[seat] == view.hand
+            assert [h.bit_count() for h in hands] == view.hand_counts
+            everything = pile
+            for h in hands:
+                assert not everything & h
+                everything |= h
+            assert not everything & view.played
+            for s in range(len(hands)):
+                for suit in range(4):
+                    if know.voids[s] >> suit & 1:
+                        assert not hands[s] & SUIT_MASKS[suit]
+            if view.called is not None and view.bidder is not None \
+                    and everything >> view.called & 1 and seat != view.bidder:
+                assert not hands[view.bidder] >> view.called & 1
+                assert not pile >> view.called & 1
+            state = know.state(hands, pile, rng)
+            assert state is not None, "the engine refused a sample"
+            # The rebuilt deal shows the seat exactly what the real one does.
+            assert state.turn == real.turn and state.phase == real.phase
+            assert state.tricks == real.tricks and state.trick_cards == real.trick_cards
+            assert state.tricks_won == real.tricks_won and state.called == real.called
+            assert state.legal_actions() == real.legal_actions() or \
+                type(real.legal_actions()[0]) is DiscardAny
+            checked += 1
+    assert checked > 30
+
+
+def test_jokers_and_led_suits_leave_no_false_voids() -> None:
+    """A joker played to a suited lead shows a void in that suit; a card after a led
+    joker shows nothing."""
+    rules = RuleSet("standard", jokers=2, match="single_deal")
+    for match, seat in positions(rules, 4, 3):
+        know = Knowledge(SeatView(match, seat))
+        for leader, cards, _ in match.deals[-1].tricks:
+            if cards[0] >= JOKER1:
+                continue
+            suit = cards[0] // 13
+            for i, c in enumerate(cards[1:], 1):
+                showed_out = c >= JOKER1 or c // 13 != suit
+                assert bool(know.voids[(leader + i) % 4] >> suit & 1) or not showed_out
+
+
+def slowest_positions() -> list[tuple[Match, int]]:
+    """Three players with a kitty: a 16-card hand at the opening lead and at the first
+    card of a defender; and a bid with a full hand."""
+    rules = RuleSet("standard", players=3, match="single_deal")
+    out = []
+    for match, seat in positions(rules, 2, 11):
+        deal = match.deals[-1]
+        if deal.phase == "lead" or (deal.phase == "play" and deal.tricks_played == 0) \
+                or (deal.phase == "auction" and not deal.calls):
+            out.append((match, seat))
+    return out
+
+
+def test_the_cap_holds_on_the_slowest_positions() -> None:
+    """The deadline holds (a little slack for a busy machine) on the most expensive
+    decisions; the default cap is one second."""
+    assert HARD_CAP == 1.0
+    bot = SearchBot("strong", Settings(budget=60.0, samples=10_000, exact=4, exact_now=5,
+                                       search_auction=True))
+    cases = slowest_positions()
+    assert len(cases) >= 4
+    for match, seat in cases:
+        view = SeatView(match, seat)
+        start = time.monotonic()
+        action = bot.choose(view, random.Random(2), deadline=start + 0.15)
+        spent = time.monotonic() - start
+        assert spent < 0.15 + 0.1, (match.deals[-1].phase, spent)
+        if isinstance(action, Discard):
+            assert not view.discard_allowed(action.cards)
+        else:
+            assert action in view.legal
+
+
+def test_hints_give_a_legal_action_and_a_reason_in_three_languages() -> None:
+    texts = hint_texts()
+    assert set(texts) == {"en", "nb", "fr"}
+    assert texts["en"].keys() == texts["nb"].keys() == texts["fr"].keys()
+    rules = RuleSet("standard", match="single_deal")
+    kinds = set()
+    for match, seat in positions(rules, 2, 5)[::2]:
+        view = SeatView(match, seat)
+        hint = explain(view, random.Random(1), bot=QUICK_STRONG)
+        if isinstance(hint.action, Discard):
+            assert not view.discard_allowed(hint.action.cards)
+        else:
+            assert hint.action in view.legal
+        assert hint.key in texts["en"], hint.key
+        for lang in texts:
+            text = hint_text(hint, lang)
+            assert "{" not in text, (hint.key, text)
+        json.dumps(hint.to_json())
+        kinds.add(type(hint.action))
+    assert {Bid, Play} <= kinds
+
+
+def test_norwegian_hints_use_the_games_words() -> None:
+    nb = hint_texts()["nb"]
+    assert "rop" in nb["hint.call_highest_missing"]
+    assert "kalle" not in " ".join(nb.values())
+    assert "stikk" in nb["hint.bid_expected"] and "trumf" in nb["hint.bid_expected"]
+    fr = hint_texts()["fr"]
+    assert "pli" in fr["hint.bid_expected"] and "appelez" in fr["hint.call_highest_missing"]
+
+
+def test_a_deal_review_lists_the_seats_decisions_biggest_loss_first() -> None:
+    rules = RuleSet("standard", match="single_deal")
+    match = play_deal(rules, [EASY] * 4, 5)
+    deal = match.deals[-1]
+    assert deal.bidder is not None
+    record = deal_to_record(deal)
+    seat = deal.bidder
+    review = review_deal(rules, record, seat, random.Random(1), time.monotonic() + 3.0)
+    data = review.to_json()
+    json.dumps(data)
+    mine = [i for i, a in enumerate(record["actions"]) if a["seat"] == seat]
+    assert {d["index"] for d in data["decisions"]} <= set(mine)
+    assert len(data["decisions"]) >= 5
+    losses = [d["loss"] for d in data["decisions"]]
+    assert losses == sorted(losses, reverse=True) and min(losses) >= 0
+    assert data["bidder"] == seat and data["points"] == deal.points[seat]  # type: ignore[index]
+    assert data["side_tricks"] is not None
+    if data["double_dummy"] is not None:
+        assert 0 <= data["double_dummy"] <= rules.shape.side_tricks
+
+
+def test_a_review_needs_a_finished_deal() -> None:
+    rules = RuleSet("standard", match="single_deal")
+    match = play_deal(rules, [EASY] * 4, 6)
+    record = deal_to_record(match.deals[-1])
+    record["actions"] = record["actions"][:-3]
+    with pytest.raises(ReviewError, match="not finished"):
+        review_deal(rules, record, 0, random.Random(1), time.monotonic() + 1.0)
+
+
+NORSK = RuleSet("norsk")
+NORSK_HANDS = hands_of("AS KS QS 5S 4S 3S AH KH AD KD AC KC QC",
+                       "2S 6S 7S 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C",
+                       "JS 8S 6H 7H 8H 9H 5D 6D 7D 8D 5C 6C 7C",
+                       "TS 9S TH JH QH 9D TD JD QD 8C 9C TC JC")
+
+
+def test_a_hint_to_take_a_trick_cheaply() -> None:
+    match = exact_match(NORSK, NORSK_HANDS, dealer=3)
+    moves: list[tuple[int, Action]] = [
+        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
+        (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
+        (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]
+    for seat, action in moves:
+        match.apply(seat, action)
+    hint = explain(SeatView(match, 0), random.Random(0), bot=QUICK_STRONG)
+    assert hint.action in (Play(parse_card("QC")), Play(parse_card("KC")), Play(parse_card("AC")))
+    assert hint.key == "hint.play_take_trick"
+    assert hint_text(hint, "en").startswith("Play the ")
+
+
+def test_a_hint_to_bid_amerikaner_and_hint_keys_fit_the_action() -> None:
+    hands = hands_of("AS KS QS JS TS 9S AH KH AD KD AC KC",
+                     "8S 7S 6S 5S QH JH TH QD JD TD QC JC",
+                     "4S 3S 2S 9H 8H 7H 9D 8D 7D TC 9C 8C",
+                     "6H 5H 4H 3H 2H 6D 5D 4D 3D 2D 7C 6C")
+    match = exact_match(RuleSet("standard"), hands, kitty="5C 4C 3C 2C", dealer=3)
+    hint = explain(SeatView(match, 0), random.Random(0), bot=QUICK_STRONG)
+    assert hint.action == AMERIKANER and hint.key == "hint.bid_amerikaner"
+    prefixes = {Bid: ("hint.bid", "hint.pass", "hint.only"), Discard: ("hint.discard",),
+                Lead: ("hint.call", "hint.lead", "hint.only"),
+                Play: ("hint.play", "hint.only")}
+    for match, seat in positions(RuleSet("guide", players=3, match="single_deal"), 1, 9):
+        hint = explain(SeatView(match, seat), random.Random(1), bot=QUICK_STRONG)
+        assert hint.key.startswith(prefixes[type(hint.action)]), (hint.action, hint.key)

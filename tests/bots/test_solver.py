@@ -1,0 +1,123 @@
+"""The exact endgame solver agrees with a plain minimax over every legal card on small
+random endgames of every preset and the options that change trick play (jokers, a led two
+wins, grand, minus round, the called card forced in trick one)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.bots import solver as solver_module
+from app.bots.solver import Endgame
+from app.rules import RuleSet
+from app.rules.cards import JOKER1, SUIT_MASKS, cards_of
+from app.rules.tricks import trick_winner
+
+
+def brute(hands: list[int], leader: int, trick: list[int], trump: int | None, l2w: bool,
+          counted: int, maxers: int, forced: int = 0) -> int:
+    """Minimax over every legal card, no pruning, no tables."""
+    n = len(hands)
+    if len(trick) == n:
+        w = (leader + trick_winner(trick, trump, l2w)) % n
+        won = counted >> w & 1
+        if not hands[0] and not any(hands):
+            return won
+        return won + brute(hands, w, [], trump, l2w, counted, maxers)
+    seat = (leader + len(trick)) % n
+    hand = hands[seat]
+    legal = hand
+    if trick and trick[0] < JOKER1:
+        follow = hand & SUIT_MASKS[trick[0] // 13]
+        if follow:
+            legal = (forced & follow) or follow
+    values = []
+    for c in cards_of(legal):
+        rest = list(hands)
+        rest[seat] ^= 1 << c
+        values.append(brute(rest, leader, [*trick, c], trump, l2w, counted, maxers, forced))
+    return max(values) if maxers >> seat & 1 else min(values)
+
+
+def random_endgame(rules: RuleSet, tricks: int, rng: random.Random, begun: bool = True
+                   ) -> tuple[list[int], int, list[int]]:
+    """Hands of ``tricks`` cards each from the rules' deck, a leader and a trick begun."""
+    n = rules.options.players
+    deck = cards_of(rules.shape.deck)
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[s * tricks:(s + 1) * tricks]) for s in range(n)]
+    leader = rng.randrange(n)
+    trick: list[int] = []
+    for i in range(rng.randrange(n) if begun else 0):  # a few cards of the first trick already down
+        seat = (leader + i) % n
+        hand = hands[seat]
+        if trick and trick[0] < JOKER1 and hand & SUIT_MASKS[trick[0] // 13]:
+            hand &= SUIT_MASKS[trick[0] // 13]
+        card = rng.choice(cards_of(hand))
+        hands[seat] ^= 1 << card
+        trick.append(card)
+    # Hands to play this trick keep one card more than those that played.
+    return hands, leader, trick
+
+
+CASES = [
+    ("standard", {}),
+    ("guide", {"players": 3}),
+    ("norsk", {"players": 5}),
+    ("fullstokk", {}),
+    ("standard", {"jokers": 2}),
+    ("standard", {"jokers": 1, "led_two_wins": True}),
+    ("norsk", {"led_two_wins": True, "players": 3}),
+]
+
+
+@pytest.mark.parametrize("relative_from", [1, solver_module.RELATIVE_FROM])
+@pytest.mark.parametrize(("preset", "options"), CASES)
+def test_solver_agrees_with_brute_force(preset: str, options: dict[str, object],
+                                        relative_from: int,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also with the table keyed by relative ranks from the first trick on (normally only
+    in big endgames, too slow to brute-force)."""
+    monkeypatch.setattr(solver_module, "RELATIVE_FROM", relative_from)
+    rules = RuleSet(preset, **options)
+    n = rules.options.players
+    rng = random.Random(f"{preset}{options}")
+    for case in range(25):
+        tricks = 2 if n == 5 else 3
+        hands, leader, trick = random_endgame(rules, tricks, rng)
+        trump = None if case % 4 == 0 else rng.randrange(4)  # grand / no trump now and then
+        l2w = rules.options.led_two_wins
+        if case % 5 == 1:  # a minus round: one seat's tricks, everyone else pushes them up
+            me = rng.randrange(n)
+            counted, maxers = 1 << me, ((1 << n) - 1) & ~(1 << me)
+        else:
+            side = rng.sample(range(n), rng.choice((1, 2)))
+            counted = maxers = sum(1 << s for s in side)
+        solver = Endgame(n, trump, l2w, counted, maxers)
+        expected = brute(hands, leader, trick, trump, l2w, counted, maxers)
+        assert solver.value(hands, leader, trick) == expected, (hands, leader, trick, trump)
+        per_card = solver.values(hands, leader, trick)
+        seat = (leader + len(trick)) % n
+        for card, value in per_card.items():
+            rest = list(hands)
+            rest[seat] ^= 1 << card
+            assert value == brute(rest, leader, [*trick, card], trump, l2w, counted, maxers)
+
+
+def test_forced_called_card_in_trick_one() -> None:
+    """The holder of the called card must play it when its suit is led in trick one."""
+    rng = random.Random(4)
+    rules = RuleSet("standard")
+    for _ in range(20):
+        hands, leader, _ = random_endgame(rules, 3, rng, begun=False)
+        led_suit = rng.randrange(4)
+        suit_cards = [c for c in cards_of(SUIT_MASKS[led_suit])
+                      if any(h >> c & 1 for h in hands)]
+        if not suit_cards:
+            continue
+        forced = 1 << rng.choice(suit_cards)
+        counted = maxers = 0b0101
+        solver = Endgame(4, led_suit, False, counted, maxers, forced)
+        assert solver.value(hands, leader, []) == brute(hands, leader, [], led_suit, False,
+                                                        counted, maxers, forced)

@@ -24,9 +24,16 @@ from .players import (
     take_turn,
 )
 
-# A trick we won is in the middle, its winner marked, and it is our lead.
-WON_BY_US = """() => document.querySelector('#trick .played.winner.pos-bottom') !== null
-  && document.querySelectorAll('#hand button.playable').length > 0"""
+# In one look at the page (no new state can come in between): a trick we won is in the
+# middle, its winner marked, and it is our lead ("held"); else, on our turn in play, the
+# card the practice hint suggests (the best bot's: it wins tricks) is played ("played").
+PLAY_OR_HOLD = """() => {
+  if (document.getElementById('room').dataset.phase !== 'play') return null;
+  const cards = [...document.querySelectorAll('#hand button.playable')];
+  if (!cards.length) return null;
+  if (document.querySelector('#trick .played.winner.pos-bottom')) return 'held';
+  (cards.find(c => c.classList.contains('hinted')) || cards[0]).click();
+  return 'played'; }"""
 
 
 def test_deal_in_full(new_page: Any) -> None:
@@ -39,7 +46,8 @@ def test_deal_in_full(new_page: Any) -> None:
     held = False
     deadline = time.monotonic() + 120
     while not held and not deal_over(page) and time.monotonic() < deadline:
-        if page.evaluate(WON_BY_US):
+        done = page.evaluate(PLAY_OR_HOLD)
+        if done == "held":
             page.wait_for_timeout(2500)
             expect(page.locator("#trick .played.winner.pos-bottom")).to_have_count(1)
             expect(page.locator("#trick .played")).to_have_count(4)
@@ -52,7 +60,9 @@ def test_deal_in_full(new_page: Any) -> None:
             # Collected, it is in the strip (or, if the next trick is already finished
             # and held in the middle, the strip shows the one before it: ours).
             expect(page.get_by_role("group", name="Last trick").locator(".card")).to_have_count(4)
-        elif not take_turn(page, bid=True):
+        elif done == "played":
+            page.wait_for_timeout(100)
+        elif page.locator("#room[data-phase=play]").count() or not take_turn(page, bid=True):
             page.wait_for_timeout(50)
     assert held, "we never won a trick to lead from"
     play_until_deal_over([page], bidders={0})

@@ -15,6 +15,8 @@ from shared_helpers import download_record, replay_record
 from app.rules import RuleSet, parse_action
 from app.rules.cards import CARD_INDEX
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def play_until(client: Client, phase: str, rng: random.Random) -> dict[str, Any]:
     """Play this seat's turns (and say ready between deals) until ``phase``."""
@@ -113,6 +115,20 @@ def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None
         ann.act(hint)  # following the hints plays the whole deal
     assert hints >= 3
     assert all(m["seat"] == 0 for m in ann.frames if m["type"] == "hint")
+    # every hint says why, in words the client translates (app/bots/hints.py)
+    en = json.loads((ROOT / "app" / "static" / "i18n" / "en.json").read_text())
+    assert all(m["key"] in en for m in ann.frames if m["type"] == "hint")
+    # after the deal, a review of Ann's own decisions, on request, from the strong bot
+    ann.send({"type": "review"})
+    review = ann.wait_for(lambda m: m["type"] == "review", timeout=60)
+    assert review["seat"] == 0 and review["match"] == 1
+    body = review["review"]
+    assert body["seat"] == 0 and isinstance(body["decisions"], list)
+    assert all(d["loss"] >= 0 for d in body["decisions"])
+    # asked again (another tab, say): the same review at once, from the room's cache
+    ann.send({"type": "review"})
+    again = ann.wait_for(lambda m: m["type"] == "review", timeout=5)
+    assert again["review"] == body
 
 
 def test_the_next_deal_starts_after_the_hosts_pause_without_ready(server: ServerThread) -> None:

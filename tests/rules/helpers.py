@@ -364,7 +364,7 @@ def check_view(m: Match, seat: int | None) -> None:
         assert wire["kitty"] is None
     if is_bidder and deal.discards:
         known |= deal.discards
-        assert set(wire["discards"]) == ids(deal.discards)
+        assert set(wire["discards"] or ()) == ids(deal.discards)
     else:
         assert wire["discards"] is None
     public = {k: v for k, v in wire.items() if k not in ("legal", "hand")}

@@ -142,6 +142,7 @@ def test_grand_no_trump_and_still_a_call() -> None:
     assert events.ContractSet(1, None, parse_card("AH"), True) in out
     assert deal.trump is None and deal.grand and deal.partner == 2
     contract = SeatView(m, 0).to_wire()["contract"]
+    assert contract is not None
     assert contract["trump"] is None and contract["grand"] is True
     assert contract["called"] == "AH"
     rng = random.Random(3)

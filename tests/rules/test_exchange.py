@@ -122,7 +122,7 @@ def test_show_kitty_shows_it_to_everyone(show: bool) -> None:
     for seat in views:
         kitty = SeatView(m, seat).to_wire()["kitty"]
         if show or seat == 1:
-            assert set(kitty) == ids(cards(KITTY))
+            assert kitty is not None and set(kitty) == ids(cards(KITTY))
         else:
             assert kitty is None
     act(m, 1, discard=["AS", "KS", "QS", "AH"])

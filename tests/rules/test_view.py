@@ -30,7 +30,7 @@ SEATS: list[int | None] = [0, 1, 2, 3, None]
 
 
 def wire(m: Match, seat: int | None) -> dict[str, Any]:
-    return SeatView(m, seat).to_wire()
+    return dict(SeatView(m, seat).to_wire())
 
 
 def test_the_view_has_the_protocol_fields_and_is_json() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import Action, Match
+from app.rules import Action, Match, RuleSet
 
 from .frames import Frame, JoinedRoom
 from .messages import Hello, RoomMessage
@@ -59,9 +59,21 @@ class BotMoved:
 
 @dataclass(frozen=True, slots=True)
 class HintReady:
+    """A hint's action with its reason (``app.bots.hints.Hint.to_json()``)."""
+
     seat: int
     game: int
-    action: dict[str, Any]
+    hint: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewReady:
+    """A deal's review for ``seat`` (``app.bots.review.Review.to_json()``)."""
+
+    seat: int
+    match: int
+    deal: int
+    review: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +84,8 @@ class JoinRequest:
     seat: int | None
 
 
-Input = Connect | Disconnect | Received | Tick | BotMoved | HintReady | JoinRequest
+Input = (Connect | Disconnect | Received | Tick | BotMoved | HintReady | ReviewReady
+         | JoinRequest)
 
 # -- effects --------------------------------------------------------------------------
 
@@ -127,7 +140,19 @@ class AskHint:
     match: Match
 
 
-Effect = Send | Close | Think | AskHint
+@dataclass(frozen=True, slots=True)
+class AskReview:
+    """Review ``seat``'s decisions in a finished deal (off the loop, on request), then
+    hand it back as ``ReviewReady``."""
+
+    seat: int
+    match: int
+    deal: int
+    rules: RuleSet
+    record: dict[str, Any]    # the deal in the game record's shape
+
+
+Effect = Send | Close | Think | AskHint | AskReview
 
 
 @dataclass(slots=True)

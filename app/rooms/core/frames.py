@@ -191,12 +191,27 @@ class ErrorFrame(TypedDict):
 
 @with_config(FORBID)
 class HintFrame(TypedDict):
-    """Practice rooms: what the best bot would do now (for ``game``)."""
+    """Practice rooms: what the strong bot would do now (for ``game``), and why."""
 
     type: Literal["hint"]
     game: int
     seat: int
-    action: dict[str, Any]
+    action: dict[str, Any]    # record shape
+    key: str                  # the reason, an i18n key ("hint.bid_expected")
+    params: dict[str, Any]    # its parameters: card ids, suit letters, numbers
+
+
+@with_config(FORBID)
+class ReviewFrame(TypedDict):
+    """A person's review of their own decisions in a finished deal (asked for with
+    ``review``): the strong bot's choices and what each was worth, biggest losses first,
+    and the deal's double-dummy result (docs/bots.md)."""
+
+    type: Literal["review"]
+    match: int                # the room's match number
+    deal: int                 # the deal's index in the match (void deals count)
+    seat: int
+    review: dict[str, Any]
 
 
 @with_config(FORBID)
@@ -204,7 +219,7 @@ class PongFrame(TypedDict):
     type: Literal["pong"]
 
 
-Frame = StateFrame | WelcomeFrame | ErrorFrame | HintFrame | PongFrame
+Frame = StateFrame | WelcomeFrame | ErrorFrame | HintFrame | ReviewFrame | PongFrame
 frame_adapter: TypeAdapter[Frame] = TypeAdapter(Frame)  # the tests validate every frame
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.bots import BEST_BOT, BOT_LEVELS
+from app.bots import BEST_BOT, BOT_LEVELS, level_name
 from app.rules import RuleSet, RulesetError
 from app.text import TextError, clean_chat, clean_name, name_key
 
@@ -45,6 +45,15 @@ def checked_rules(raw: dict[str, Any] | None) -> RuleSet:
         return RuleSet.from_json(raw)
     except RulesetError as exc:
         raise RoomError("bad_rules", str(exc), 400, option=exc.option) from None
+
+
+def checked_level(level: str) -> str:
+    """A bot level as players may pick it (``heuristic``, the old name, is ``easy``)."""
+    try:
+        return level_name(level)
+    except ValueError:
+        raise RoomError("bad_level", f"unknown bot {level!r}; one of "
+                        f"{', '.join(BOT_LEVELS)}") from None
 
 
 def require_host(room: RoomCore, seat: int | None) -> None:
@@ -129,9 +138,7 @@ def seat_bot(room: RoomCore, seat: int | None, target: int, level: str) -> None:
     state = room.state
     if target >= len(state.seats) or state.seats[target].human:
         raise RoomError("bad_seat", f"seat {target} is not an empty seat")
-    if level not in BOT_LEVELS:
-        raise RoomError("bad_level", f"unknown bot {level!r}; one of {', '.join(BOT_LEVELS)}")
-    state.set_seat(state.seats[target].copy(bot=level))
+    state.set_seat(state.seats[target].copy(bot=checked_level(level)))
 
 
 def settings(room: RoomCore, seat: int | None, changes: dict[str, Any], now: float) -> None:

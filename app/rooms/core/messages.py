@@ -96,6 +96,12 @@ class React(_Strict):
     reaction: Reaction
 
 
+class ReviewAsk(_Strict):
+    """Seated person, after a deal: review my decisions in the last finished deal."""
+
+    type: Literal["review"]
+
+
 class Rematch(_Strict):
     """Host, after the match: a new match with the same seats and rules, at once."""
 
@@ -128,15 +134,15 @@ class Ping(_Strict):
 
 ClientMessage = Annotated[
     Hello | ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn
-    | React | Rematch | Again | BackToLobby | Leave | Ping,
+    | React | ReviewAsk | Rematch | Again | BackToLobby | Leave | Ping,
     Field(discriminator="type"),
 ]
 # What a bound connection sends to its room (``hello`` binds it, ``ping`` never reaches it).
 RoomMessage = (ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn
-               | React | Rematch | Again | BackToLobby | Leave)
+               | React | ReviewAsk | Rematch | Again | BackToLobby | Leave)
 CLIENT_TYPES: tuple[str, ...] = ("hello", "action", "start", "rules", "seat_bot", "settings",
-                                 "ready", "chat", "react", "rematch", "again", "lobby", "leave",
-                                 "ping")
+                                 "ready", "chat", "react", "review", "rematch", "again", "lobby",
+                                 "leave", "ping")
 _client_adapter: TypeAdapter[Hello | RoomMessage | Ping] = TypeAdapter(ClientMessage)
 
 

@@ -22,7 +22,7 @@ from app.bots import BEST_BOT
 from app.rules import Event, Match, RuleSet
 from app.rules.deal import DealState
 
-from . import flow, lobby, settle, views
+from . import flow, lobby, reviews, settle, views
 from .effects import (
     AskHint,
     BotMoved,
@@ -33,6 +33,7 @@ from .effects import (
     Input,
     JoinRequest,
     Received,
+    ReviewReady,
     Save,
     Send,
     Step,
@@ -51,6 +52,7 @@ from .messages import (
     React,
     Ready,
     Rematch,
+    ReviewAsk,
     RulesMessage,
     SeatBot,
     SettingsMessage,
@@ -95,6 +97,7 @@ class RoomCore:
         self.timed_out: int | None = None   # the game at which a person's time ran out
         self.hint: HintFrame | None = None  # practice: the hint for the current game
         self.hint_asked: int | None = None
+        self.reviews = reviews.ReviewCache()  # finished deals' reviews, asked for
         # the step in progress
         self._happened: list[Happening] = []
         self._effects: list[Effect] = []
@@ -194,8 +197,10 @@ class RoomCore:
             case Disconnect(conn):
                 if self.conns.pop(conn, None) is not None:
                     self._changed = True
-            case HintReady(seat, game, action):
-                self._hint_ready(seat, game, action)
+            case HintReady(seat, game, hint):
+                self._hint_ready(seat, game, hint)
+            case ReviewReady(seat, match_number, deal, review):
+                reviews.ready(self, seat, match_number, deal, review)
             case JoinRequest(name, seat):
                 reply = lobby.join(self, name, seat)
         settle.settle(self, now)
@@ -272,6 +277,8 @@ class RoomCore:
             case SettingsMessage():
                 lobby.settings(self, seat, message.model_dump(exclude={"type"},
                                                               exclude_none=True), now)
+            case ReviewAsk():
+                reviews.ask(self, seat)
             case Rematch():
                 flow.rematch(self, seat)
             case Again():
@@ -308,13 +315,16 @@ class RoomCore:
                                  "seat": self.conns[conn].seat, "version": self.version + 1,
                                  "game": self.state.game}))
 
-    def _hint_ready(self, seat: int, game: int, action: dict[str, Any]) -> None:
+    def _hint_ready(self, seat: int, game: int, hint: dict[str, Any]) -> None:
         if game != self.state.game:
             return  # the table moved on: the hint answers an old question
-        self.hint = {"type": "hint", "game": game, "seat": seat, "action": action}
+        frame: HintFrame = {"type": "hint", "game": game, "seat": seat,
+                            "action": hint["action"], "key": hint["key"],
+                            "params": hint["params"]}
+        self.hint = frame
         conns = self.conns_of_seat(seat)
         if conns:  # (kept for a connection that comes back: ``_resend_hint``)
-            self.emit(Send(conns, self.hint))
+            self.emit(Send(conns, frame))
 
     def _resend_hint(self) -> None:
         """A connection that just said hello gets the current hint after its state."""

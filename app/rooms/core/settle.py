@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.bots import BEST_BOT
 from app.rules import PASS, Phase
 from app.rules.record import match_to_record
 
@@ -23,6 +22,7 @@ from .seats import Seat
 if TYPE_CHECKING:
     from .room import RoomCore
 
+TIMEOUT_BOT = "strong"  # plays a move whose person's time ran out: the best there is
 PACE = {"relaxed": 1.2, "normal": 0.7, "fast": 0.3}  # seconds a bot move takes, on average
 
 
@@ -112,7 +112,7 @@ def tick(room: RoomCore, now: float) -> None:
         # The person's time ran out: the best bot plays this one move for them.
         room.timed_out = state.game
         room.announce("timed_out", turn)
-        room.ask_bot(turn, BEST_BOT)
+        room.ask_bot(turn, TIMEOUT_BOT)
 
 
 def next_wake(room: RoomCore) -> float | None:

@@ -26,10 +26,9 @@ import secrets
 import time
 from typing import Any
 
-from app.bots import BOT_LEVELS
 from app.rooms.core.codes import new_code, normalize_code
 from app.rooms.core.errors import RoomError
-from app.rooms.core.lobby import checked_name, checked_rules
+from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RestoreError
 from app.rooms.store import DamagedRoom, RoomStore, StoreError
@@ -87,9 +86,8 @@ class Registry:
             raise RoomError("too_many_rooms", f"you have {held} rooms open already: play in "
                             "one of them, or wait until some close", 429)
         rules = checked_rules(rules_raw)
-        if bot_level is not None and bot_level not in BOT_LEVELS:
-            raise RoomError("bad_level", f"unknown bot {bot_level!r}; one of "
-                            f"{', '.join(BOT_LEVELS)}")
+        if bot_level is not None:
+            bot_level = checked_level(bot_level)
         if not self.store.shared:  # else it does not stay here
             self._make_space()
         taken: str | None = None

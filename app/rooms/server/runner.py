@@ -13,18 +13,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import orjson
 
-from app.bots import BEST_BOT, choose_action
+from app.bots import choose_action
+from app.bots.hints import explain
+from app.bots.review import review_deal
 from app.rooms.core.effects import (
     AskHint,
+    AskReview,
     BotMoved,
     Close,
     HintReady,
     Input,
+    ReviewReady,
     Send,
     Step,
     Think,
@@ -34,13 +41,20 @@ from app.rooms.core.errors import RoomError, unavailable
 from app.rooms.core.frames import error_frame
 from app.rooms.core.room import RoomCore
 from app.rooms.store import RoomStore, StoreError
-from app.rules import Action, Match, SeatView
+from app.rules import Action, Match, RuleSet, SeatView
 
 from .connections import Connection
 
 log = logging.getLogger("amerikaner.rooms")
+T = TypeVar("T")
 
 CLOSE_TRY_AGAIN = 1013
+HINT_SECONDS = 0.5     # a practice hint's search
+REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give good figures)
+# Bots, hints and reviews think in these threads.  Their search is pure Python and holds
+# the GIL while it works, so few of them run at once, and the interpreter hands the GIL
+# back to the event loop often (``sys.setswitchinterval`` in ``think_pool``).
+THINKERS = 2
 _SEEDS = random.Random()  # each bot decision gets its own generator, seeded from this one
 
 
@@ -60,9 +74,17 @@ def think(level: str, snapshot: Match, seat: int, rng: random.Random) -> Action:
         return choose_action("random", view, rng)
 
 
-def hint_for(snapshot: Match, seat: int) -> dict[str, object]:
-    action = choose_action(BEST_BOT, SeatView(snapshot, seat), random.Random())
-    return action.to_json()
+def hint_for(snapshot: Match, seat: int) -> dict[str, Any]:
+    """What the strong bot would do for ``seat``, and why (``Hint.to_json()``)."""
+    deadline = time.monotonic() + HINT_SECONDS
+    return explain(SeatView(snapshot, seat), random.Random(), deadline).to_json()
+
+
+def review_for(rules: RuleSet, record: dict[str, Any], seat: int) -> dict[str, Any]:
+    deadline = time.monotonic() + REVIEW_SECONDS
+    review: dict[str, Any] = review_deal(rules, record, seat, random.Random(),
+                                         deadline).to_json()
+    return review
 
 
 class RoomRunner:
@@ -134,6 +156,8 @@ class RoomRunner:
                     self._spawn(self._think(seat, level, game, match))
                 case AskHint(seat, game, match):
                     self._spawn(self._hint(seat, game, match))
+                case AskReview(seat, match_number, deal, rules, record):
+                    self._spawn(self._review(seat, match_number, deal, rules, record))
                 case Close(conn_id, code):
                     conn = self.conns.get(conn_id)
                     if conn is not None:
@@ -176,18 +200,28 @@ class RoomRunner:
 
     async def _think(self, seat: int, level: str, game: int, match: Match) -> None:
         rng = random.Random(_SEEDS.random())
-        action = await asyncio.to_thread(think, level, match, seat, rng)
+        action = await in_thread(think, level, match, seat, rng)
         if not self.closed:
             await self._quietly(BotMoved(seat, level, game, action))
 
     async def _hint(self, seat: int, game: int, match: Match) -> None:
         try:
-            action = await asyncio.to_thread(hint_for, match, seat)
+            hint = await in_thread(hint_for, match, seat)
         except Exception:
             log.exception("room %s: the hint failed", self.code)
             return
         if not self.closed:
-            await self._quietly(HintReady(seat, game, action))
+            await self._quietly(HintReady(seat, game, hint))
+
+    async def _review(self, seat: int, match_number: int, deal: int, rules: RuleSet,
+                      record: dict[str, Any]) -> None:
+        try:
+            review = await in_thread(review_for, rules, record, seat)
+        except Exception:
+            log.exception("room %s: the review failed", self.code)
+            review = {"error": "the review could not be made"}
+        if not self.closed:
+            await self._quietly(ReviewReady(seat, match_number, deal, review))
 
     # -- ending -----------------------------------------------------------------------
 
@@ -213,3 +247,14 @@ class RoomRunner:
 
 
 _UNAVAILABLE = (unavailable().code, unavailable().message)
+_pool: ThreadPoolExecutor | None = None
+
+
+def in_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    """Run ``fn(*args)`` in the thinkers' pool."""
+    global _pool
+    if _pool is None:
+        # the loop gets the GIL back within 1 ms of asking (Python's default: 5 ms)
+        sys.setswitchinterval(0.001)
+        _pool = ThreadPoolExecutor(THINKERS, thread_name_prefix="thinker")
+    return asyncio.get_running_loop().run_in_executor(_pool, fn, *args)

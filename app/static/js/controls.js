@@ -8,6 +8,7 @@ import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
 import { el } from "./dom.js";
 import { rove } from "./roving.js";
+import { hintReason } from "./review.js";
 
 function actionButton(text, action, data = {}, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
@@ -93,6 +94,8 @@ function callButton(card, call) {
 function hintText(view) {
   const hint = view.hint;
   if (!hint) return null;
+  const reason = hintReason(view.hintReason);
+  if (reason) return reason;
   if ("bid" in hint) return t("hint.bid", { bid: bidText(hint.bid) });
   if (Array.isArray(hint.discard)) return t("hint.discard", { cards: hint.discard.map(cardInSentence).join(", ") });
   if (hint.call) return t("hint.lead_call", { card: cardInSentence(hint.play), call: cardInSentence(hint.call) });

@@ -7,6 +7,7 @@ import { countdown } from "./clock.js";
 import { t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { el, replaceIfDifferent, signed } from "./dom.js";
+import { reviewContent } from "./review.js";
 
 function button(text, action, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
@@ -134,6 +135,15 @@ export function renderResult(view) {
   const actions = el("div", "actions");
   if (view.phase === "deal_over") dealOver(view, parts, actions);
   else matchOver(view, parts, actions);
+  // Your own decisions in the deal just played, reviewed by the strong bot (on request).
+  if (view.result && view.you !== null && view.you !== undefined) {
+    actions.append(button(t("review.button"), "review", !view.review));
+    if (view.review) {
+      const section = el("section", "review");
+      section.append(...reviewContent(view.review.message));
+      parts.push(section);
+    }
+  }
   // The choices first, so that they are on the first screen.
   parts.splice(view.phase === "match_over" ? 2 : 1, 0, actions);
   replaceIfDifferent(box, parts);

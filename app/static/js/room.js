@@ -38,6 +38,7 @@ let view = null;
 let game = 0;
 let events = [];
 let hint = null;
+let review = null; // the last finished deal's review: { message } (null message: asked)
 let meta = null;
 let sentAt = null;
 let practiceStarted = false;
@@ -64,6 +65,10 @@ function onMessage(message) {
       break;
     case "hint":
       hint = message;
+      render();
+      break;
+    case "review":
+      review = { message };
       render();
       break;
     case "error":
@@ -247,6 +252,11 @@ const clicks = {
   start: () => send({ type: "start" }),
   ready: () => send({ type: "ready" }),
   rematch: () => send({ type: "rematch" }),
+  review: () => {
+    review = { message: null };
+    send({ type: "review" });
+    render();
+  },
   again: () => send({ type: "again" }),
   "back-to-lobby": () => send({ type: "lobby" }),
   react: (b) => send({ type: "react", reaction: b.dataset.reaction }),
@@ -341,7 +351,12 @@ function render() {
   document.getElementById("side").hidden = false;
   const focus = captureFocus();
   // A practice hint answers one game state, for this seat only.
-  view.hint = hint && hint.game === game && hint.seat === view.you ? hint.action : null;
+  const hinted = hint && hint.game === game && hint.seat === view.you;
+  view.hint = hinted ? hint.action : null;
+  view.hintReason = hinted ? { key: hint.key, params: hint.params } : null;
+  // A review is of the deal just finished: a new deal puts it away.
+  if (view.phase !== "deal_over" && view.phase !== "match_over") review = null;
+  view.review = review;
   resetSelections();
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));
   // The phase lets the layout make room for what each phase needs (app.css).

@@ -1,0 +1,62 @@
+// A deal's review (asked for after a deal): your own decisions next to the strong bot's,
+// biggest losses first, and what perfect play would have given.  Also the practice
+// hint's reason.  Both come from the server's bots (app/bots/review.py, hints.py); this
+// only puts them in words.
+
+import { cardInSentence, t } from "./i18n.js";
+import { bidText } from "./table.js";
+import { el } from "./dom.js";
+
+const CARD_PARAMS = new Set(["card", "call", "winner"]);
+const SHOWN = 6; // the biggest losses; the rest are small
+const CLEAR = 2; // a loss within this many standard errors of 0 may be the samples' luck
+
+/** A hint's or review's parameters in words: card ids as names, suits by name. */
+function words(params) {
+  const out = {};
+  for (const [key, value] of Object.entries(params || {})) {
+    if (CARD_PARAMS.has(key) && typeof value === "string") out[key] = cardInSentence(value);
+    else if (key === "cards" && Array.isArray(value)) out[key] = value.map(cardInSentence).join(", ");
+    else if (key === "trump") out[key] = value ? t(`suit.${value}`) : t("contract.no_trump");
+    else if (key === "voids" && Array.isArray(value)) out[key] = value.map((s) => t(`suit.${s}`)).join(", ");
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The practice hint's reason ("Bid 9: about 8.6 tricks expected with clubs as trump"). */
+export function hintReason(reason) {
+  return reason ? t(reason.key, words(reason.params)) : null;
+}
+
+/** An action in words: "bid 9", "pass", "Ace of hearts", "discard …". */
+export function actionWords(action) {
+  if (!action) return "";
+  if ("bid" in action) return bidText(action.bid);
+  if (Array.isArray(action.discard)) return t("review.discard", { cards: action.discard.map(cardInSentence).join(", ") });
+  if (action.call) return t("review.lead_call", { card: cardInSentence(action.play), call: cardInSentence(action.call) });
+  return cardInSentence(action.play);
+}
+
+function decisionLine(d) {
+  const where = d.phase === "play" || d.phase === "lead" ? t("review.trick", { n: d.trick }) : t(`review.phase.${d.phase}`);
+  return el("li", "", t("review.decision", {
+    where, chosen: actionWords(d.chosen), best: actionWords(d.best), loss: d.loss.toFixed(1),
+  }));
+}
+
+/** The review panel's content for `message` (a "review" frame), or a waiting line. */
+export function reviewContent(message) {
+  const box = [el("h3", "", t("review.heading"))];
+  if (!message) return [...box, el("p", "hint", t("review.waiting"))];
+  const r = message.review;
+  if (r.error) return [...box, el("p", "error", t("review.failed"))];
+  if (r.double_dummy !== null && r.double_dummy !== undefined) {
+    box.push(el("p", "", t("review.double_dummy", { n: r.double_dummy, took: r.side_tricks })));
+  }
+  const clear = (r.decisions || []).filter((d) => d.loss > 0 && d.loss > CLEAR * (d.loss_error || 0));
+  if (!clear.length) return [...box, el("p", "", t("review.none"))];
+  const list = el("ol", "review-list");
+  list.append(...clear.slice(0, SHOWN).map(decisionLine));
+  return [...box, list];
+}

@@ -38,7 +38,7 @@ from app.rooms.core.frames import Frame, StateFrame, frame_adapter
 from app.rooms.core.messages import Hello, RoomMessage, parse_client_message
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import Entry, RoomState
-from app.rooms.server.runner import hint_for, think
+from app.rooms.server.thinking import decide, hint_job, job_of
 from app.rules import Match, RuleSet, SeatView
 
 CODE = "abcdefghjk"
@@ -139,14 +139,15 @@ class Table:
         asked = think_effect or self.thinks[0]
         if asked in self.thinks:
             self.thinks.remove(asked)
-        action = think(asked.level, asked.match, asked.seat, random.Random(self.rng.random()))
+        action = decide(asked.level, asked.match, asked.seat, self.rng.random())
         return self.handle(BotMoved(asked.seat, asked.level, asked.game, action))
 
     def answer_hint(self, asked: AskHint | None = None) -> Step:
         asked = asked or self.hints[0]
         if asked in self.hints:
             self.hints.remove(asked)
-        return self.handle(HintReady(asked.seat, asked.game, hint_for(asked.match, asked.seat)))
+        hint = hint_job(job_of(asked.match, asked.seat))
+        return self.handle(HintReady(asked.seat, asked.game, hint))
 
     # -- checking ---------------------------------------------------------------------
 

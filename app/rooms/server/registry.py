@@ -36,6 +36,7 @@ from app.settings import Settings
 from app.web import audit
 
 from .runner import RoomRunner
+from .thinking import Thinkers
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -62,6 +63,7 @@ class Registry:
         self.store = store
         self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
         self.rooms: dict[str, RoomRunner] = {}
+        self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
         self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
@@ -182,7 +184,7 @@ class Registry:
         return runner
 
     def _activate(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.store, self._forget)
+        runner = RoomRunner(core, self.store, self.thinkers, self._forget)
         self.rooms[core.code] = runner
         return runner
 
@@ -270,3 +272,4 @@ class Registry:
                 conn.close(1001)
             runner.stop()
         self.rooms.clear()
+        self.thinkers.close()

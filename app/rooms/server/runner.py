@@ -1,11 +1,11 @@
 """``RoomRunner``: carries out one room's steps.  The room decides; this does the I/O.
 
 Inputs reach the room one at a time (a lock per room).  For each step: save first, and
-only if the store took it, send the frames, start the bots and hints (in worker threads,
-on private copies of the match; their answers come back as inputs), and set the room's
-one timer.  A save that fails breaks the runner: nothing of that step happened, every
-connection hears ``unavailable`` and is closed with 1013 (try again), and the registry
-forgets the room, which the next request loads afresh from the store.
+only if the store took it, send the frames, start the bots, hints and reviews (off the
+loop, thinking.py; their answers come back as inputs), and set the room's one timer.  A
+save that fails breaks the runner: nothing of that step happened, every connection hears
+``unavailable`` and is closed with 1013 (try again), and the registry forgets the room,
+which the next request loads afresh from the store.
 """
 
 from __future__ import annotations
@@ -13,17 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 
-from app.bots import choose_action
-from app.bots.hints import explain
-from app.bots.review import review_deal
 from app.rooms.core.effects import (
     AskHint,
     AskReview,
@@ -41,56 +36,23 @@ from app.rooms.core.errors import RoomError, unavailable
 from app.rooms.core.frames import error_frame
 from app.rooms.core.room import RoomCore
 from app.rooms.store import RoomStore, StoreError
-from app.rules import Action, Match, RuleSet, SeatView
+from app.rules import Match, RuleSet
 
 from .connections import Connection
+from .thinking import Thinkers
 
 log = logging.getLogger("amerikaner.rooms")
-T = TypeVar("T")
 
 CLOSE_TRY_AGAIN = 1013
-HINT_SECONDS = 0.5     # a practice hint's search
-REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give good figures)
-# Bots, hints and reviews think in these threads.  Their search is pure Python and holds
-# the GIL while it works, so few of them run at once, and the interpreter hands the GIL
-# back to the event loop often (``sys.setswitchinterval`` in ``think_pool``).
-THINKERS = 2
 _SEEDS = random.Random()  # each bot decision gets its own generator, seeded from this one
 
 
 
-def think(level: str, snapshot: Match, seat: int, rng: random.Random) -> Action:
-    """The bot's choice for ``seat``, checked by the rules on ``snapshot`` (a private copy
-    of the match, used up here).  A bot that fails or chooses an illegal action falls back
-    to the random bot, so that a bug in a bot never stops a table."""
-    view = SeatView(snapshot, seat)
-    try:
-        action = choose_action(level, view, rng)
-        snapshot.apply(seat, action)  # raises, changing nothing, if the rules refuse it
-        return action
-    except Exception:
-        log.exception("bot %s failed for seat %d; the random bot plays this turn",
-                      level, seat)
-        return choose_action("random", view, rng)
-
-
-def hint_for(snapshot: Match, seat: int) -> dict[str, Any]:
-    """What the strong bot would do for ``seat``, and why (``Hint.to_json()``)."""
-    deadline = time.monotonic() + HINT_SECONDS
-    return explain(SeatView(snapshot, seat), random.Random(), deadline).to_json()
-
-
-def review_for(rules: RuleSet, record: dict[str, Any], seat: int) -> dict[str, Any]:
-    deadline = time.monotonic() + REVIEW_SECONDS
-    review: dict[str, Any] = review_deal(rules, record, seat, random.Random(),
-                                         deadline).to_json()
-    return review
-
-
 class RoomRunner:
-    def __init__(self, core: RoomCore, store: RoomStore,
+    def __init__(self, core: RoomCore, store: RoomStore, thinkers: Thinkers,
                  on_broken: Callable[[RoomRunner], None]) -> None:
         self.core = core
+        self.thinkers = thinkers
         self.code = core.code
         self.store = store
         self.conns: dict[int, Connection] = {}
@@ -199,14 +161,17 @@ class RoomRunner:
             log.exception("room %s: %s failed", self.code, type(event).__name__)
 
     async def _think(self, seat: int, level: str, game: int, match: Match) -> None:
-        rng = random.Random(_SEEDS.random())
-        action = await in_thread(think, level, match, seat, rng)
-        if not self.closed:
+        try:
+            action = await self.thinkers.think(level, match, seat, _SEEDS.random())
+        except Exception:  # a worker that died: ask again (the next step plans it)
+            log.exception("room %s: the bot for seat %d failed", self.code, seat)
+            action = None
+        if not self.closed and action is not None:
             await self._quietly(BotMoved(seat, level, game, action))
 
     async def _hint(self, seat: int, game: int, match: Match) -> None:
         try:
-            hint = await in_thread(hint_for, match, seat)
+            hint = await self.thinkers.hint(match, seat)
         except Exception:
             log.exception("room %s: the hint failed", self.code)
             return
@@ -216,7 +181,7 @@ class RoomRunner:
     async def _review(self, seat: int, match_number: int, deal: int, rules: RuleSet,
                       record: dict[str, Any]) -> None:
         try:
-            review = await in_thread(review_for, rules, record, seat)
+            review = await self.thinkers.review(rules, record, seat)
         except Exception:
             log.exception("room %s: the review failed", self.code)
             review = {"error": "the review could not be made"}
@@ -247,14 +212,3 @@ class RoomRunner:
 
 
 _UNAVAILABLE = (unavailable().code, unavailable().message)
-_pool: ThreadPoolExecutor | None = None
-
-
-def in_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-    """Run ``fn(*args)`` in the thinkers' pool."""
-    global _pool
-    if _pool is None:
-        # the loop gets the GIL back within 1 ms of asking (Python's default: 5 ms)
-        sys.setswitchinterval(0.001)
-        _pool = ThreadPoolExecutor(THINKERS, thread_name_prefix="thinker")
-    return asyncio.get_running_loop().run_in_executor(_pool, fn, *args)

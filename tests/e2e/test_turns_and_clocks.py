@@ -132,7 +132,7 @@ def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
     expect(ann.locator("#chat-log").get_by_text("Bob took a seat.")).to_be_visible()
     ann.get_by_text("Change the rules").click()
     grace = ann.get_by_role("spinbutton", name="Seconds before a bot plays for someone away")
-    grace.fill("3")
+    grace.fill("5")
     grace.press("Tab")
     ann.get_by_role("button", name="Start").click()
     expect(hand(ann).get_by_role("button")).to_have_count(12)
@@ -142,7 +142,8 @@ def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
     deadline = time.monotonic() + 60
     while phase(ann) == "auction" and time.monotonic() < deadline:
         grace_clock = ann.locator(".seat[aria-label='Bob'] .seat-clock.grace [data-until]")
-        if not saw_grace and grace_clock.count() and seconds(grace_clock) >= 2:
+        # 4 on the clock (more than 3 s left): it is still there after 1.6 s.
+        if not saw_grace and grace_clock.count() and seconds(grace_clock) >= 4:
             counts_down(grace_clock, ann)
             saw_grace = True
         take_turn(ann, bid=True)

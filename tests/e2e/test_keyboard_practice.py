@@ -46,7 +46,8 @@ def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
     played = False
     for _ in range(200):
         if page.get_by_role("button", name="Pass", exact=True).is_visible():
-            expect(page.get_by_text(re.compile("^Hint: the best bot would say"))).to_be_visible()
+            # the strong bot's bid, and why ("Hint: Pass: your side would take ...")
+            expect(page.get_by_text(re.compile("^Hint: (Pass|Bid|Amerikaner)"))).to_be_visible()
             your_turn_fits(page)
             tab_until(page, "el => el.textContent === 'Pass'")
             page.keyboard.press("Enter")
@@ -54,7 +55,7 @@ def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
             raise AssertionError("a pass cannot win the auction")
         elif enabled_cards(page).count():
             before = tricks_taken(page)
-            expect(page.get_by_text(re.compile("^Hint: the best bot would play"))).to_be_visible()
+            expect(page.get_by_text(re.compile("^Hint: "))).to_be_visible()
             your_turn_fits(page)
             tab_until(page, ENABLED_CARD)
             page.keyboard.press("Enter")

@@ -15,7 +15,16 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE
-from .players import BID, CALL, deal_over, hand, no_horizontal_scroll, open_room, take_turn
+from .players import (
+    BID,
+    CALL,
+    deal_over,
+    enabled_cards,
+    hand,
+    no_horizontal_scroll,
+    open_room,
+    take_turn,
+)
 
 HAND_OUTSIDE = """() => { scrollTo(0, 0);
   return [...document.querySelectorAll('#hand button')].map(b => b.getBoundingClientRect())
@@ -167,13 +176,16 @@ def test_landing_and_small_items(new_page: Any) -> None:
     expect(page.get_by_text(re.compile(r"^Conseil : "))).to_be_visible(timeout=30_000)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        hint = page.get_by_text(re.compile(r"^Conseil : le meilleur robot (jouerait|entamerait)"))
+        hint = page.get_by_text(re.compile(r"^Conseil : (Jouez|Entamez|Coupez avec|Défaussez) "))
         if hint.count():
             text = hint.inner_text()
-            assert re.search(r"(jouerait|entamerait) (le |l'|la )", text), text
+            verb = r"(Jouez|Entamez|Coupez avec|Défaussez)"
+            assert re.search(verb + r" (le |l'|la |petit)", text), text
             break
         if page.get_by_role("button", name="Passe", exact=True).is_visible():
             page.get_by_role("button", name="Passe", exact=True).click()
+        elif page.get_by_text(re.compile(r"^Conseil : C'est votre seul")).count():
+            enabled_cards(page).first.click()  # a forced card names none: play it, go on
         page.wait_for_timeout(80)
     else:
         raise AssertionError("no French hint for a card")

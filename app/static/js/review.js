@@ -24,9 +24,10 @@ function words(params) {
   return out;
 }
 
-/** The practice hint's reason ("Bid 9: about 8.6 tricks expected with clubs as trump"). */
+/** The practice hint with its reason ("Hint: Bid 9: about 8.6 tricks expected with clubs
+ * as trump."). */
 export function hintReason(reason) {
-  return reason ? t(reason.key, words(reason.params)) : null;
+  return reason ? t("hint.reason", { reason: t(reason.key, words(reason.params)) }) : null;
 }
 
 /** An action in words: "bid 9", "pass", "Ace of hearts", "discard …". */

@@ -8,8 +8,8 @@ from typing import Any
 
 from app.bots import BOTS, Bot
 from app.bots.search import SearchBot, Settings
-from app.rules import Discard, Match, RuleSet, SeatView
-from app.rules.cards import mask_of_ids
+from app.rules import PASS, Action, Bid, Discard, Lead, Match, Play, RuleSet, SeatView
+from app.rules.cards import mask_of_ids, parse_card
 
 # The search levels with a few samples and no time limit to speak of: the same code paths
 # as in play (sampling, rollouts, the exact endgame, every phase), fast and reproducible.
@@ -71,3 +71,16 @@ def exact_match(rules: RuleSet, hands: list[int], kitty: str = "",
     match = Match(rules, rng=random.Random(0), first_dealer=dealer)
     match.start_deal(hands=hands, kitty=mask_of_ids(kitty.split()))
     return match
+
+
+# A norsk deal with a clear club trick for the bidder (seat 0): after these moves a
+# defender's 8C is winning, seat 0 holds AC KC QC and only seat 1 (clubs 2-4) is to come.
+NORSK = RuleSet("norsk")
+NORSK_HANDS = hands_of("AS KS QS 5S 4S 3S AH KH AD KD AC KC QC",
+                       "2S 6S 7S 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C",
+                       "JS 8S 6H 7H 8H 9H 5D 6D 7D 8D 5C 6C 7C",
+                       "TS 9S TH JH QH 9D TD JD QD 8C 9C TC JC")
+CLUB_TRICK_MOVES: list[tuple[int, Action]] = [
+    (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
+    (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
+    (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]

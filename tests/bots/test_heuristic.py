@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_helpers import exact_match, hands_of
+from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, exact_match, hands_of
 
 from app.bots import BOTS
 from app.rules import (
@@ -136,20 +136,9 @@ def test_calls_the_highest_card_of_its_trump_that_it_lacks() -> None:
 # -- trick play ------------------------------------------------------------------------
 
 
-NORSK = RuleSet("norsk")
-NORSK_HANDS = hands_of("AS KS QS 5S 4S 3S AH KH AD KD AC KC QC",
-                       "2S 6S 7S 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C",
-                       "JS 8S 6H 7H 8H 9H 5D 6D 7D 8D 5C 6C 7C",
-                       "TS 9S TH JH QH 9D TD JD QD 8C 9C TC JC")
-
-
 def test_wins_a_trick_with_the_cheapest_card_that_holds() -> None:
     match = exact_match(NORSK, NORSK_HANDS, dealer=3)
-    moves: list[tuple[int, Action]] = [
-        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
-        (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
-        (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]
-    for seat, action in moves:
+    for seat, action in CLUB_TRICK_MOVES:
         match.apply(seat, action)
     # A defender's 8C is winning; the bidder holds AC KC QC and only seat 1 (clubs 2-4)
     # is still to play: the queen is enough.

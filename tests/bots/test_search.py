@@ -9,7 +9,7 @@ import random
 import time
 
 import pytest
-from bot_helpers import QUICK_STRONG, exact_match, hands_of
+from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, QUICK_STRONG, exact_match, hands_of
 
 from app.bots import BOTS, HARD_CAP
 from app.bots.hints import explain, hint_text, hint_texts
@@ -18,8 +18,6 @@ from app.bots.sampling import Knowledge
 from app.bots.search import SearchBot, Settings
 from app.rules import (
     AMERIKANER,
-    PASS,
-    Action,
     Bid,
     Discard,
     DiscardAny,
@@ -203,20 +201,9 @@ def test_a_review_needs_a_finished_deal() -> None:
         review_deal(rules, record, 0, random.Random(1), time.monotonic() + 1.0)
 
 
-NORSK = RuleSet("norsk")
-NORSK_HANDS = hands_of("AS KS QS 5S 4S 3S AH KH AD KD AC KC QC",
-                       "2S 6S 7S 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C",
-                       "JS 8S 6H 7H 8H 9H 5D 6D 7D 8D 5C 6C 7C",
-                       "TS 9S TH JH QH 9D TD JD QD 8C 9C TC JC")
-
-
 def test_a_hint_to_take_a_trick_cheaply() -> None:
     match = exact_match(NORSK, NORSK_HANDS, dealer=3)
-    moves: list[tuple[int, Action]] = [
-        (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
-        (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
-        (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]
-    for seat, action in moves:
+    for seat, action in CLUB_TRICK_MOVES:
         match.apply(seat, action)
     hint = explain(SeatView(match, 0), random.Random(0), bot=QUICK_STRONG)
     assert hint.action in (Play(parse_card("QC")), Play(parse_card("KC")), Play(parse_card("AC")))

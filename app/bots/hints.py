@@ -1,9 +1,9 @@
 """Hints that explain: the strong bot's action with a short reason a player can learn from.
 
 ``explain(view, rng, deadline)`` is pure (it reads only the view) and returns a ``Hint``:
-the action, an i18n key and its parameters.  The texts are in hint_texts.json (English,
-Norwegian bokmål, French; with the labels ``bot.easy``, ``bot.normal``, ``bot.strong`` of
-the new levels for the client's bot menu); ``hint_text(hint, lang)`` fills one in.  Parameters named
+the action, an i18n key and its parameters.  The texts are the client's (keys ``hint.*``
+of app/static/i18n/{en,nb,fr}.json, with the levels' labels ``bot.easy``, ``bot.normal``,
+``bot.strong``); ``hint_text(hint, lang)`` fills one in.  Parameters named
 ``card``, ``call``, ``winner`` are card ids (``"AC"``), ``cards`` a list of them,
 ``trump`` a suit letter (``"C"``) or ``None`` for no trump, ``bid`` a number, ``tricks``
 and ``points`` numbers with one decimal, so a client can render them in its language
@@ -30,7 +30,8 @@ from .hand_eval import best_trump, model_for
 from .search import Estimate, SearchBot
 from .table_facts import BIDDER_SIDE, MINUS, TableFacts
 
-TEXTS_FILE = Path(__file__).with_name("hint_texts.json")
+I18N_DIR = Path(__file__).resolve().parent.parent / "static" / "i18n"
+LANGS = ("en", "nb", "fr")
 
 
 @dataclass(frozen=True)
@@ -176,10 +177,15 @@ def _play_hint(view: SeatView, action: Play, e: Estimate) -> Hint:
 
 
 @cache
+@cache
 def hint_texts() -> dict[str, dict[str, str]]:
-    """{"en": {key: text}, "nb": ..., "fr": ...} from hint_texts.json."""
-    data: dict[str, dict[str, str]] = json.loads(TEXTS_FILE.read_text(encoding="utf-8"))
-    return data
+    """{"en": {key: text}, "nb": ..., "fr": ...}: the hint and bot texts of the client's
+    language files (one copy of every text: the client's)."""
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGS:
+        texts = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+        out[lang] = {k: v for k, v in texts.items() if k.startswith(("hint.", "bot."))}
+    return out
 
 
 def hint_text(hint: Hint, lang: str = "en") -> str:

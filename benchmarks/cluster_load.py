@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-wait", type=float, default=2.0)
     parser.add_argument("--p99-ms", type=float, default=150.0)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--rules", type=json.loads, default=None,
+                        help="the rooms' rule set as JSON (default: the server's)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     args.rooms = [int(n) for n in args.rooms.split(",")]

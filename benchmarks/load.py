@@ -335,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
                    "--duration", str(args.duration), "--warmup", str(args.warmup),
                    "--idle-wait", str(args.idle_wait), "--p99-ms", str(args.p99_ms),
                    "--seed", str(args.seed)]
+        if args.rules is not None:
+            cluster += ["--rules", json.dumps(args.rules)]
         if args.json is not None:
             cluster += ["--json", str(args.json)]
         return cluster_load.main(cluster)

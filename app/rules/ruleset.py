@@ -8,9 +8,11 @@ engine needs per deal (removed twos, hand size, bid range) is computed once here
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -176,6 +178,17 @@ class RuleSet:
         self.auction_legal = _auction_table(self.shape, options.amerikaner)
 
     @classmethod
+    def shared(cls, data: object) -> RuleSet:
+        """``from_json``, one object for equal rule sets (a server holds many rooms with the
+        same rules; a rule set with its tables is a few kilobytes).  Rule sets are never
+        changed once made, so sharing them is safe."""
+        try:
+            text = json.dumps(data, sort_keys=True)
+        except (TypeError, ValueError):
+            return cls.from_json(data)  # not JSON: let from_json say what is wrong
+        return _shared(text)
+
+    @classmethod
     def from_json(cls, data: object) -> RuleSet:
         """Build from ``{"preset": ..., **overrides}``; ``None`` means the default preset."""
         if data is None:
@@ -244,3 +257,8 @@ def _pydantic_message(err: Any) -> str:
     if kind == "less_than_equal":
         return f"must be at most {ctx.get('le')}"
     return str(err.get("msg", "is not valid"))
+
+
+@lru_cache(maxsize=256)
+def _shared(text: str) -> RuleSet:
+    return RuleSet.from_json(json.loads(text))

@@ -42,7 +42,7 @@ def require_free_name(room: RoomCore, name: str) -> None:
 
 def checked_rules(raw: dict[str, Any] | None) -> RuleSet:
     try:
-        return RuleSet.from_json(raw)
+        return RuleSet.shared(raw)
     except RulesetError as exc:
         raise RoomError("bad_rules", str(exc), 400, option=exc.option) from None
 

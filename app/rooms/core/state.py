@@ -128,7 +128,7 @@ class RoomState:
         elif kind == "host":
             self.set_host(entry["seat"])
         elif kind == "rules":
-            self.set_rules(RuleSet.from_json(entry["rules"]))
+            self.set_rules(RuleSet.shared(entry["rules"]))
         elif kind == "settings":
             self.set_settings({k: v for k, v in entry.items() if k != "k"})
         elif kind == "recorded":
@@ -164,7 +164,7 @@ class RoomState:
 
     @classmethod
     def from_checkpoint(cls, data: Entry, rng: random.Random) -> RoomState:
-        state = cls(str(data["code"]), RuleSet.from_json(data["rules"]), bool(data["practice"]),
+        state = cls(str(data["code"]), RuleSet.shared(data["rules"]), bool(data["practice"]),
                     int(data["grace_seconds"]), int(data["next_deal_pause"]), rng)
         state.seats = [Seat.from_data(i, s) for i, s in enumerate(data["seats"])]
         state.host = data["host"]

@@ -20,7 +20,6 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from app.bots import choose_action
@@ -47,19 +46,9 @@ def job_of(match: Match, seat: int) -> Job:
     return match.rules.to_json(), deal_to_record(deal), seat
 
 
-@lru_cache(maxsize=64)
-def _rules(text: str) -> RuleSet:
-    import json
-
-    return RuleSet.from_json(json.loads(text))
-
-
 def rebuild(rules: dict[str, Any], deal: dict[str, Any]) -> Match:
     """The match around one deal, replayed from its record (totals are not needed)."""
-    import json
-
-    match = Match(_rules(json.dumps(rules, sort_keys=True)), first_dealer=int(deal["dealer"]),
-                  auto_redeal=False)
+    match = Match(RuleSet.shared(rules), first_dealer=int(deal["dealer"]), auto_redeal=False)
     match.start_deal(hands=[mask_of_ids(h) for h in deal["hands"]],
                      kitty=mask_of_ids(deal["kitty"]))
     for entry in deal["actions"]:

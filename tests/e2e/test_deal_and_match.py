@@ -26,13 +26,17 @@ from .players import (
 
 # In one look at the page (no new state can come in between): a trick we won is in the
 # middle, its winner marked, and it is our lead ("held"); else, on our turn in play, the
-# card the practice hint suggests (the best bot's: it wins tricks) is played ("played").
-PLAY_OR_HOLD = """() => {
+# card the practice hint suggests (the strong bot's: it wins tricks) is played
+# ("played"); while the hint is still being thought out, nothing ("thinking"), unless
+# ``anyway`` (it is taking too long).
+PLAY_OR_HOLD = """(anyway) => {
   if (document.getElementById('room').dataset.phase !== 'play') return null;
   const cards = [...document.querySelectorAll('#hand button.playable')];
   if (!cards.length) return null;
   if (document.querySelector('#trick .played.winner.pos-bottom')) return 'held';
-  (cards.find(c => c.classList.contains('hinted')) || cards[0]).click();
+  const hinted = cards.find(c => c.classList.contains('hinted'));
+  if (!hinted && !anyway) return 'thinking';
+  (hinted || cards[0]).click();
   return 'played'; }"""
 
 
@@ -45,8 +49,10 @@ def test_deal_in_full(new_page: Any) -> None:
     # lead, it goes to the "Last trick" strip on the table.
     held = False
     deadline = time.monotonic() + 120
+    waited = 0
     while not held and not deal_over(page) and time.monotonic() < deadline:
-        done = page.evaluate(PLAY_OR_HOLD)
+        done = page.evaluate(PLAY_OR_HOLD, waited > 60)  # ~3 s for a hint, then any card
+        waited = waited + 1 if done == "thinking" else 0
         if done == "held":
             page.wait_for_timeout(2500)
             expect(page.locator("#trick .played.winner.pos-bottom")).to_have_count(1)
@@ -60,8 +66,8 @@ def test_deal_in_full(new_page: Any) -> None:
             # Collected, it is in the strip (or, if the next trick is already finished
             # and held in the middle, the strip shows the one before it: ours).
             expect(page.get_by_role("group", name="Last trick").locator(".card")).to_have_count(4)
-        elif done == "played":
-            page.wait_for_timeout(100)
+        elif done in ("played", "thinking"):
+            page.wait_for_timeout(50 if done == "thinking" else 100)
         elif page.locator("#room[data-phase=play]").count() or not take_turn(page, bid=True):
             page.wait_for_timeout(50)
     assert held, "we never won a trick to lead from"

@@ -76,11 +76,30 @@ def think_job(level: str, job: Job, seed: float) -> dict[str, Any]:
 
 
 def hint_job(job: Job) -> dict[str, Any]:
-    """What the strong bot would do for the seat, and why (``Hint.to_json()``)."""
+    """What the strong bot would do for the seat, and why (``Hint.to_json()``); if the
+    search fails, the easy bot's action with a plain "the best bot would..." text, so
+    that a practice player is never left without a hint."""
     rules, deal, seat = job
     deadline = time.monotonic() + HINT_SECONDS
     view = SeatView(rebuild(rules, deal), seat)
-    return explain(view, random.Random(), deadline).to_json()
+    try:
+        return explain(view, random.Random(), deadline).to_json()
+    except Exception:
+        log.exception("the strong bot's hint failed; the easy bot's is given")
+        return plain_hint(choose_action("easy", view, random.Random()))
+
+
+def plain_hint(action: Action) -> dict[str, Any]:
+    """A hint without a reason: the action in the client's "the best bot would..." texts."""
+    wire = action.to_json()
+    if "bid" in wire:
+        return {"action": wire, "key": "hint.bid", "params": {"bid": wire["bid"]}}
+    if "discard" in wire:
+        return {"action": wire, "key": "hint.discard", "params": {"cards": wire["discard"]}}
+    if "call" in wire:
+        return {"action": wire, "key": "hint.lead_call",
+                "params": {"card": wire["play"], "call": wire["call"]}}
+    return {"action": wire, "key": "hint.play", "params": {"card": wire["play"]}}
 
 
 def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> dict[str, Any]:

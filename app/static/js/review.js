@@ -27,7 +27,10 @@ function words(params) {
 /** The practice hint with its reason ("Hint: Bid 9: about 8.6 tricks expected with clubs
  * as trump."). */
 export function hintReason(reason) {
-  return reason ? t("hint.reason", { reason: t(reason.key, words(reason.params)) }) : null;
+  if (!reason) return null;
+  const text = t(reason.key, words(reason.params));
+  // the plain texts ("Hint: the best bot would ...") say "Hint" themselves
+  return text.startsWith(t("hint.reason", { reason: "" }).trim()) ? text : t("hint.reason", { reason: text });
 }
 
 /** An action in words: "bid 9", "pass", "Ace of hearts", "discard …". */

@@ -1,9 +1,9 @@
 """What transitions return: small immutable event records, in the order things happened.
 
 They are ``NamedTuple``s (cheap to make on the hot path of random play); ``kind`` is the
-stable name used on the wire.  Events carry only public facts, except those marked
-private (``KittyTaken`` and ``Discarded`` name cards only the bidder may see): the rooms
-layer filters them per recipient like views.
+stable name used on the wire (``event_to_json``).  Events carry only public facts; the
+rooms layer adds, for the bidder alone, the cards of the kitty it took and of its discards
+(``wire.events_for``), by the same rule as the views.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-DB_NAME = "amerikaner.sqlite3"  # the SQLite store's file (app/rooms/store/sqlite.py)
+from app.rooms.store.sqlite import DB_NAME
 
 
 class DataDirError(Exception):

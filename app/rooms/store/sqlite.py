@@ -20,12 +20,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from app.datacheck import DB_NAME
 from app.rooms.core.effects import Save
 
 from . import DamagedRoom, StoredRoom, StoreError
 from .sqlite_schema import migrate
 
+DB_NAME = "amerikaner.sqlite3"  # in the data folder
 BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 TOUCH_SECONDS = 60.0  # a room's last use is written at most once a minute (for retention)
@@ -100,7 +100,7 @@ class SqliteStore:
 
     async def append(self, code: str, save: Save) -> None:
         now = time.time()
-        touched = True
+        touch = save.checkpoint or now - self._touched.get(code, 0.0) > TOUCH_SECONDS
         with self._transaction() as db:
             db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
                            [(code, save.first_seq + i, _dumps(e))
@@ -111,15 +111,13 @@ class SqliteStore:
                            "updated_at=excluded.updated_at, checkpoint=excluded.checkpoint",
                            (code, now, now, save.first_seq))
                 db.execute("DELETE FROM log WHERE code=? AND seq<?", (code, save.first_seq))
-            elif now - self._touched.get(code, 0.0) > TOUCH_SECONDS:
+            elif touch:
                 db.execute("UPDATE rooms SET updated_at=? WHERE code=?", (now, code))
-            else:
-                touched = False
             if save.records:
                 db.executemany("INSERT OR REPLACE INTO records(code, match_number, record, "
                                "finished_at) VALUES(?, ?, ?, ?)",
                                [(code, n, _dumps(r), now) for n, r in save.records])
-        if touched:
+        if touch:
             self._touched[code] = now
 
     async def forget_idle(self, older_than: float) -> int:

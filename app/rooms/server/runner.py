@@ -14,7 +14,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -39,13 +39,12 @@ from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
 
 from .connections import Connection
-from .thinking import Thinkers
+from .thinking import Thinkers, decide
 
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TRY_AGAIN = 1013
 _SEEDS = random.Random()  # each bot decision gets its own generator, seeded from this one
-
 
 
 class RoomRunner:
@@ -144,8 +143,8 @@ class RoomRunner:
         self._timer_at = None
         self._spawn(self._quietly(Tick()))
 
-    def _spawn(self, coro: object) -> None:
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -161,12 +160,14 @@ class RoomRunner:
             log.exception("room %s: %s failed", self.code, type(event).__name__)
 
     async def _think(self, seat: int, level: str, game: int, match: Match) -> None:
+        seed = _SEEDS.random()
         try:
-            action = await self.thinkers.think(level, match, seat, _SEEDS.random())
-        except Exception:  # a worker that died: ask again (the next step plans it)
-            log.exception("room %s: the bot for seat %d failed", self.code, seat)
-            action = None
-        if not self.closed and action is not None:
+            action = await self.thinkers.think(level, match, seat, seed)
+        except Exception:  # the pool itself failed (a dead worker): never stall the table
+            log.exception("room %s: the bot for seat %d failed; the random bot plays",
+                          self.code, seat)
+            action = decide("random", match, seat, seed)
+        if not self.closed:
             await self._quietly(BotMoved(seat, level, game, action))
 
     async def _hint(self, seat: int, game: int, match: Match) -> None:
@@ -194,7 +195,8 @@ class RoomRunner:
         """The room in memory can no longer be trusted (a save failed): tell everyone,
         close their connections (they come back to the room loaded afresh)."""
         self.stop()
-        frame = orjson.dumps(error_frame(*_UNAVAILABLE)).decode()
+        refusal = unavailable()
+        frame = orjson.dumps(error_frame(refusal.code, refusal.message)).decode()
         for conn in self.conns.values():
             conn.send_text(frame)
             conn.close_after_flush(CLOSE_TRY_AGAIN)
@@ -210,5 +212,3 @@ class RoomRunner:
             if task is not asyncio.current_task():
                 task.cancel()
 
-
-_UNAVAILABLE = (unavailable().code, unavailable().message)

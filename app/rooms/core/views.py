@@ -16,7 +16,7 @@ from app.rules import Match, Phase, RuleSet, SeatView
 from app.rules.wire import WireView, events_for
 
 from .effects import Send
-from .frames import Clock, Event, PublicRoom, RoomInfo, StateFrame, View
+from .frames import Clock, Event, PublicRoom, RoomInfo, SeatInfo, StateFrame, View
 from .lobby import joinable_seats
 
 if TYPE_CHECKING:
@@ -52,19 +52,24 @@ def game_view(room: RoomCore, seat: int | None, public: WireView | None = None) 
     return SeatView(match, seat).to_wire(public)
 
 
-def room_info(room: RoomCore) -> RoomInfo:
-    """``view.room`` for nobody in particular (the two per-connection keys unset)."""
+def seats_info(room: RoomCore) -> list[SeatInfo]:
+    """Every seat as everyone sees it."""
     state = room.state
     connected = room.connected_seats()
     started = state.match is not None
+    return [s.info(s.index in connected, s.index == state.host, started) for s in state.seats]
+
+
+def room_info(room: RoomCore) -> RoomInfo:
+    """``view.room`` for nobody in particular (the two per-connection keys unset)."""
+    state = room.state
     return {
         "code": state.code,
         "practice": state.practice,
         "host": state.host,
         "you_are_host": False,
         "your_seat": None,
-        "seats": [s.info(s.index in connected, s.index == state.host, started)
-                  for s in state.seats],
+        "seats": seats_info(room),
         "spectators": room.spectator_count(),
         "rules": rules_json(state.rules),
         "rules_resolved": rules_resolved(state.rules),
@@ -134,7 +139,6 @@ def state_sends(room: RoomCore, happened: list[Happening]) -> list[Send]:
 def public_room(room: RoomCore) -> PublicRoom:
     """``GET /api/rooms/{code}``."""
     state = room.state
-    info = room_info(room)
     match = state.match
     return {
         "room": state.code,
@@ -143,10 +147,10 @@ def public_room(room: RoomCore) -> PublicRoom:
         "version": room.version,
         "game": state.game,
         "host": state.host,
-        "seats": info["seats"],
-        "spectators": info["spectators"],
-        "rules": info["rules"],
-        "rules_resolved": info["rules_resolved"],
+        "seats": seats_info(room),
+        "spectators": room.spectator_count(),
+        "rules": rules_json(state.rules),
+        "rules_resolved": rules_resolved(state.rules),
         "match_number": state.match_number,
         "joinable": joinable_seats(room),
     }

@@ -53,6 +53,7 @@ from .messages import (
     Ready,
     Rematch,
     ReviewAsk,
+    RoomMessage,
     RulesMessage,
     SeatBot,
     SettingsMessage,
@@ -254,7 +255,7 @@ class RoomCore:
 
     # -- handlers ---------------------------------------------------------------------
 
-    def _received(self, conn: int, message: Any, now: float) -> None:
+    def _received(self, conn: int, message: RoomMessage, now: float) -> None:
         c = self.conns.get(conn)
         if c is None:
             raise RoomError("hello_required", "say hello first")

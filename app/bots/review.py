@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
-from app.rules.cards import mask_of_ids
+from app.rules.record import match_of_deal
 
 from .rollout import sides
 from .search import SearchBot, Settings, paired_difference
@@ -138,10 +138,7 @@ def _has_choice(legal: tuple[Action, ...]) -> bool:
 
 def _start(rules: RuleSet, deal: dict[str, Any]) -> Match:
     try:
-        match = Match(rules, rng=random.Random(0), first_dealer=deal["dealer"],
-                      auto_redeal=False)
-        match.start_deal(hands=[mask_of_ids(h) for h in deal["hands"]],
-                         kitty=mask_of_ids(deal["kitty"]))
+        match = match_of_deal(rules, deal)
     except (KeyError, TypeError, ValueError) as exc:
         raise ReviewError(f"not a deal of a game record: {exc}") from None
     return match

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import ids_of
+from .cards import ids_of, mask_of_ids
 from .deal import DealState
 from .match import Match
 from .replay import FORMAT, RecordError, error_line, replay_record
+from .ruleset import RuleSet
 
-__all__ = ["FORMAT", "RecordError", "deal_to_record", "error_line", "match_to_record",
-           "replay_record"]
+__all__ = ["FORMAT", "RecordError", "deal_to_record", "error_line", "match_of_deal",
+           "match_to_record", "replay_record"]
 
 
 def deal_to_record(deal: DealState) -> dict[str, Any]:
@@ -28,6 +29,16 @@ def deal_to_record(deal: DealState) -> dict[str, Any]:
         "kitty": ids_of(deal.kitty),
         "actions": [{"seat": seat, **action.to_json()} for seat, action in deal.actions],
     }
+
+
+def match_of_deal(rules: RuleSet, deal: dict[str, Any]) -> Match:
+    """A match around one deal of a record (``deal_to_record``'s shape), dealt as recorded
+    and not played yet: the caller applies ``deal["actions"]`` as far as it needs.  Raises
+    ``KeyError``, ``TypeError`` or ``ValueError`` for what is not such a deal."""
+    match = Match(rules, first_dealer=int(deal["dealer"]), auto_redeal=False)
+    match.start_deal(hands=[mask_of_ids(h) for h in deal["hands"]],
+                     kitty=mask_of_ids(deal["kitty"]))
+    return match
 
 
 def match_to_record(match: Match, players: Sequence[str]) -> dict[str, Any]:

@@ -26,8 +26,7 @@ from app.bots import choose_action
 from app.bots.hints import explain
 from app.bots.review import review_deal
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
-from app.rules.cards import mask_of_ids
-from app.rules.record import deal_to_record
+from app.rules.record import deal_to_record, match_of_deal
 
 log = logging.getLogger("amerikaner.rooms")
 T = TypeVar("T")
@@ -48,9 +47,7 @@ def job_of(match: Match, seat: int) -> Job:
 
 def rebuild(rules: dict[str, Any], deal: dict[str, Any]) -> Match:
     """The match around one deal, replayed from its record (totals are not needed)."""
-    match = Match(RuleSet.shared(rules), first_dealer=int(deal["dealer"]), auto_redeal=False)
-    match.start_deal(hands=[mask_of_ids(h) for h in deal["hands"]],
-                     kitty=mask_of_ids(deal["kitty"]))
+    match = match_of_deal(RuleSet.shared(rules), deal)
     for entry in deal["actions"]:
         match.apply(int(entry["seat"]), parse_action(entry))
     return match

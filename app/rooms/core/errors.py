@@ -19,7 +19,11 @@ class RoomError(ValueError):
         self.option = option
 
 
-def unavailable() -> RoomError:
-    """The store did not take a change: nothing was applied; try again shortly."""
-    return RoomError("unavailable", "the server could not save that; nothing changed, "
-                     "try again in a moment", 503)
+NOT_SAVED = "the server could not save that; nothing changed, try again in a moment"
+NO_DATABASE = "the database does not answer; try again shortly"
+
+
+def unavailable(message: str = NOT_SAVED) -> RoomError:
+    """The server cannot do it now (503): by default, the store did not take a change, so
+    nothing was applied."""
+    return RoomError("unavailable", message, 503)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError, with_config
 from typing_extensions import TypedDict
 
 from app.rooms.core.effects import JoinRequest
-from app.rooms.core.errors import RoomError
+from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
@@ -198,8 +198,7 @@ async def get_record(code: str, request: Request) -> dict[str, Any]:
         try:
             record = await room.store.load_record(room.code)
         except StoreError:
-            raise RoomError("unavailable", "the database does not answer; try again", 503) \
-                from None
+            raise unavailable(NO_DATABASE) from None
     if record is None:
         raise RoomError("match_not_over", "the record is ready when the match is over", 403)
     return record
@@ -215,7 +214,7 @@ async def get_rules() -> dict[str, Any]:
 async def healthz(request: Request) -> JSONResponse:
     registry = _registry(request)
     if not await registry.store.ping():
-        return error_response("unavailable", "the database does not answer", 503)
+        return error_response("unavailable", NO_DATABASE, 503)
     health: Health = {"status": "ok", "rooms": len(registry.rooms),
                       "accepting_rooms": registry.accepting}
     return JSONResponse(health)

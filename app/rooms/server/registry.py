@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from app.rooms.core.codes import new_code, normalize_code
-from app.rooms.core.errors import RoomError
+from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RestoreError
@@ -43,10 +43,6 @@ log = logging.getLogger("amerikaner.rooms")
 SWEEP_SECONDS = 15.0
 SYSTEM_RANDOM = secrets.SystemRandom()
 PURGE_SECONDS = 3600.0
-
-
-def store_unavailable() -> RoomError:
-    return RoomError("unavailable", "the database does not answer; try again shortly", 503)
 
 
 class RoomElsewhere(RoomError):
@@ -108,7 +104,7 @@ class Registry:
             log.warning("a new room could not be saved: %s", exc)
             if taken is not None:
                 self.store.release(taken)
-            raise store_unavailable() from None
+            raise unavailable(NO_DATABASE) from None
         runner = self._activate(core)
         runner.creator = creator
         if self.store.shared:  # the process its code is routed to serves it
@@ -149,7 +145,7 @@ class Registry:
             taken = await self.store.acquire(code)
         except StoreError as exc:
             log.warning("room %s: the store does not answer: %s", code, exc)
-            raise store_unavailable() from None
+            raise unavailable(NO_DATABASE) from None
         if not taken:
             raise RoomElsewhere()
         try:
@@ -173,7 +169,7 @@ class Registry:
                             "be loaded; the server's operator has been told", 500) from None
         except StoreError as exc:
             log.warning("room %s: the store does not answer: %s", code, exc)
-            raise store_unavailable() from None
+            raise unavailable(NO_DATABASE) from None
         self._make_space()
         return self._activate(core)
 
@@ -206,7 +202,7 @@ class Registry:
             return
         idle = [r for r in self.rooms.values() if not r.conns]
         if not idle:
-            raise RoomError("unavailable", "the server is full; try again later", 503)
+            raise unavailable("the server is full; try again later")
         oldest = min(idle, key=lambda r: r.idle_since)
         oldest.stop()
         self._forget(oldest)

@@ -208,8 +208,8 @@ async def _loop(runner: RoomRunner, conn: Connection, settings: Settings, guards
             await runner.submit(Received(conn.id, msg))
         except RoomError as exc:  # BadMessage included
             if runner.closed and exc.code == "unavailable":
-                # The room broke off: its error and close (1013) are queued; let them
-                # out before the endpoint returns (stop() would cancel the writer).
+                # The room broke off: its error and close (1013) are on their way; let
+                # them out before the endpoint returns (stop() cancels a send draining).
                 await conn.finish(CLOSE_TRY_AGAIN)
                 return
             conn.send(error_frame(exc.code, exc.message, exc.option))

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from serve_process import ROOT, free_port
 
-from app.datacheck import DB_NAME, check_data_dir
+from app.datacheck import check_data_dir
+from app.rooms.store.sqlite import DB_NAME
 
 
 def serve(data_dir: Path) -> subprocess.CompletedProcess[str]:

@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages
@@ -36,19 +36,20 @@ GC_YOUNG_THRESHOLD = 10_000  # allocations between young collections (Python's d
 log = logging.getLogger("amerikaner")
 
 
-class WebSocketFastPath:
-    """ASGI: ``/ws/{code}`` to the rooms' endpoint; everything else to the app."""
+class AmerikanerApp(FastAPI):
+    """FastAPI with the rooms' WebSockets taken first: ``/ws/{code}`` goes straight to
+    ``room_socket``, past the routing and every middleware (FastAPI's and ours), none of
+    which a room's socket needs and whose coroutine frames it would otherwise keep alive
+    for the whole connection (memory per socket; measured in benchmarks/load.py)."""
 
-    def __init__(self, app: ASGIApp, endpoint: Callable[[WebSocket, str], Awaitable[None]]) -> None:
-        self.app = app
-        self.endpoint = endpoint
+    room_socket: Callable[[WebSocket, str], Awaitable[None]] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "")
-        if scope["type"] == "websocket" and path.startswith(WS_PREFIX):
-            await self.endpoint(WebSocket(scope, receive, send), path[len(WS_PREFIX):])
+        if (self.room_socket is not None and scope["type"] == "websocket"
+                and scope["path"].startswith(WS_PREFIX)):
+            await self.room_socket(WebSocket(scope, receive, send), scope["path"][len(WS_PREFIX):])
             return
-        await self.app(scope, receive, send)
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, store: RoomStore | None = None) -> FastAPI:
@@ -77,7 +78,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
             await room_store.close()
 
     # the API's schema, for clients and the schemathesis test; no docs pages
-    app = FastAPI(title="Amerikaner", docs_url=None, redoc_url=None,
+    app = AmerikanerApp(title="Amerikaner", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.settings = settings
     guards = app.state.guards = Guards.from_settings(settings)  # per-client limits
@@ -108,11 +109,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     async def ws(websocket: WebSocket, code: str) -> None:
         await websocket_endpoint(websocket, code, app.state.registry, settings, guards)
 
-    # Outermost: a room's WebSocket goes straight to its endpoint, past the routing and the
-    # HTTP middleware, none of which it needs, and whose frames it would otherwise keep
-    # alive for the whole connection (memory per socket).
-    app.add_middleware(WebSocketFastPath, endpoint=ws)
-
+    app.room_socket = ws
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

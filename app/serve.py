@@ -28,6 +28,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from .main import create_app
     from .web.addresses import TrustedProxies
     from .web.protocol import guarded_protocol
+    from .web.wsprotocol import LeanWebSocketProtocol
 
     try:
         settings = Settings.from_env().with_overrides(
@@ -43,7 +44,7 @@ def run_serve(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
         create_app(settings), host=settings.host, port=settings.port,
-        ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
+        ws=LeanWebSocketProtocol, ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
         log_level=settings.log_level.lower(), proxy_headers=False, server_header=False,
         timeout_graceful_shutdown=5,
         http=guarded_protocol(settings.request_deadline, settings.connections_per_address,

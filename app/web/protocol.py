@@ -83,10 +83,12 @@ class GuardedProtocol(HttpToolsProtocol):
         ws = self.transport.get_protocol()
         ws_lost = ws.connection_lost
         key, self._key = self._key, None
+        counter = self.open_sockets  # not ``self``: this HTTP protocol is done with and
+        # should not live (with its parser and headers) as long as the WebSocket
 
         def lost(exc: Exception | None) -> None:
             if key is not None:
-                self.open_sockets.release(key)
+                counter.release(key)
             ws_lost(exc)
 
         ws.connection_lost = lost  # type: ignore[method-assign]

@@ -1,0 +1,93 @@
+"""What an open WebSocket keeps alive on the server: uvicorn with the protocols of
+``amerikaner serve`` (app/web/protocol.py, app/web/wsprotocol.py), a real client.
+
+Memory per idle socket is what ``benchmarks/load.py`` measures; these tests pin the
+reasons it is low, so that a change upstream or here that brings them back fails."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import socket
+from typing import Any
+
+import uvicorn
+
+from app.web.addresses import TrustedProxies, address_key
+from app.web.protocol import GuardedProtocol, guarded_protocol
+from app.web.wsprotocol import LeanWebSocketProtocol
+
+BIG = "y" * 2000  # a header worth noticing
+HANDSHAKE = (b"GET /ws/ABCD HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+             b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+             b"Sec-WebSocket-Version: 13\r\nX-Big: %s\r\n\r\n")
+
+
+async def _serve_one_socket() -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    accepted = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert scope["type"] == "websocket"
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        seen["scope"] = scope
+        accepted.set()
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    http = guarded_protocol(10.0, 4, TrustedProxies(()))
+    config = uvicorn.Config(app, ws=LeanWebSocketProtocol, http=http, lifespan="off",
+                            log_level="warning")
+    server = uvicorn.Server(config)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        # a handshake by hand: a client library in this process would hold the header too
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(HANDSHAKE % (port, BIG.encode()))
+        assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+        await asyncio.wait_for(accepted.wait(), 5)
+        await asyncio.sleep(0.05)
+        gc.collect()
+        protocols = [c for c in server.server_state.connections
+                     if isinstance(c, LeanWebSocketProtocol)]
+        seen["protocols"] = protocols
+        seen["request"] = protocols[0].request
+        seen["response"] = protocols[0].response
+        seen["http_alive"] = sum(isinstance(o, GuardedProtocol) for o in gc.get_objects())
+        seen["open_while"] = http.open_sockets.count(address_key("127.0.0.1"))
+        # websockets' Headers keep a value in a list per name
+        seen["handshake_header_lists"] = sum(
+            1 for o in gc.get_objects()
+            if type(o) is list and any(type(x) is str and x == BIG for x in o))
+        writer.close()
+        for _ in range(100):
+            if not server.server_state.connections:
+                break
+            await asyncio.sleep(0.02)
+        seen["open_after"] = http.open_sockets.count(address_key("127.0.0.1"))
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 10)
+    return seen
+
+
+def test_an_open_websocket_keeps_neither_its_handshake_nor_its_http_protocol() -> None:
+    seen = asyncio.run(_serve_one_socket())
+    assert len(seen["protocols"]) == 1
+    assert seen["request"] is None and seen["response"] is None
+    assert seen["http_alive"] == 0  # the upgraded HTTP protocol (parser, headers) is gone
+    # the header lives on in the ASGI scope the app reads, not also in the handshake's
+    assert (b"x-big", BIG.encode()) in seen["scope"]["headers"]
+    assert seen["handshake_header_lists"] == 0
+
+
+def test_the_per_address_socket_count_holds_while_open_and_is_released_on_close() -> None:
+    seen = asyncio.run(_serve_one_socket())
+    assert seen["open_while"] == 1
+    assert seen["open_after"] == 0

@@ -15,7 +15,7 @@ import uvicorn
 
 from app.web.addresses import TrustedProxies, address_key
 from app.web.protocol import GuardedProtocol, guarded_protocol
-from app.web.wsprotocol import LeanWebSocketProtocol
+from app.web.wsprotocol import LeanWebSocketProtocol, direct_sender
 
 BIG = "y" * 2000  # a header worth noticing
 HANDSHAKE = (b"GET /ws/ABCD HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
@@ -32,6 +32,7 @@ async def _serve_one_socket() -> dict[str, Any]:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
         seen["scope"] = scope
+        seen["direct"] = direct_sender(send)
         accepted.set()
         while (await receive())["type"] != "websocket.disconnect":
             pass
@@ -65,6 +66,13 @@ async def _serve_one_socket() -> dict[str, Any]:
         seen["handshake_header_lists"] = sum(
             1 for o in gc.get_objects()
             if type(o) is list and any(type(x) is str and x == BIG for x in o))
+        # a frame written straight to the socket, unless the peer reads too slowly
+        protocol, direct = protocols[0], seen["direct"]
+        protocol.pause_writing()
+        seen["sent_while_paused"] = direct(b'"held"')
+        protocol.resume_writing()
+        seen["sent"] = direct(b'"now"')
+        seen["frame"] = await asyncio.wait_for(reader.readexactly(7), 5)
         writer.close()
         for _ in range(100):
             if not server.server_state.connections:
@@ -91,3 +99,18 @@ def test_the_per_address_socket_count_holds_while_open_and_is_released_on_close(
     seen = asyncio.run(_serve_one_socket())
     assert seen["open_while"] == 1
     assert seen["open_after"] == 0
+
+
+def test_frames_go_straight_to_the_socket_unless_the_peer_reads_too_slowly() -> None:
+    seen = asyncio.run(_serve_one_socket())
+    assert seen["direct"] is not None
+    assert seen["sent_while_paused"] is False  # the caller falls back to the ASGI send
+    assert seen["sent"] is True
+    assert seen["frame"] == b"\x81\x05\"now\""  # one unmasked text frame, nothing before it
+
+
+def test_no_direct_path_for_a_send_that_is_not_our_protocols() -> None:
+    async def send(message: Any) -> None:
+        pass
+
+    assert direct_sender(send) is None

@@ -141,7 +141,8 @@ def _shape(o: Options, max_below_t: int) -> DeckShape:
 class RuleSet:
     """A validated rule set: a preset, the overrides given, the resolved options and shape."""
 
-    __slots__ = ("auction_legal", "deals_limit", "options", "overrides", "preset", "shape")
+    __slots__ = ("_hash", "_resolved", "auction_legal", "deals_limit", "options", "overrides",
+                 "preset", "shape")
 
     def __init__(self, preset: str = "standard", **overrides: Any) -> None:
         if preset not in PRESETS:
@@ -176,6 +177,13 @@ class RuleSet:
         # auction_legal[high]: the legal bids over a high bid of `high` (0: no bid yet),
         # computed once because the auction asks for it at every turn.
         self.auction_legal = _auction_table(self.shape, options.amerikaner)
+        # made once: a rule set never changes, and rooms hash and compare theirs per frame
+        resolved = options.model_dump()
+        resolved.update(min_bid=self.shape.min_bid, max_bid=self.shape.max_bid, preset=preset,
+                        hand_size=self.shape.hand_size,
+                        removed=self.shape.removed.bit_count())
+        self._resolved = resolved
+        self._hash = hash(tuple(sorted(resolved.items())))
 
     @classmethod
     def shared(cls, data: object) -> RuleSet:
@@ -205,14 +213,8 @@ class RuleSet:
         return {"preset": self.preset, **self.overrides}
 
     def resolved(self) -> dict[str, Any]:
-        """Every option with its value in force, the bid range included."""
-        out = self.options.model_dump()
-        out["min_bid"] = self.shape.min_bid
-        out["max_bid"] = self.shape.max_bid
-        out["preset"] = self.preset
-        out["hand_size"] = self.shape.hand_size
-        out["removed"] = self.shape.removed.bit_count()
-        return out
+        """Every option with its value in force, the bid range included (a new dict)."""
+        return dict(self._resolved)
 
     def with_changes(self, changes: dict[str, Any]) -> RuleSet:
         """A new rule set with these overrides on top (``preset`` switches the preset)."""
@@ -220,10 +222,11 @@ class RuleSet:
         return RuleSet.from_json(data)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RuleSet) and self.resolved() == other.resolved()
+        return isinstance(other, RuleSet) and (
+            self is other or (self._hash == other._hash and self._resolved == other._resolved))
 
     def __hash__(self) -> int:
-        return hash(tuple(sorted(self.resolved().items())))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"RuleSet({self.to_json()!r})"

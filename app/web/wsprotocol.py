@@ -7,14 +7,22 @@ sockets that is a few kilobytes each (``benchmarks/load.py``, memory per idle ro
 ``LeanWebSocketProtocol`` lets them go: the request once the ASGI scope is made from it
 (the scope keeps the headers the app reads; websockets' parser holds on to the request
 object itself, so its headers are emptied), the response once it is sent.
+
+It also lets the rooms write a frame straight to the socket (``send_text_now``): a server
+sends every seat a frame per move, and the ASGI ``send`` costs a message dict, a
+coroutine and an event's wait each time for what is nearly always one write.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.http11 import Request
+
+DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it cannot
 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -30,3 +38,28 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         # called right after the handshake's response went out, and only then
         super().start_keepalive()
         self.response: Any = None
+
+    def send_text_now(self, data: bytes) -> bool:
+        """Write one text frame (UTF-8 ``data``) to the socket if it can go at once: what
+        the ASGI ``send`` does for a ``websocket.send`` once the handshake is done, without
+        the message dict, the coroutine and the wait it needs for the rare case.  ``False``
+        (nothing written) when the socket is not open for frames or the peer reads too
+        slowly (writing paused); the caller then uses the ASGI ``send``, which waits or
+        says what is wrong."""
+        if (not self.handshake_complete or self.close_sent or self.disconnected
+                or self.initial_response is not None or not self.writable.is_set()):
+            return False
+        conn = self.conn
+        try:
+            conn.send_text(data)
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(conn.data_to_send()))
+        return True
+
+
+def direct_sender(send: object) -> DirectSend | None:
+    """``send_text_now`` of the protocol behind an ASGI ``send`` if it is ours (the
+    ``send`` uvicorn hands the app is a method of its protocol), else ``None``."""
+    owner = getattr(send, "__self__", None)
+    return owner.send_text_now if isinstance(owner, LeanWebSocketProtocol) else None

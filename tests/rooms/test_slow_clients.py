@@ -84,7 +84,7 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
         ws = StuckSocket()
         conn = Connection(ws, queue_size=4, send_timeout=30, rate=10, burst=10)  # type: ignore[arg-type]
         for i in range(10):
-            conn.send_text(f"frame {i}")  # never waits, whatever the peer does
+            conn.send_encoded(f"frame {i}".encode())  # never waits, whatever the peer does
         await asyncio.sleep(0.05)
         closed = conn.closed
         await conn.stop()
@@ -112,12 +112,12 @@ def test_frames_go_at_once_and_in_order_and_a_send_that_waits_keeps_them_in_orde
     async def scenario() -> tuple[list[str], list[str], list[str], int | None]:
         ws = SlowSocket()
         conn = Connection(ws, queue_size=8, send_timeout=30, rate=10, burst=10)  # type: ignore[arg-type]
-        conn.send_text("a")
-        conn.send_text("b")
+        conn.send_encoded(b"a")
+        conn.send_encoded(b"b")
         at_once = list(ws.sent)  # sent without any task running
         ws.open.clear()  # the client stops reading: the next send has to wait
         for text in "cdef":
-            conn.send_text(text)
+            conn.send_encoded(text.encode())
         conn.close_after_flush(4000)
         await asyncio.sleep(0.01)
         waiting = list(ws.sent)

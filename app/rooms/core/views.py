@@ -103,8 +103,15 @@ def clock(room: RoomCore) -> Clock | None:
     return None
 
 
-def events_seen(happened: list[Happening], seat: int | None) -> list[Event]:
-    """The step's happenings as ``seat`` (``None``: a spectator) may hear them."""
+def events_seen(happened: list[Happening], seat: int | None,
+                public: list[Event] | None = None) -> list[Event]:
+    """The step's happenings as ``seat`` (``None``: a spectator) may hear them;
+    ``public``, a spectator's list of the same step if already made, is shared by every
+    seat that hears nothing more (all but a bidder hearing the kitty's cards)."""
+    if public is not None and (seat is None or not any(
+            isinstance(item, tuple) and item[0] is not None and item[0].bidder == seat
+            for item in happened)):
+        return public
     out: list[Event] = []
     for item in happened:
         if isinstance(item, tuple):
@@ -125,13 +132,15 @@ def state_sends(room: RoomCore, happened: list[Happening]) -> list[Send]:
     info = room_info(room)
     host = room.state.host
     public = game_view(room, None)  # what every seat's view shares, built once
+    public_events = events_seen(happened, None)
     sends: list[Send] = []
     for (view_seat, own_seat), conns in groups.items():
         view: View = {**game_view(room, view_seat, public),
                       "room": {**info, "you_are_host": own_seat is not None and own_seat == host,
                                "your_seat": own_seat}}
         frame: StateFrame = {"type": "state", "version": room.version, "game": room.state.game,
-                             "events": events_seen(happened, view_seat), "view": view}
+                             "events": events_seen(happened, view_seat, public_events),
+                             "view": view}
         sends.append(Send(tuple(conns), frame))
     return sends
 

@@ -17,7 +17,7 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -59,20 +59,24 @@ class RateLimiter:
 class Connection:
     """A client connection, known to its room by ``id``."""
 
-    __slots__ = ("_backlog", "_drain", "_limit", "_send_timeout", "closed", "drop_code", "id",
-                 "limiter", "receiving", "ws")
+    __slots__ = ("_backlog", "_direct", "_drain", "_limit", "_send_timeout", "closed",
+                 "drop_code", "id", "limiter", "receiving", "ws")
 
     def __init__(self, ws: WebSocket, queue_size: int, send_timeout: float,
-                 rate: float, burst: int) -> None:
+                 rate: float, burst: int,
+                 direct: Callable[[bytes], bool] | None = None) -> None:
         self.ws = ws
+        # Writes a text frame straight to the socket when it can go at once (uvicorn with
+        # app.web.wsprotocol's protocol), past the ASGI send; None elsewhere (tests' servers).
+        self._direct = direct
         self.id = next(_ids)
         self.limiter = RateLimiter(rate, burst)
         self.closed = False
         self._limit = queue_size
         self._send_timeout = send_timeout
-        # Frames (str) and a close code (int) waiting behind a send that had to wait;
-        # ``None`` while nothing waits, so the next frame goes at once.
-        self._backlog: deque[str | int] | None = None
+        # Frames (JSON, UTF-8) and a close code (int) waiting behind a send that had to
+        # wait; ``None`` while nothing waits, so the next frame goes at once.
+        self._backlog: deque[bytes | int] | None = None
         self._drain: asyncio.Task[None] | None = None
         # Set when the server drops the connection.  A reader parked in ``receive`` (the
         # endpoint's task, ``receiving``) is then cancelled, so that it stops waiting for a
@@ -81,18 +85,18 @@ class Connection:
         self.receiving: asyncio.Task[object] | None = None
 
     def send(self, frame: Frame) -> None:
-        self.send_text(orjson.dumps(frame).decode())
+        self.send_encoded(orjson.dumps(frame))
 
-    def send_text(self, text: str) -> None:
-        """Send one frame now, or queue it behind a send that waits; never waits itself.
-        A backlog over the limit drops the connection."""
-        self._put(text)
+    def send_encoded(self, data: bytes) -> None:
+        """Send one frame (its JSON text, UTF-8) now, or queue it behind a send that waits;
+        never waits itself.  A backlog over the limit drops the connection."""
+        self._put(data)
 
     def close_after_flush(self, code: int) -> None:
         """Send what is queued (e.g. an error), then close; never waits."""
         self._put(code)
 
-    def _put(self, item: str | int) -> None:
+    def _put(self, item: bytes | int) -> None:
         if self.closed:
             return
         backlog = self._backlog
@@ -107,8 +111,10 @@ class Connection:
             self.closed = True
             self._drop(item)
             coro = self._close_socket(item)
+        elif self._direct is not None and self._direct(item):
+            return
         else:
-            coro = self.ws.send_text(item)
+            coro = self.ws.send_text(item.decode())
         try:
             waiting = coro.send(None)  # run it as far as it goes: nearly always to its end
         except StopIteration:
@@ -133,7 +139,7 @@ class Connection:
                     await self._close_socket(item)
                     return
                 async with asyncio.timeout(self._send_timeout):
-                    await self.ws.send_text(item)
+                    await self.ws.send_text(item.decode())
             self._backlog = None
         except asyncio.CancelledError:
             coro.close()

@@ -108,11 +108,11 @@ class RoomRunner:
         for effect in step.effects:
             match effect:
                 case Send(to, frame):
-                    text = orjson.dumps(frame).decode()  # once for all its connections
+                    data = orjson.dumps(frame)  # once for all its connections
                     for conn_id in to:
                         conn = self.conns.get(conn_id)
                         if conn is not None:
-                            conn.send_text(text)
+                            conn.send_encoded(data)
                 case Think(seat, level, game, match):
                     self._spawn(self._think(seat, level, game, match))
                 case AskHint(seat, game, match):
@@ -196,9 +196,9 @@ class RoomRunner:
         close their connections (they come back to the room loaded afresh)."""
         self.stop()
         refusal = unavailable()
-        frame = orjson.dumps(error_frame(refusal.code, refusal.message)).decode()
+        frame = orjson.dumps(error_frame(refusal.code, refusal.message))
         for conn in self.conns.values():
-            conn.send_text(frame)
+            conn.send_encoded(frame)
             conn.close_after_flush(CLOSE_TRY_AGAIN)
         self._on_broken(self)
 

@@ -24,6 +24,7 @@ from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_messag
 from app.settings import Settings
 from app.web import audit
 from app.web.guards import Guards
+from app.web.wsprotocol import DirectSend
 
 from .connections import Connection
 from .registry import Registry, RoomElsewhere
@@ -52,7 +53,10 @@ def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
 
 
 async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
-                             settings: Settings, guards: Guards) -> None:
+                             settings: Settings, guards: Guards,
+                             direct: DirectSend | None = None) -> None:
+    """One room's WebSocket from handshake to close; ``direct`` writes frames straight
+    to the socket when the server allows it (app/web/wsprotocol.py)."""
     address = guards.address(ws.scope)
     if not origin_allowed(ws, settings.origins):
         audit.refused("origin", address=address, origin=ws.headers.get("origin"))
@@ -71,7 +75,7 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     try:
         await ws.accept()
         conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
-                          settings.burst)
+                          settings.burst, direct)
         runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
             await _loop(runner, conn, settings, guards, address)

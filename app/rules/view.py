@@ -10,6 +10,7 @@ discards only for the bidder.  Bots read a ``SeatView``; ``to_wire()`` is the pr
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .actions import Action, Bid
@@ -285,7 +286,10 @@ def _ids(mask: int | None) -> list[str] | None:
     return None if mask is None else ids_of(mask)
 
 
+@lru_cache(maxsize=4096)
 def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
+    """A finished trick's wire form, made once: every later view of the deal lists it
+    (a server builds one per move), and the caller only serialises it, never changes it."""
     leader, cards, winner = trick
     n = len(cards)
     return {"cards": [{"seat": (leader + i) % n, "card": CARD_IDS[c]}

@@ -200,9 +200,8 @@ class SeatView:
         d = self._deal
         trump = self.trump
         view["you"] = seat
-        view["hand"] = [CARD_IDS[c] for c in sorted(cards_of(self.hand),
-                                                    key=lambda c: sort_key(c, trump))]
-        view["legal"] = [a.to_json() for a in self.legal]
+        view["hand"] = _hand_wire(self.hand, trump)
+        view["legal"] = _legal_wire(self.legal)
         view["kitty"] = _ids(self.kitty)
         view["discards"] = _ids(self.discards)
         mine = d is not None and d.partner is not None and d.partner == seat
@@ -214,13 +213,12 @@ class SeatView:
     def _full_wire(self) -> WireView:
         m, d, seat = self._match, self._deal, self.seat
         trump = self.trump
-        hand = sorted(cards_of(self.hand), key=lambda c: sort_key(c, trump))
         view: WireView = {
             "phase": m.phase,
             "you": seat,
             "turn": self.turn,
-            "hand": [CARD_IDS[c] for c in hand],
-            "legal": [a.to_json() for a in self.legal],
+            "hand": _hand_wire(self.hand, trump),
+            "legal": _legal_wire(self.legal),
             "contract": self._contract_wire(),
             "trick": [{"seat": s, "card": CARD_IDS[c]} for s, c in self.trick],
             "tricks_won": self.tricks_won,
@@ -286,10 +284,27 @@ def _ids(mask: int | None) -> list[str] | None:
     return None if mask is None else ids_of(mask)
 
 
+# The wire forms below are made once and shared by every view that shows the same thing
+# (a server builds a view per seat and move; most seats' hands do not change from one to
+# the next): callers serialise them and never change them.
+
+
+@lru_cache(maxsize=8192)
+def _hand_wire(hand: int, trump: int | None) -> list[str]:
+    """A hand's card ids in display order (trumps first)."""
+    return [CARD_IDS[c] for c in sorted(cards_of(hand), key=lambda c: sort_key(c, trump))]
+
+
+@lru_cache(maxsize=4096)
+def _legal_wire(legal: tuple[Action, ...]) -> list[dict[str, Any]]:
+    """Legal actions in the record's shape (the engine's legal tuples come from tables,
+    so the same few recur)."""
+    return [a.to_json() for a in legal]
+
+
 @lru_cache(maxsize=4096)
 def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
-    """A finished trick's wire form, made once: every later view of the deal lists it
-    (a server builds one per move), and the caller only serialises it, never changes it."""
+    """A finished trick's wire form (every later view of the deal lists it)."""
     leader, cards, winner = trick
     n = len(cards)
     return {"cards": [{"seat": (leader + i) % n, "card": CARD_IDS[c]}

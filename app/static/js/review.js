@@ -36,14 +36,18 @@ export function hintReason(reason) {
 /** An action in words: "bid 9", "pass", "Ace of hearts", "discard …". */
 export function actionWords(action) {
   if (!action) return "";
-  if ("bid" in action) return bidText(action.bid);
+  if ("bid" in action) {
+    if (action.bid === "pass") return t("review.pass");
+    return action.bid === "amerikaner" ? bidText(action.bid) : t("review.bid", { n: action.bid });
+  }
   if (Array.isArray(action.discard)) return t("review.discard", { cards: action.discard.map(cardInSentence).join(", ") });
   if (action.call) return t("review.lead_call", { card: cardInSentence(action.play), call: cardInSentence(action.call) });
   return cardInSentence(action.play);
 }
 
 function decisionLine(d) {
-  const where = d.phase === "play" || d.phase === "lead" ? t("review.trick", { n: d.trick }) : t(`review.phase.${d.phase}`);
+  // the first lead and call is a decision of its own (it has no trick number yet)
+  const where = d.phase === "play" && d.trick ? t("review.trick", { n: d.trick }) : t(`review.phase.${d.phase}`);
   return el("li", "", t("review.decision", {
     where, chosen: actionWords(d.chosen), best: actionWords(d.best), loss: d.loss.toFixed(1),
   }));

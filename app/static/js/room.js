@@ -13,11 +13,13 @@ import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
 import { api, Connection, forgetToken, saveToken, savedToken } from "./net.js";
+import { announce, clearMessage, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
-import { renderScoreSheet } from "./scoresheet.js";
 import { setUpRoving } from "./roving.js";
-import { renderCenterPanel, renderContract, renderSeats, seatName } from "./table.js";
+import { renderScoreSheet } from "./scoresheet.js";
+import { copyLink, downloadRecord, roomLink } from "./share.js";
+import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
 import { setUpSoundToggle, signalTurn } from "./turn.js";
 
@@ -59,7 +61,7 @@ function onMessage(message) {
       view = message.view;
       events = message.events || [];
       render();
-      announce(events);
+      announce(events, view);
       events = [];
       startPractice();
       break;
@@ -115,42 +117,6 @@ function onClosed(event) {
   renderJoinPanel();
 }
 
-const messageTimers = {};
-
-/** A message that goes away by itself: an error (alert) or a notice (status). */
-function flash(id, text) {
-  const el = document.getElementById(id);
-  el.textContent = text;
-  clearTimeout(messageTimers[id]);
-  messageTimers[id] = setTimeout(() => { el.textContent = ""; }, 6000);
-}
-
-function clearMessage(id) {
-  clearTimeout(messageTimers[id]);
-  document.getElementById(id).textContent = "";
-}
-
-function showError(text) {
-  flash("room-error", text);
-}
-
-// Room events worth a word at the table itself (the chat, hidden in practice, has them
-// too): a bot moved for someone whose time ran out, a bot stands in, the person is back.
-const NOTICES = { timed_out: "notice.timed_out", stand_in: "notice.stand_in", returned: "notice.returned" };
-
-function announce(list) {
-  for (const event of list) {
-    const key = NOTICES[event.type];
-    if (key && view) flash("room-notice", t(key, { name: personName(event.seat) }));
-  }
-}
-
-/** The person of a seat (not the bot standing in for them). */
-function personName(seat) {
-  const info = view.room.seats[seat];
-  return (info && (info.joining || info.name)) || seatName(view, seat);
-}
-
 // -- sending ----------------------------------------------------------------------------
 
 function send(message) {
@@ -190,36 +156,6 @@ async function join(seat) {
     connect();
   } catch (error) {
     showError(serverMessage(error.code, error.message));
-  }
-}
-
-async function downloadRecord() {
-  try {
-    const record = await api("GET", `/api/rooms/${encodeURIComponent(code)}/record`, undefined, savedToken(code));
-    const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = `amerikaner-${code}-${view ? view.room.match_number : 1}.json`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  } catch (error) {
-    showError(serverMessage(error.code, error.message));
-  }
-}
-
-function roomLink() {
-  return `${location.origin}/r/${code}`;
-}
-
-async function copyLink() {
-  try {
-    await navigator.clipboard.writeText(roomLink());
-    flash("room-notice", t("room.link_copied"));
-  } catch {
-    flash("room-notice", t("room.copy_this", { url: roomLink() }));
   }
 }
 
@@ -265,9 +201,9 @@ const clicks = {
     forgetToken(code);
     setTimeout(connect, 200);
   },
-  download: downloadRecord,
-  "copy-link": copyLink,
-  share: () => navigator.share({ title: "Amerikaner", url: roomLink() }).catch(() => {}),
+  download: () => downloadRecord(code, view ? view.room.match_number : 1),
+  "copy-link": () => copyLink(code),
+  share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
 };
 
 document.addEventListener("click", (event) => {

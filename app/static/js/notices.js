@@ -1,0 +1,42 @@
+// Short messages on the room page that go away by themselves: errors (an alert region)
+// and notices (a status region), and the room events worth a word at the table.
+
+import { t } from "./i18n.js";
+import { seatName } from "./table.js";
+
+const messageTimers = {};
+
+/** Show `text` in the element `id` (`room-error` or `room-notice`) for a few seconds. */
+export function flash(id, text) {
+  const el = document.getElementById(id);
+  el.textContent = text;
+  clearTimeout(messageTimers[id]);
+  messageTimers[id] = setTimeout(() => { el.textContent = ""; }, 6000);
+}
+
+export function clearMessage(id) {
+  clearTimeout(messageTimers[id]);
+  document.getElementById(id).textContent = "";
+}
+
+export function showError(text) {
+  flash("room-error", text);
+}
+
+// Room events worth a word at the table itself (the chat, hidden in practice, has them
+// too): a bot moved for someone whose time ran out, a bot stands in, the person is back.
+const NOTICES = { timed_out: "notice.timed_out", stand_in: "notice.stand_in", returned: "notice.returned" };
+
+/** A notice for each of `list` (a state frame's events) worth one, named from `view`. */
+export function announce(list, view) {
+  for (const event of list) {
+    const key = NOTICES[event.type];
+    if (key && view) flash("room-notice", t(key, { name: personName(view, event.seat) }));
+  }
+}
+
+/** The person of a seat (not the bot standing in for them). */
+function personName(view, seat) {
+  const info = view.room.seats[seat];
+  return (info && (info.joining || info.name)) || seatName(view, seat);
+}

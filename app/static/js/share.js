@@ -1,0 +1,37 @@
+// Sharing a room and keeping its match: the room's link (copied, or the phone's share
+// sheet) and the game record as a file.
+
+import { serverMessage, t } from "./i18n.js";
+import { api, savedToken } from "./net.js";
+import { flash, showError } from "./notices.js";
+
+export function roomLink(code) {
+  return `${location.origin}/r/${code}`;
+}
+
+export async function copyLink(code) {
+  try {
+    await navigator.clipboard.writeText(roomLink(code));
+    flash("room-notice", t("room.link_copied"));
+  } catch {
+    flash("room-notice", t("room.copy_this", { url: roomLink(code) }));
+  }
+}
+
+/** Download match `matchNumber`'s game record (GAME-RECORD.md) as a JSON file. */
+export async function downloadRecord(code, matchNumber) {
+  try {
+    const record = await api("GET", `/api/rooms/${encodeURIComponent(code)}/record`, undefined, savedToken(code));
+    const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `amerikaner-${code}-${matchNumber}.json`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (error) {
+    showError(serverMessage(error.code, error.message));
+  }
+}

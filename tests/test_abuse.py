@@ -217,19 +217,18 @@ def test_websockets_count_against_the_socket_cap_until_they_close(
     code = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()["room"]
     time.sleep(0.2)
     url = srv.base.replace("http://", "ws://") + f"/ws/{code}"
-    held = [connect(url) for _ in range(4)]  # silent, waiting to say hello
-    try:
+    with contextlib.ExitStack() as held:
+        for _ in range(4):  # silent, waiting to say hello
+            held.enter_context(connect(url))
         # refused at once: a 503, or a reset if the client was still sending its request
-        with pytest.raises((InvalidStatus, ConnectionClosed, OSError)) as refused:
-            connect(url)
+        with pytest.raises((InvalidStatus, ConnectionClosed, OSError)) as refused, \
+                connect(url):
+            pass
         if isinstance(refused.value, InvalidStatus):
             assert refused.value.response.status_code == 503
         assert "kind=connection address=127.0.0.1 limit=4" in srv.output()
         with client_from(OTHER) as other:
             assert other.get(f"{srv.base}/healthz").status_code == 200
-    finally:
-        for ws in held:
-            ws.close()
 
 
 def test_a_nested_json_frame_gets_bad_json_and_the_socket_stays_open(

@@ -10,7 +10,6 @@ discards only for the bidder.  Bots read a ``SeatView``; ``to_wire()`` is the pr
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from .actions import Action, Bid
@@ -185,23 +184,26 @@ class SeatView:
 
     # -- the wire --------------------------------------------------------------------
 
-    def to_wire(self, public: WireView | None = None) -> WireView:
+    def to_wire(self, public: WireView | None = None,
+                memo: WireMemo | None = None) -> WireView:
         """The protocol's ``view`` object (card ids, record-shaped ``legal``).
 
         ``public`` is a spectator's view of the same moment: most fields are the same for
         every seat, so a server that sends every seat its view builds those once and
-        gives them here; only this seat's own fields are then built."""
+        gives them here; only this seat's own fields are then built.  ``memo``, kept by
+        the caller from one view of the match to the next, spares remaking what did not
+        change (hands, finished tricks)."""
         seat = self.seat
         if seat is None:
-            return public if public is not None else self._full_wire()
+            return public if public is not None else self._full_wire(memo)
         if public is None:
-            return self._full_wire()
+            return self._full_wire(memo)
         view = public.copy()
         d = self._deal
         trump = self.trump
         view["you"] = seat
-        view["hand"] = _hand_wire(self.hand, trump)
-        view["legal"] = _legal_wire(self.legal)
+        view["hand"] = (memo.hand if memo else _hand_wire)(self.hand, trump)
+        view["legal"] = [a.to_json() for a in self.legal]
         view["kitty"] = _ids(self.kitty)
         view["discards"] = _ids(self.discards)
         mine = d is not None and d.partner is not None and d.partner == seat
@@ -210,15 +212,16 @@ class SeatView:
             view["contract"] = self._contract_wire()  # the holder knows from the call
         return view
 
-    def _full_wire(self) -> WireView:
+    def _full_wire(self, memo: WireMemo | None = None) -> WireView:
         m, d, seat = self._match, self._deal, self.seat
         trump = self.trump
+        trick_wire = memo.trick if memo else _trick_wire
         view: WireView = {
             "phase": m.phase,
             "you": seat,
             "turn": self.turn,
-            "hand": _hand_wire(self.hand, trump),
-            "legal": _legal_wire(self.legal),
+            "hand": (memo.hand if memo else _hand_wire)(self.hand, trump),
+            "legal": [a.to_json() for a in self.legal],
             "contract": self._contract_wire(),
             "trick": [{"seat": s, "card": CARD_IDS[c]} for s, c in self.trick],
             "tricks_won": self.tricks_won,
@@ -232,8 +235,8 @@ class SeatView:
             "kitty": _ids(self.kitty),
             "kitty_size": m.rules.options.kitty,
             "discards": _ids(self.discards),
-            "last_trick": _trick_wire(d.tricks[-1]) if d and d.tricks else None,
-            "tricks": [_trick_wire(t) for t in d.tricks] if d else [],
+            "last_trick": trick_wire(d.tricks[-1]) if d and d.tricks else None,
+            "tricks": [trick_wire(t) for t in d.tricks] if d else [],
             "tricks_played": d.tricks_played if d else 0,
             "minus_round": self.minus_round,
             "result": self._result_wire(),
@@ -284,28 +287,45 @@ def _ids(mask: int | None) -> list[str] | None:
     return None if mask is None else ids_of(mask)
 
 
-# The wire forms below are made once and shared by every view that shows the same thing
-# (a server builds a view per seat and move; most seats' hands do not change from one to
-# the next): callers serialise them and never change them.
-
-
-@lru_cache(maxsize=8192)
 def _hand_wire(hand: int, trump: int | None) -> list[str]:
     """A hand's card ids in display order (trumps first)."""
     return [CARD_IDS[c] for c in sorted(cards_of(hand), key=lambda c: sort_key(c, trump))]
 
 
-@lru_cache(maxsize=4096)
-def _legal_wire(legal: tuple[Action, ...]) -> list[dict[str, Any]]:
-    """Legal actions in the record's shape (the engine's legal tuples come from tables,
-    so the same few recur)."""
-    return [a.to_json() for a in legal]
-
-
-@lru_cache(maxsize=4096)
 def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
-    """A finished trick's wire form (every later view of the deal lists it)."""
+    """A finished trick's wire form."""
     leader, cards, winner = trick
     n = len(cards)
     return {"cards": [{"seat": (leader + i) % n, "card": CARD_IDS[c]}
                       for i, c in enumerate(cards)], "winner": winner}
+
+
+class WireMemo:
+    """Wire forms kept by a caller that builds views of one match again and again (a
+    server: one per room, a view per seat at every move): the hands and finished tricks
+    that did not change since the last view are not made again.  Bounded: it starts
+    afresh when full.  What it returns is shared: callers serialise it, never change it."""
+
+    __slots__ = ("_hands", "_tricks")
+    LIMIT = 32  # a deal has at most 17 tricks; a hand changes once a trick
+
+    def __init__(self) -> None:
+        self._hands: dict[tuple[int, int | None], list[str]] = {}
+        self._tricks: dict[tuple[int, tuple[int, ...], int], LastTrick] = {}
+
+    def hand(self, hand: int, trump: int | None) -> list[str]:
+        key = (hand, trump)
+        wire = self._hands.get(key)
+        if wire is None:
+            if len(self._hands) >= self.LIMIT:
+                self._hands.clear()
+            wire = self._hands[key] = _hand_wire(hand, trump)
+        return wire
+
+    def trick(self, trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
+        wire = self._tricks.get(trick)
+        if wire is None:
+            if len(self._tricks) >= self.LIMIT:
+                self._tricks.clear()
+            wire = self._tricks[trick] = _trick_wire(trick)
+        return wire

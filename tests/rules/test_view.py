@@ -23,6 +23,7 @@ from helpers import (
 
 from app.rules import Match, SeatView
 from app.rules.cards import card_id, parse_card
+from app.rules.view import WireMemo
 
 REQUIRED = {"phase", "you", "turn", "hand", "legal", "contract", "trick", "tricks_won",
             "scores"}
@@ -164,3 +165,31 @@ def test_card_ids_of_the_hand_are_the_deals() -> None:
     m = exact_match(rules(preset="norsk"), fixed=NORSK_HANDS, dealer=0)
     assert sorted(parse_card(c) for c in wire(m, 3)["hand"]) == sorted(
         parse_card(c) for c in NORSK_HANDS[3].split())
+
+
+@pytest.mark.parametrize("options", [
+    {"preset": "standard"},
+    {"preset": "guide", "players": 5, "grand": True},
+    {"preset": "norsk", "players": 3, "jokers": 2, "all_pass": "minus_round"},
+])
+def test_views_built_with_a_memo_and_a_shared_public_view_equal_views_built_alone(
+        options: dict[str, object]) -> None:
+    """What a server does (one public view per moment, a memo kept across moments) gives
+    every seat exactly the view made from scratch; the memo stays bounded."""
+    rs = rules(**options, match="deals:4")
+    memo = WireMemo()
+    for seed in range(3):
+        m = Match(rs, rng=random.Random(seed), first_dealer=0)
+        m.start_deal()
+        rng = random.Random(seed)
+        while not m.finished:
+            public = SeatView(m, None).to_wire(None, memo)
+            assert json.dumps(public) == json.dumps(wire(m, None))
+            for seat in range(rs.options.players):
+                shared = SeatView(m, seat).to_wire(public, memo)
+                assert json.loads(json.dumps(shared)) == wire(m, seat)
+            assert len(memo._hands) <= WireMemo.LIMIT and len(memo._tricks) <= WireMemo.LIMIT
+            if m.turn is None:
+                m.start_deal()
+            else:
+                m.apply(m.turn, random_action(m, rng))

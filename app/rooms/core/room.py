@@ -21,6 +21,7 @@ from typing import Any
 from app.bots import BEST_BOT
 from app.rules import Event, Match, RuleSet
 from app.rules.deal import DealState
+from app.rules.view import WireMemo
 
 from . import flow, lobby, reviews, settle, views
 from .effects import (
@@ -99,6 +100,7 @@ class RoomCore:
         self.hint: HintFrame | None = None  # practice: the hint for the current game
         self.hint_asked: int | None = None
         self.reviews = reviews.ReviewCache()  # finished deals' reviews, asked for
+        self.wire_memo = WireMemo()           # hands and tricks on the wire, for the views
         # the step in progress
         self._happened: list[Happening] = []
         self._effects: list[Effect] = []

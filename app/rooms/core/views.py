@@ -49,7 +49,7 @@ def game_view(room: RoomCore, seat: int | None, public: WireView | None = None) 
     if match is None:
         return {k: (list(v) if isinstance(v, list) else v)  # type: ignore[return-value]
                 for k, v in _lobby_wire(room.state.rules, seat)}
-    return SeatView(match, seat).to_wire(public)
+    return SeatView(match, seat).to_wire(public, room.wire_memo)
 
 
 def seats_info(room: RoomCore) -> list[SeatInfo]:

@@ -1,0 +1,78 @@
+"""benchmarks/soak.py still runs end to end: a tiny soak of two rounds (2 rooms of four
+playing two-deal matches fast for a few seconds, one room leaving and one coming every
+second, rooms leaving memory half a second after their sockets close).  It checks that
+every memory figure is there and sane, that rooms came and went and left memory, that the
+warm-up room finished its match and the soak's rooms their deals; it times nothing and
+does not judge the verdict (the soak prints figures, docs/scaling.md records them)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_soak_benchmark_runs_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "soak.json"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--rooms", "2",
+         "--minutes", "0.05", "--rounds", "2", "--wave", "1", "--churn", "0.5", "--sample", "1.5",
+         "--think", "0.005", "--idle-seconds", "0.5", "--settle", "0.2",
+         "--warmup-bound", "20", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    run = json.loads(out.read_text())
+    memory = run["memory_kib"]
+    for key in ("empty", "warm", "sockets_closed", "rooms_expired", "peak"):
+        assert 10 * 1024 < memory[key] < 4 * 1024 * 1024, (key, memory)
+    # the peak is read every second and at every other reading: none is above it
+    assert memory["peak"] >= max(memory["warm"], memory["sockets_closed"],
+                                 memory["rooms_expired"],
+                                 *(s["rss_kib"] for s in memory["samples"]))
+    samples = memory["samples"]
+    assert len(samples) >= 2
+    order = [(s["round"], s["t_s"]) for s in samples]
+    assert order == sorted(order)
+    assert {s["round"] for s in samples} == {1, 2}
+    assert all(s["rooms_playing"] == 2 and s["rooms_in_memory"] >= 2 for s in samples)
+    # moves only grow; the last actions may land after the last sample
+    assert [s["moves"] for s in samples] == sorted(s["moves"] for s in samples)
+    assert 0 < samples[-1]["moves"] <= run["moves"]
+    # the warm-up room finished its match and left memory; so did every room at the end
+    assert run["warmup"]["match_over"] and run["warmup"]["moves"] > 0
+    assert run["warmup"]["expiry"]["rooms_left"] == 0
+    assert [r["expiry"]["rooms_left"] for r in run["rounds"]] == [0, 0]
+    assert run["expiry"] == run["rounds"][-1]["expiry"]
+    assert memory["after_each_round"] == [r["rooms_expired"] for r in run["rounds"]]
+    assert memory["rooms_expired"] == memory["after_each_round"][-1]
+    # the warm-up room, then each round two rooms and one new room per wave: rooms came
+    # and went
+    assert run["churn_per_wave"] == 1
+    assert run["rooms_created"] >= 1 + 2 * (2 + 1)
+    final = run["final"]
+    assert final["diff_to_empty_kib"] == memory["rooms_expired"] - memory["empty"]
+    assert final["diff_to_warm_kib"] == memory["rooms_expired"] - memory["warm"]
+    assert final["ratio_to_warm"] > 0 and final["ratio_to_empty"] > 0
+    assert final["tolerance_kib"] >= 5 * 1024
+    assert isinstance(final["came_back"], bool)
+    assert final["last_round_growth_kib"] == (memory["after_each_round"][1]
+                                              - memory["after_each_round"][0])
+    assert f"came back near its start: {'YES' if final['came_back'] else 'NO'}" in proc.stdout
+    # deals ended during the soak (the warm-up's whole match, rematch included, is above)
+    assert run["ready_and_rematch_sent"].get("ready", 0) >= 4, run["ready_and_rematch_sent"]
+    assert run["latency_ms"]["p99"] >= run["latency_ms"]["p50"] > 0
+    assert run["errors"] == {} and run["swarm_errors"] == {}
+    assert run["playing_sockets_closed_by_server"] == 0
+
+
+def test_soak_benchmark_refuses_bad_arguments() -> None:
+    for extra, said in ((["--churn", "2"], "--churn between 0 and 1"),
+                        (["--server-env", "NOVALUE"], "KEY=VALUE")):
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "soak.py"), *extra],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        assert proc.returncode == 2
+        assert said in proc.stderr

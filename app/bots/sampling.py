@@ -195,9 +195,9 @@ class Knowledge:
         """How likely the auction was with these hands (1.0: no evidence against)."""
         w = 1.0
         for s, low, high in self.inference:
+            # The bidder's hand holds the kitty once the auction is over: it is only
+            # stronger than the hand it bid on, so the bid still bounds it from below.
             dealt = hands[s] | self.played_by[s]
-            if s == self.bidder and self.phase != "auction":
-                continue  # its hand now holds the kitty
             rules = self.rules
             o = rules.options
             model = model_for(o.players, o.kitty)

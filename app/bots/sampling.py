@@ -42,6 +42,7 @@ class Knowledge:
     __slots__ = (
         "allowed",
         "auction",
+        "bid_floor",
         "bidder",
         "called",
         "counts",
@@ -50,7 +51,6 @@ class Knowledge:
         "discards",
         "grand",
         "hand",
-        "inference",
         "kitty",
         "n",
         "phase",
@@ -111,7 +111,10 @@ class Knowledge:
         else:
             self.pile = kitty_size
         self.allowed = self._allowed()
-        self.inference = _auction_targets(self)
+        # The bidder's highest numeric bid, once the auction is over and it is not me.
+        bids = [v for s, v in self.auction if s == self.bidder and isinstance(v, int)]
+        self.bid_floor = (max(bids) if bids and self.phase != "auction"
+                          and self.bidder != seat else None)
         self.decisions = _auction_decisions(self)
 
     def _allowed(self) -> dict[int, list[int]]:
@@ -216,12 +219,10 @@ class Knowledge:
         model = model_for(o.players, o.kitty)
         kitty_trick = 1.0 if o.kitty and o.kitty_trick else 0.0
         after = self.phase != "auction"
-        for s, low, _ in self.inference:
-            if not (after and s == self.bidder) or low is None:
-                continue
-            dealt = hands[s] | self.played_by[s]
+        if self.bid_floor is not None and self.bidder is not None:
+            dealt = hands[self.bidder] | self.played_by[self.bidder]
             _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model)
-            w *= _normal_cdf((model.const + mine - low + 1.0) / model.sigma)
+            w *= _normal_cdf((model.const + mine - self.bid_floor + 2.0) / model.sigma)
         for s, choices in self.decisions:
             if after and s == self.bidder:
                 continue
@@ -276,23 +277,6 @@ class Knowledge:
             return None
         return deal
 
-
-
-def _auction_targets(k: Knowledge) -> list[tuple[int, float | None, float | None]]:
-    """(seat, lowest plausible estimate, highest plausible estimate) per other seat, from
-    its bids: its highest numeric bid, or its first turn's pass."""
-    rules = k.rules
-    out: dict[int, tuple[float | None, float | None]] = {}
-    seen: set[int] = set()
-    for s, value in k.auction:
-        if s == k.seat:
-            continue
-        if isinstance(value, int):
-            out[s] = (float(value) - 1.0, out.get(s, (None, None))[1])
-        elif value == "pass" and s not in seen:
-            out[s] = (None, float(rules.shape.min_bid))
-        seen.add(s)
-    return [(s, lo, hi) for s, (lo, hi) in out.items()]
 
 
 def _auction_decisions(k: Knowledge) -> list[tuple[int, list[tuple[list[int], int | None]]]]:

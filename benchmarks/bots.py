@@ -201,7 +201,8 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
 
 
 def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int = 0,
-             shard: tuple[int, int] = (0, 1)) -> Stats:
+             shard: tuple[int, int] = (0, 1), save: str = "",
+             saved: dict[tuple[str, str], Stats] | None = None) -> Stats:
     """Play the pair's duplicate deals; with ``every``, print the figures so far every
     ``every`` deals (a long run can be read before it ends); with ``shard`` ``(k, m)``
     only the deals ``i`` with ``i % m == k`` (the same deals as a whole run)."""
@@ -229,6 +230,8 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int =
         if every and (i + 1) % every == 0 and i + 1 < deals:
             print(f"-- after {i + 1} deals", flush=True)
             report(a, b, stats, n)
+            if save:  # a run cut short still leaves its figures so far
+                Path(save).write_bytes(pickle.dumps({**(saved or {}), (a, b): stats}))
     return stats
 
 
@@ -312,7 +315,8 @@ def main(argv: list[str]) -> int:
         a, b = pair.split(":")
         LEVELS.update({a: variant(a), b: variant(b)})
         started = time.perf_counter()
-        stats = run_pair(rules, a, b, args.deals, args.seed, args.every, (k, m))
+        stats = run_pair(rules, a, b, args.deals, args.seed, args.every, (k, m), args.save,
+                         saved)
         saved[a, b] = stats
         if args.save:
             Path(args.save).write_bytes(pickle.dumps(saved))

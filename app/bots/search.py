@@ -62,6 +62,7 @@ class Settings:
     search_bid: bool = True  # bid by samples (else the heuristic's)
     bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
     relative: bool = False  # score a deal as my points minus the others' mean (rollout)
+    margin: float = MARGIN  # standard errors to beat the heuristic's choice by
 
 
 @dataclass
@@ -153,7 +154,8 @@ class SearchBot:
         points = {a: v / done for a, v in points.items()}
         tricks = {a: v / done for a, v in tricks.items()}
         best = max(candidates, key=lambda a: (value(points[a], tricks[a]), a == fallback))
-        if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback]):
+        if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback],
+                                                    s.margin):
             best = fallback
         return Estimate(best, points, tricks, done, fallback, per_sample)
 
@@ -255,12 +257,12 @@ class SearchBot:
         return Estimate(best, points, tricks, len(results), fallback)
 
 
-def _clearly_better(mine: list[float], theirs: list[float]) -> bool:
+def _clearly_better(mine: list[float], theirs: list[float], margin: float = MARGIN) -> bool:
     """Whether ``mine`` beats ``theirs`` (paired values, one per sample) by more than
-    ``MARGIN`` standard errors: with few samples, the best-looking of many candidates
+    ``margin`` standard errors: with few samples, the best-looking of many candidates
     is often best by luck, and the heuristic's choice is a sound default."""
     mean, error = paired_difference(mine, theirs)
-    return mean > MARGIN * error if len(mine) >= 2 else mean > 0
+    return mean > margin * error if len(mine) >= 2 else mean > 0
 
 
 def paired_difference(mine: list[float], theirs: list[float]) -> tuple[float, float]:

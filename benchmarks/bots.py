@@ -225,10 +225,11 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int =
         stats.points.setdefault(a, []).append(pa / n)
         stats.points.setdefault(b, []).append(pb / n)
         stats.diffs.append((pa - pb) / n)
-        if (i + 1) % 25 == 0:
+        played = len(stats.diffs)  # this shard's deals so far
+        if played % 25 == 0:
             print(f"  {a}:{b} {i + 1}/{deals} deals", file=sys.stderr, flush=True)
-        if every and (i + 1) % every == 0 and i + 1 < deals:
-            print(f"-- after {i + 1} deals", flush=True)
+        if every and played % every == 0 and i + 1 < deals:
+            print(f"-- after {played} deals", flush=True)
             report(a, b, stats, n)
             if save:  # a run cut short still leaves its figures so far
                 Path(save).write_bytes(pickle.dumps({**(saved or {}), (a, b): stats}))

@@ -23,18 +23,46 @@ from __future__ import annotations
 
 import argparse
 import math
+import pickle
 import random
 import sys
 import time
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots import BOTS
+from app.bots import BOTS, NORMAL, STRONG
+from app.bots.base import Bot
 from app.bots.rollout import sides
+from app.bots.search import SearchBot, Settings
 from app.bots.solver import Endgame
 from app.rules import Action, Match, Play, RuleSet, SeatView
 from app.simulate import parse_rules
+
+
+def variant(name: str) -> Bot:
+    """A level, or a search level with some settings changed, to split its edge by
+    decision kind: ``strong+bid=easy`` bids as ``easy`` does, ``strong+auction=easy``
+    also discards and leads as ``easy``, ``strong+relative=0`` scores its own points
+    only."""
+    if "+" not in name:
+        return BOTS[name]
+    base, *changes = name.split("+")
+    settings: Settings = {"strong": STRONG, "normal": NORMAL}[base]
+    fields = dict(settings.__dict__)
+    for change in changes:
+        key, value = change.split("=")
+        if key == "bid":
+            fields["search_bid"] = value != "easy"
+        elif key == "auction":
+            fields["search_auction"] = value != "easy"
+        else:
+            fields[key] = type(fields[key])(float(value))
+    return SearchBot(name, Settings(**fields))
+
+
+K = TypeVar("K")
 
 
 class Stats:
@@ -51,24 +79,48 @@ class Stats:
         # Per level: contracts won, made, the bids' sum; points by role in the deal.
         self.contracts: dict[str, list[int]] = {}
         self.roles: dict[tuple[str, str], list[float]] = {}
+        # The difference of each deal-play, by the measured level's role in it.
+        self.role_diffs: dict[str, list[float]] = {}
+
+    def merge(self, other: Stats) -> None:
+        """Add another shard's figures (the same pair, other deals)."""
+        self.diffs += other.diffs
+        self.optimal += other.optimal
+        self.choices += other.choices
+        self.side_tricks += other.side_tricks
+        self.random_tricks += other.random_tricks
+        _extend(self.points, other.points)
+        _extend(self.times, other.times)
+        _extend(self.roles, other.roles)
+        _extend(self.role_diffs, other.role_diffs)
+        for key, counts in other.contracts.items():
+            old = self.contracts.setdefault(key, [0, 0, 0])
+            self.contracts[key] = [x + y for x, y in zip(old, counts, strict=True)]
 
     def note_deal(self, match: Match, names: list[str]) -> None:
         deal = match.deals[-1]
         for s, name in enumerate(names):
-            if deal.minus_round or deal.bidder is None:
-                role = "minus"
-            elif s == deal.bidder:
-                role = "bidder"
-            elif s == deal.partner:
-                role = "partner"
-            else:
-                role = "defender"
-            self.roles.setdefault((name, role), []).append(match.totals[s])
+            self.roles.setdefault((name, role_of(match, s)), []).append(match.totals[s])
         if deal.bidder is not None and not deal.minus_round:
             won = self.contracts.setdefault(names[deal.bidder], [0, 0, 0])
             won[0] += 1
             won[1] += bool(deal.made)
             won[2] += deal.contract_bid if isinstance(deal.contract_bid, int) else 0
+
+
+def _extend(mine: dict[K, list[float]], theirs: dict[K, list[float]]) -> None:
+    for key, values in theirs.items():
+        mine.setdefault(key, []).extend(values)
+
+
+def role_of(match: Match, seat: int) -> str:
+    """The seat's role in the match's deal: bidder, partner, defender or minus."""
+    deal = match.deals[-1]
+    if deal.minus_round or deal.bidder is None:
+        return "minus"
+    if seat == deal.bidder:
+        return "bidder"
+    return "partner" if seat == deal.partner else "defender"
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -127,7 +179,7 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
         name = names[seat]
         view = SeatView(match, seat)
         t = time.perf_counter()
-        action = BOTS[name].choose(view, rng)
+        action = LEVELS[name].choose(view, rng)
         stats.times.setdefault(name, []).append(time.perf_counter() - t)
         if name == measured:
             check_optimal(match, seat, action, stats)
@@ -140,7 +192,7 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
         while not replay_from.finished:
             seat = replay_from.turn
             assert seat is not None
-            replay_from.apply(seat, BOTS[alt[seat]].choose(SeatView(replay_from, seat), rng))
+            replay_from.apply(seat, LEVELS[alt[seat]].choose(SeatView(replay_from, seat), rng))
         theirs = side_tricks(replay_from)
         if mine is not None and theirs is not None:
             stats.side_tricks.append(mine)
@@ -148,28 +200,39 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
     return match
 
 
-def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int = 0) -> Stats:
+def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int = 0,
+             shard: tuple[int, int] = (0, 1), save: str = "",
+             saved: dict[tuple[str, str], Stats] | None = None) -> Stats:
     """Play the pair's duplicate deals; with ``every``, print the figures so far every
-    ``every`` deals (a long run can be read before it ends)."""
+    ``every`` deals (a long run can be read before it ends); with ``shard`` ``(k, m)``
+    only the deals ``i`` with ``i % m == k`` (the same deals as a whole run)."""
     n = rules.options.players
     seeds = random.Random(seed)
     stats = Stats()
     for i in range(deals):
         deal_seed = seeds.getrandbits(64)
+        if i % shard[1] != shard[0]:
+            continue
         pa = pb = 0.0
         for k in range(n):
             names = [a if s == k else b for s in range(n)]
             match = play(rules, names, deal_seed, stats, a)
-            pa += match.totals[k]
-            pb += (sum(match.totals) - match.totals[k]) / (n - 1)
+            mine = match.totals[k]
+            theirs = (sum(match.totals) - mine) / (n - 1)
+            pa += mine
+            pb += theirs
+            stats.role_diffs.setdefault(role_of(match, k), []).append(mine - theirs)
         stats.points.setdefault(a, []).append(pa / n)
         stats.points.setdefault(b, []).append(pb / n)
         stats.diffs.append((pa - pb) / n)
-        if (i + 1) % 25 == 0:
+        played = len(stats.diffs)  # this shard's deals so far
+        if played % 25 == 0:
             print(f"  {a}:{b} {i + 1}/{deals} deals", file=sys.stderr, flush=True)
-        if every and (i + 1) % every == 0 and i + 1 < deals:
-            print(f"-- after {i + 1} deals", flush=True)
+        if every and played % every == 0 and i + 1 < deals:
+            print(f"-- after {played} deals", flush=True)
             report(a, b, stats, n)
+            if save:  # a run cut short still leaves its figures so far
+                Path(save).write_bytes(pickle.dumps({**(saved or {}), (a, b): stats}))
     return stats
 
 
@@ -195,6 +258,13 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
         roles = ", ".join(f"{role} {sum(v) / len(v):+.2f} ({len(v)})"
                           for (who, role), v in sorted(stats.roles.items()) if who == name)
         print(f"  {name:>7} points by role: {roles}")
+    total = sum(len(v) for v in stats.role_diffs.values())
+    parts = []
+    for role, v in sorted(stats.role_diffs.items()):
+        m, ci = mean_ci(v)
+        parts.append(f"{role} {m:+.2f} ± {ci:.2f} x {len(v)} = {m * len(v) / total:+.2f}")
+    print(f"  difference by {a}'s role (mean x deal-plays = share of the difference): "
+          + "; ".join(parts))
     if stats.side_tricks:
         ms, cs = mean_ci(stats.side_tricks)
         mr, cr = mean_ci(stats.random_tricks)
@@ -207,23 +277,53 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
               f"{stats.choices} = {100 * share:.1f}% ± {100 * ci:.1f}")
 
 
+LEVELS: dict[str, Bot] = dict(BOTS)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--pairs", default="strong:easy,normal:easy,easy:random")
+    parser.add_argument("--diffs", default="",
+                        help="write each deal's difference to this file, a line each "
+                             "(to pair two runs on the same deals)")
     parser.add_argument("--every", type=int, default=0,
                         help="also print the figures so far every N deals")
+    parser.add_argument("--shard", default="0/1",
+                        help="K/M: play only every M-th deal from the K-th (0-based), to "
+                             "run one pair on several cores; with --save, then --merge")
+    parser.add_argument("--save", default="", help="pickle the figures to this file")
+    parser.add_argument("--merge", default="",
+                        help="FILE,FILE,...: report the saved figures of shards together")
     args = parser.parse_args(argv)
     rules = parse_rules(args.rules)
     n = rules.options.players
-    print(f"rules {rules.to_json()}, seed {args.seed}")
+    if args.merge:
+        print(f"rules {rules.to_json()}, shards {args.merge}")
+        merged: dict[tuple[str, str], Stats] = {}
+        for name in args.merge.split(","):
+            for pair, part in pickle.loads(Path(name).read_bytes()).items():
+                merged.setdefault(pair, Stats()).merge(part)
+        for (a, b), stats in merged.items():
+            report(a, b, stats, n)
+        return 0
+    print(f"rules {rules.to_json()}, seed {args.seed}, shard {args.shard}")
+    k, m = (int(x) for x in args.shard.split("/"))
+    saved: dict[tuple[str, str], Stats] = {}
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
+        LEVELS.update({a: variant(a), b: variant(b)})
         started = time.perf_counter()
-        stats = run_pair(rules, a, b, args.deals, args.seed, args.every)
+        stats = run_pair(rules, a, b, args.deals, args.seed, args.every, (k, m), args.save,
+                         saved)
+        saved[a, b] = stats
+        if args.save:
+            Path(args.save).write_bytes(pickle.dumps(saved))
         report(a, b, stats, n)
+        if args.diffs:
+            Path(args.diffs).write_text("".join(f"{d!r}\n" for d in stats.diffs))
         print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 

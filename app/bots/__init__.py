@@ -21,9 +21,9 @@ from .search import HARD_CAP, SearchBot, Settings
 # normal: bids by a few samples, plays the kitty and the first lead by the heuristic, and
 # searches trick play lightly; strong: everything by search.
 NORMAL = Settings(budget=0.02, samples=10, exact=3, exact_now=4, search_auction=False,
-                  search_bid=True)
-STRONG = Settings(budget=0.15, samples=50, exact=4, exact_now=5, search_auction=True,
-                  bid_bonus=0.2)
+                  search_bid=True, relative=True)
+STRONG = Settings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
+                  bid_bonus=0.2, relative=True)
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "strong")
 ALIASES: dict[str, str] = {"heuristic": "easy"}

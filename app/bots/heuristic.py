@@ -9,7 +9,18 @@ import math
 import random
 from itertools import combinations
 
-from app.rules import AMERIKANER, PASS, PLAYS, Action, Bid, Discard, DiscardAny, Lead, SeatView
+from app.rules import (
+    AMERIKANER,
+    PASS,
+    PLAYS,
+    Action,
+    Bid,
+    Discard,
+    DiscardAny,
+    Lead,
+    RuleSet,
+    SeatView,
+)
 from app.rules.actions import lead
 from app.rules.cards import SUIT_MASKS, cards_of, highest, lowest
 
@@ -71,16 +82,23 @@ def choose_bid(view: SeatView, legal: tuple[Action, ...]) -> Action:
     if not numeric:
         return PASS
     estimate, sigma = side_estimate(view)
+    values = [a.value for a in numeric if isinstance(a.value, int)]
+    best = bid_for(estimate, sigma, values, rules)
+    return PASS if best is None else numeric[values.index(best)]
+
+
+def bid_for(estimate: float, sigma: float, values: list[int], rules: RuleSet) -> int | None:
+    """The numeric bid (of ``values``) with the best expected score for a side expected
+    to take ``estimate`` tricks, or None when passing is worth more."""
+    o = rules.options
     factor = 2.0 if o.bidder_double else 1.0
-    best: Action = PASS
+    best: int | None = None
     best_value = PASS_SHARE * rules.shape.hand_size / o.players
-    for action in numeric:
-        value = action.value
-        assert isinstance(value, int)
+    for value in values:
         made = chance_at_least(estimate, sigma, value)
         expected = factor * value * (2.0 * made - 1.0)
         if expected > best_value:
-            best, best_value = action, expected
+            best, best_value = value, expected
     return best
 
 

@@ -87,37 +87,65 @@ def solver_for(deal: DealState, seat: int) -> Endgame:
     return Endgame(n, deal.trump, bool(o.led_two_wins), counted, maxers, forced)
 
 
-def score(deal: DealState, seat: int, future: int) -> tuple[float, float]:
+def score(deal: DealState, seat: int, future: int,
+          relative: bool = False) -> tuple[float, float]:
     """(points for ``seat``, tricks of its side) once ``future`` more tricks go to the
-    counted seats of ``solver_for`` (``deal`` as it stands, unfinished or not)."""
+    counted seats of ``solver_for`` (``deal`` as it stands, unfinished or not).  With
+    ``relative``, the points are the seat's minus the mean of the other seats' (what a
+    duplicate comparison and a match to a target reward: beating a contract costs the
+    opponents, a partner's plus is an opponent's plus too)."""
+    points, total = deal_points(deal, seat, future)
+    mine = points[seat]
+    if relative:
+        mine -= (sum(points) - mine) / (deal.n - 1)
+    return mine, total
+
+
+def deal_points(deal: DealState, seat: int, future: int) -> tuple[list[float], float]:
+    """(every seat's points, the tricks of ``seat``'s side) once ``future`` more tricks
+    go to the counted seats of ``solver_for``; tricks nobody is known to take are shared
+    evenly between the seats that may take them."""
     won = deal.tricks_won
-    if deal.phase == "over" and deal.points is not None:
-        side, _ = sides(deal, seat)
-        return float(deal.points[seat]), float(sum(won[s] for s in _seats(side)))
+    n = deal.n
+    if deal.outcome == "void":  # passed out: nobody scores, the deal is dealt again
+        return [0.0] * n, 0.0
     side, _ = sides(deal, seat)
+    members = _seats(side)
+    if deal.phase == "over" and deal.points is not None:
+        return [float(p) for p in deal.points], float(sum(won[s] for s in members))
+    rest = deal.hand_size - deal.tricks_played - future  # tricks the others take
     if deal.minus_round:
-        mine = won[seat] + future
-        return -float(mine), -float(mine)
+        share = rest / (n - 1)
+        points = [-(won[s] + share) for s in range(n)]
+        points[seat] = -float(won[seat] + future)
+        return points, points[seat]
     o = deal.rules.options
     bidder = deal.bidder
     assert bidder is not None
-    members = _seats(side)
-    if not side >> bidder & 1:  # a defender: its own tricks, an even share of the rest
-        share = future / len(members)
-        total = sum(won[s] for s in members) + future
-        return won[seat] + share, float(total)
-    total = sum(won[s] for s in members) + future
+    tricks = [float(t) for t in won]
+    outside = [s for s in range(n) if not side >> s & 1]
+    for s in members:
+        tricks[s] += future / len(members)
+    for s in outside:
+        tricks[s] += rest / len(outside)
+    bidding = members if side >> bidder & 1 else outside
+    points = tricks[:]  # a defender: a point a trick
+    total = sum(tricks[s] for s in bidding)
     if deal.amerikaner:
-        made = total == deal.hand_size
-        return float(o.amerikaner_points if made else -o.amerikaner_points), float(total)
-    if o.kitty and o.kitty_trick:
-        total += 1
-    contract = deal.contract_bid
-    assert isinstance(contract, int)
-    points = contract if total >= contract else -contract
-    if seat == bidder and o.bidder_double:
-        points *= 2
-    return float(points), float(total)
+        made = total >= deal.hand_size
+        points[bidder] = float(o.amerikaner_points if made else -o.amerikaner_points)
+    else:
+        if o.kitty and o.kitty_trick:
+            total += 1
+        contract = deal.contract_bid
+        assert isinstance(contract, int)
+        sign = 1 if total >= contract else -1
+        for s in bidding:
+            points[s] = float(sign * contract * (2 if s == bidder and o.bidder_double else 1))
+    side_total = sum(tricks[s] for s in members)
+    if side >> bidder & 1 and o.kitty and o.kitty_trick and not deal.amerikaner:
+        side_total += 1
+    return points, side_total
 
 
 def _seats(mask: int) -> list[int]:
@@ -125,17 +153,17 @@ def _seats(mask: int) -> list[int]:
 
 
 def finish(deal: DealState, seat: int, exact: int, rng: random.Random,
-           solver: Endgame | None = None) -> tuple[float, float]:
+           solver: Endgame | None = None, relative: bool = False) -> tuple[float, float]:
     """Play ``deal`` (changed in place) on to the end for ``seat``: heuristic play until
     ``exact`` tricks are left, then the exact endgame.  (points, side tricks)."""
     play_heuristic(deal, rng, exact)
     if deal.turn is None:
-        return score(deal, seat, 0)
+        return score(deal, seat, 0, relative)
     if solver is None:
         solver = solver_for(deal, seat)
     future = solver.value(deal.hands, deal.leader if deal.trick_cards else deal.turn,
                           deal.trick_cards)
-    return score(deal, seat, future)
+    return score(deal, seat, future, relative)
 
 
 def value(points: float, tricks: float) -> float:
@@ -143,5 +171,5 @@ def value(points: float, tricks: float) -> float:
     return points + TRICK_WEIGHT * tricks
 
 
-__all__ = ["finish", "play_heuristic", "score", "shell", "sides", "solver_for",
+__all__ = ["deal_points", "finish", "play_heuristic", "score", "shell", "sides", "solver_for",
            "value"]

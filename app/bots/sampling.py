@@ -10,10 +10,12 @@ bidder's discards after it) under those constraints; ``state(sample)`` replays t
 actions on that deal through the engine, so the sample is a real ``DealState`` that rules
 code and rollouts can use.  Nothing here reads more than the view.
 
-Auction inference (``weight``) is cheap: a seat that bid ``b`` is unlikely to hold a hand
-whose fitted estimate (hand_eval) is far below ``b``, and a seat that passed at its first
-turn is unlikely to hold one far above the lowest bid.  Samples are filtered by that
-likelihood, never to the point of failing: after a few rejections any sample is taken.
+Auction inference (``weight``) is cheap: each other seat's bids and passes are checked
+against what ``easy`` would have bid with the sampled hand (its fitted estimate,
+hand_eval), and a sample is less likely for each choice that differs; once the auction
+is over the bidder's hand (now with the kitty) is only bounded from below by its bid.
+Samples are filtered by that likelihood, never to the point of failing: after a few
+rejections the most likely sample tried is taken.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from app.rules.actions import PLAYS
 from app.rules.cards import JOKER1, cards_of
 
 from .hand_eval import best_trump, model_for
+from .heuristic import bid_for
 from .table_facts import note_trick
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
 MAX_TRIES = 200
+MISMATCH = 0.2  # how much less likely a sample is per auction choice easy would not make
 
 
 class Knowledge:
@@ -38,14 +42,15 @@ class Knowledge:
     __slots__ = (
         "allowed",
         "auction",
+        "bid_floor",
         "bidder",
         "called",
         "counts",
         "dealer",
+        "decisions",
         "discards",
         "grand",
         "hand",
-        "inference",
         "kitty",
         "n",
         "phase",
@@ -106,7 +111,11 @@ class Knowledge:
         else:
             self.pile = kitty_size
         self.allowed = self._allowed()
-        self.inference = _auction_targets(self)
+        # The bidder's highest numeric bid, once the auction is over and it is not me.
+        bids = [v for s, v in self.auction if s == self.bidder and isinstance(v, int)]
+        self.bid_floor = (max(bids) if bids and self.phase != "auction"
+                          and self.bidder != seat else None)
+        self.decisions = _auction_decisions(self)
 
     def _allowed(self) -> dict[int, list[int]]:
         """For each unseen card, the holders (seats, or PILE) it may sit with."""
@@ -139,13 +148,18 @@ class Knowledge:
     def sample(self, rng: random.Random) -> tuple[list[int], int]:
         """(current hands of every seat, the hidden pile): one consistent deal."""
         best: tuple[list[int], int] | None = None
+        best_weight = -1.0
         for attempt in range(MAX_TRIES):
             dealt = self._deal_once(rng)
             if dealt is None:
                 continue
-            best = dealt
-            if attempt >= 8 or rng.random() < self.weight(dealt[0]):
+            w = self.weight(dealt[0])
+            if rng.random() < w:
                 return dealt
+            if w > best_weight:
+                best, best_weight = dealt, w
+            if attempt >= 8 and best is not None:
+                return best  # the most likely of those tried
         if best is not None:
             return best
         return self._deal_loose(rng)
@@ -192,21 +206,32 @@ class Knowledge:
         return hands, sum(1 << c for c in rest[i:])
 
     def weight(self, hands: list[int]) -> float:
-        """How likely the auction was with these hands (1.0: no evidence against)."""
+        """How likely the auction was with these hands (1.0: no evidence against).
+
+        Each other seat's bids and passes are checked against what ``easy`` would have
+        done with the hand (``heuristic.bid_for``: the bots at a table bid so, people
+        roughly so); a different choice makes the sample ``MISMATCH`` times as likely.
+        The bidder's hand holds the kitty once the auction is over: it is only stronger
+        than the hand it bid on, so its bid then only bounds it from below."""
         w = 1.0
-        for s, low, high in self.inference:
-            dealt = hands[s] | self.played_by[s]
-            if s == self.bidder and self.phase != "auction":
-                continue  # its hand now holds the kitty
-            rules = self.rules
-            o = rules.options
-            model = model_for(o.players, o.kitty)
+        rules = self.rules
+        o = rules.options
+        model = model_for(o.players, o.kitty)
+        kitty_trick = 1.0 if o.kitty and o.kitty_trick else 0.0
+        after = self.phase != "auction"
+        if self.bid_floor is not None and self.bidder is not None:
+            dealt = hands[self.bidder] | self.played_by[self.bidder]
             _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model)
-            est = model.const + mine
-            if low is not None:
-                w *= _normal_cdf((est - low + 1.0) / model.sigma)
-            if high is not None:
-                w *= _normal_cdf((high + 1.0 - est) / model.sigma)
+            w *= _normal_cdf((model.const + mine - self.bid_floor + 2.0) / model.sigma)
+        for s, choices in self.decisions:
+            if after and s == self.bidder:
+                continue
+            dealt = hands[s] | self.played_by[s]
+            _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model)
+            est = model.const + mine + kitty_trick
+            for values, made in choices:
+                if bid_for(est, model.sigma, values, rules) != made:
+                    w *= MISMATCH
         return w
 
     # -- the sample as an engine state ---------------------------------------------------
@@ -254,21 +279,21 @@ class Knowledge:
 
 
 
-def _auction_targets(k: Knowledge) -> list[tuple[int, float | None, float | None]]:
-    """(seat, lowest plausible estimate, highest plausible estimate) per other seat, from
-    its bids: its highest numeric bid, or its first turn's pass."""
-    rules = k.rules
-    out: dict[int, tuple[float | None, float | None]] = {}
-    seen: set[int] = set()
+def _auction_decisions(k: Knowledge) -> list[tuple[int, list[tuple[list[int], int | None]]]]:
+    """Per other seat, its numeric auction choices: (the bids it could make, the one
+    it made or None for a pass)."""
+    shape = k.rules.shape
+    high = 0
+    out: dict[int, list[tuple[list[int], int | None]]] = {}
     for s, value in k.auction:
-        if s == k.seat:
-            continue
+        if value == "amerikaner":
+            break
+        values = list(range(max(high + 1, shape.min_bid), shape.max_bid + 1))
+        if s != k.seat and values:
+            out.setdefault(s, []).append((values, value if isinstance(value, int) else None))
         if isinstance(value, int):
-            out[s] = (float(value) - 1.0, out.get(s, (None, None))[1])
-        elif value == "pass" and s not in seen:
-            out[s] = (None, float(rules.shape.min_bid))
-        seen.add(s)
-    return [(s, lo, hi) for s, (lo, hi) in out.items()]
+            high = value
+    return list(out.items())
 
 
 def _normal_cdf(z: float) -> float:

@@ -44,6 +44,10 @@ HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says ot
 SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
 MARGIN = 1.0  # standard errors by which a candidate must beat the heuristic's choice
 PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in samples
+# What passing is worth relative to the other seats (Settings.relative), before the
+# samples say more: strong's mean difference over easy in the deals where it did not
+# bid (benchmarks/bots.py, by role), a defender beating easy's contracts or its partner.
+PASS_RELATIVE = 0.5
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,8 @@ class Settings:
     search_auction: bool  # discard, lead and call by samples (else the heuristic's)
     search_bid: bool = True  # bid by samples (else the heuristic's)
     bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
+    relative: bool = False  # score a deal as my points minus the others' mean (rollout)
+    margin: float = MARGIN  # standard errors to beat the heuristic's choice by
 
 
 @dataclass
@@ -129,7 +135,7 @@ class SearchBot:
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}
         done = 0
-        while done < s.samples and not stop.soft_over():
+        while done < s.samples and not stop.soft_over(done):
             hands, pile = know.sample(rng)
             state = know.state(hands, pile, rng)
             if state is None:
@@ -142,12 +148,14 @@ class SearchBot:
                 tricks[action] += t
                 per_sample[action].append(value(p, t))
             done += 1
+            stop.lap()
         if not done:
             return Estimate(fallback, {}, {}, 0, fallback)
         points = {a: v / done for a, v in points.items()}
         tricks = {a: v / done for a, v in tricks.items()}
         best = max(candidates, key=lambda a: (value(points[a], tricks[a]), a == fallback))
-        if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback]):
+        if best != fallback and not _clearly_better(per_sample[best], per_sample[fallback],
+                                                    s.margin):
             best = fallback
         return Estimate(best, points, tricks, done, fallback, per_sample)
 
@@ -164,7 +172,8 @@ class SearchBot:
             for action in candidates:
                 after = state.copy()
                 after.apply(seat, action)
-                out[action] = _score_after(after, seat, per_card[action[0]], state)  # type: ignore[index]
+                out[action] = _score_after(after, seat, per_card[action[0]], state,  # type: ignore[index]
+                                           s.relative)
             return out
         solver: Endgame | None = None
         for action in candidates:
@@ -174,7 +183,7 @@ class SearchBot:
             after.apply(seat, action)
             if after.phase == "play" and solver is None and after.tricks_played:
                 solver = solver_for(after, seat)
-            out[action] = finish(after, seat, s.exact, rng, solver)
+            out[action] = finish(after, seat, s.exact, rng, solver, s.relative)
         return out
 
     # -- the auction ----------------------------------------------------------------------
@@ -195,20 +204,37 @@ class SearchBot:
         low = numeric[0].value
         assert isinstance(low, int)
         results: list[float] = []
-        while len(results) < s.samples and not stop.soft_over():
+        passes: list[float] = []  # relative points when this seat passes now
+        while len(results) < s.samples and not stop.soft_over(len(results)):
             hands, pile = know.sample(rng)
             state = know.state(hands, pile, rng)
-            if state is None or not forced_auction(state, seat, low):
+            if state is None:
+                continue
+            passing = state.copy()
+            if not forced_auction(state, seat, low):
                 continue
             if stop.hard_over():
                 break
             _, side = finish(state, seat, s.exact, rng)
+            if s.relative:
+                # The rest of the auction and the play by the heuristic in every seat.
+                passing.apply(seat, PASS)
+                passes.append(finish(passing, seat, s.exact, rng, relative=True)[0])
             results.append(side + s.bid_bonus)
+            stop.lap()
         if not results:
             return Estimate(fallback, {}, {}, 0, fallback)
         o = view.rules.options
+        n = o.players
         factor = 2.0 if o.bidder_double else 1.0
-        pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / o.players
+        pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / n
+        if s.relative:
+            # Relative to the other seats: a partner's score is the same as mine, the
+            # defenders take what my side does not, and passing leaves me mostly a
+            # defender against someone else's contract.
+            factor -= 1.0 / (n - 1)
+            pass_value = ((sum(passes) + PRIOR_SAMPLES * PASS_RELATIVE)
+                          / (len(passes) + PRIOR_SAMPLES))
         points: dict[Action, float] = {PASS: pass_value}
         tricks: dict[Action, float] = {}
         k = len(results)
@@ -220,22 +246,23 @@ class SearchBot:
         mean = (k * raw + PRIOR_SAMPLES * (prior + s.bid_bonus)) / (k + PRIOR_SAMPLES)
         spread = sum((t - raw) ** 2 for t in results)
         sd = math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
+        theirs = (view.rules.shape.side_tricks - mean) / (n - 1) if s.relative else 0.0
         for action in numeric:
             b = action.value
             assert isinstance(b, int)
             made = easy.chance_at_least(mean, sd, b)
-            points[action] = factor * b * (2.0 * made - 1.0)
+            points[action] = factor * b * (2.0 * made - 1.0) - theirs
             tricks[action] = mean - s.bid_bonus  # as the samples played it
         best = max(points, key=lambda a: points[a])
         return Estimate(best, points, tricks, len(results), fallback)
 
 
-def _clearly_better(mine: list[float], theirs: list[float]) -> bool:
+def _clearly_better(mine: list[float], theirs: list[float], margin: float = MARGIN) -> bool:
     """Whether ``mine`` beats ``theirs`` (paired values, one per sample) by more than
-    ``MARGIN`` standard errors: with few samples, the best-looking of many candidates
+    ``margin`` standard errors: with few samples, the best-looking of many candidates
     is often best by luck, and the heuristic's choice is a sound default."""
     mean, error = paired_difference(mine, theirs)
-    return mean > MARGIN * error if len(mine) >= 2 else mean > 0
+    return mean > margin * error if len(mine) >= 2 else mean > 0
 
 
 def paired_difference(mine: list[float], theirs: list[float]) -> tuple[float, float]:
@@ -256,21 +283,34 @@ def _with(candidates: list[Action], extra: Action | None) -> list[Action]:
 
 
 class _Clock:
-    __slots__ = ("hard", "soft")
+    """The soft and hard stops.  A sample is not started when the last one, taking as
+    long again, would end past the soft stop: the budget is then a bound on the usual
+    decision, not a floor it overshoots by one sample."""
+
+    __slots__ = ("hard", "last", "since", "soft")
 
     def __init__(self, soft: float, hard: float) -> None:
         self.soft = soft
         self.hard = hard
+        self.since = time.monotonic()
+        self.last = 0.0
 
-    def soft_over(self) -> bool:
-        return time.monotonic() >= self.soft
+    def lap(self) -> None:
+        """A sample is done: remember how long it took."""
+        now = time.monotonic()
+        self.last = now - self.since
+        self.since = now
+
+    def soft_over(self, done: int = 0) -> bool:
+        now = time.monotonic()
+        return now >= self.soft or (done > 0 and now + self.last >= self.soft)
 
     def hard_over(self) -> bool:
         return time.monotonic() >= self.hard
 
 
 def _score_after(after: DealState, seat: int, future_from_before: int,
-                 before: DealState) -> tuple[float, float]:
+                 before: DealState, relative: bool) -> tuple[float, float]:
     """Score from a solved value taken before ``after``'s card (the same future tricks:
     the value counts the trick in progress, which ``after`` may just have completed)."""
     completed = after.tricks_played - before.tricks_played
@@ -279,7 +319,7 @@ def _score_after(after: DealState, seat: int, future_from_before: int,
         winner = after.tricks[-1][2]
         _, counted = sides(before, seat)
         future_from_before -= counted >> winner & 1
-    return score(after, seat, future_from_before)
+    return score(after, seat, future_from_before, relative)
 
 
 __all__ = ["HARD_CAP", "Estimate", "SearchBot", "Settings"]

@@ -1,0 +1,75 @@
+"""What the search bots aim at and infer: a deal scored relative to the table (the seat's
+points minus the others' mean) sums to zero over the seats and grows with the seat's
+side's tricks; the samples follow what ``easy`` would have bid with a seat's hand."""
+
+from __future__ import annotations
+
+import random
+
+from bot_helpers import NORSK, NORSK_HANDS, exact_match
+
+from app.bots import BOTS
+from app.bots.rollout import score
+from app.bots.sampling import MISMATCH, Knowledge
+from app.rules import PASS, Match, RuleSet, SeatView
+
+EASY = BOTS["easy"]
+STANDARD = RuleSet("standard", match="single_deal")
+
+
+def easy_deal(seed: int, stop_after_tricks: int | None = None) -> Match:
+    """A deal played by four easy bots, to the end or to a trick boundary."""
+    rng = random.Random(seed)
+    match = Match(STANDARD, rng=random.Random(seed))
+    match.start_deal()
+    while not match.finished:
+        deal = match.deals[-1]
+        if (stop_after_tricks is not None and deal.phase == "play" and not deal.trick_cards
+                and deal.tricks_played == stop_after_tricks):
+            break
+        seat = match.turn
+        assert seat is not None
+        match.apply(seat, EASY.choose(SeatView(match, seat), rng))
+    return match
+
+
+def test_relative_scores_of_a_finished_deal_sum_to_zero() -> None:
+    for seed in range(20):
+        deal = easy_deal(seed).deals[-1]
+        assert deal.points is not None
+        points = deal.points
+        relative = [score(deal, s, 0, relative=True)[0] for s in range(deal.n)]
+        for s in range(deal.n):
+            own = score(deal, s, 0)[0]
+            assert own == points[s]
+            assert abs(relative[s] - (points[s] - (sum(points) - points[s]) / 3)) < 1e-9
+        assert abs(sum(relative)) < 1e-9
+
+
+def test_relative_score_grows_with_the_sides_tricks_to_come() -> None:
+    checked = 0
+    for seed in range(20):
+        deal = easy_deal(seed, stop_after_tricks=6).deals[-1]
+        if deal.phase != "play" or deal.minus_round:
+            continue
+        left = deal.hand_size - deal.tricks_played
+        for s in range(deal.n):
+            values = [score(deal, s, f, relative=True)[0] for f in range(left + 1)]
+            assert values == sorted(values), (seed, s, values)
+            assert values[-1] > values[0]  # every trick counts, for me or against them
+            checked += 1
+    assert checked > 20
+
+
+def test_samples_follow_what_easy_would_have_bid() -> None:
+    # Seat 1 opens (dealer 0) and passes; seat 2 is to bid.  A sample giving seat 1 a
+    # hand easy would have bid on is MISMATCH times as likely as one it would pass with.
+    match = exact_match(NORSK, NORSK_HANDS, dealer=0)
+    match.apply(1, PASS)
+    know = Knowledge(SeatView(match, 2))
+    strong, weak = NORSK_HANDS[0], NORSK_HANDS[1]
+    assert EASY.choose(SeatView(exact_match(NORSK, NORSK_HANDS, dealer=3), 0),
+                       random.Random(0)) != PASS  # easy bids the strong hand
+    hands = list(NORSK_HANDS)
+    assert know.weight([weak, strong, hands[2], hands[3]]) == MISMATCH
+    assert know.weight([strong, weak, hands[2], hands[3]]) == 1.0

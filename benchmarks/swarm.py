@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
+import os
 import random
 import sys
 import time
@@ -303,6 +305,19 @@ async def connect_rooms(cfg: SwarmConfig, rooms: list[Room]) -> None:
     await asyncio.gather(*(one(r) for r in rooms))
 
 
+def quiet_collector() -> None:
+    """No garbage collections in the swarm while it measures, so that its pauses are not
+    counted as the server's latency.  With thousands of sockets its young generation holds
+    every seat's latest view (a view replaced by the next one frees an older object, which
+    CPython counts against the young generation's threshold), and its collections took 60
+    to 140 ms every second or two, and a full one 300 to 400 ms: the slow moves came in
+    bursts whatever the server did.  The swarm's garbage is freed by reference counting;
+    what it makes in cycles over a run is small, and the swarm's own memory is printed."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+
+
 async def run(cfg: SwarmConfig) -> dict[str, Any]:
     pid = cfg.server_pid
     stats = Stats()
@@ -311,6 +326,7 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     rooms = await create_rooms(cfg, stats)
     await connect_rooms(cfg, rooms)
     setup_s = time.perf_counter() - t0
+    quiet_collector()
     await asyncio.sleep(cfg.idle_wait)
     memory["idle_rooms"] = rss_kib(pid)
     seats = [s for r in rooms for s in r.seats]
@@ -327,6 +343,7 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     stats.window_epoch = (epoch0, time.time())
     elapsed = time.perf_counter() - start
     memory["busy"] = rss_kib(pid)
+    swarm_rss = rss_kib(os.getpid())
     for seat in seats:
         seat.active = False
     await asyncio.sleep(min(2.0, 0.5 + cfg.think))  # the window's last actions land
@@ -335,8 +352,9 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     stats.incomplete = sum(stats.in_window(p.sent) for r in rooms for p in r.pending)
     await asyncio.gather(*(asyncio.wait_for(s.close(), 5) for s in seats),
                          return_exceptions=True)
-    return summarize(cfg, stats, memory, setup_s, elapsed, server_cpu, own_cpu,
-                     closed_early)
+    gc.enable()
+    return {**summarize(cfg, stats, memory, setup_s, elapsed, server_cpu, own_cpu,
+                        closed_early), "swarm_rss_kib": swarm_rss}
 
 
 def main() -> int:

@@ -114,3 +114,24 @@ def test_no_direct_path_for_a_send_that_is_not_our_protocols() -> None:
         pass
 
     assert direct_sender(send) is None
+
+
+def test_a_frame_written_straight_is_what_a_websocket_client_reads() -> None:
+    """The direct path builds the frame header itself: every length class of RFC 6455
+    (7-bit, 16-bit, 64-bit) is read back by websockets' own client parser."""
+    from websockets.client import ClientProtocol
+    from websockets.frames import Frame, Opcode
+    from websockets.protocol import State
+    from websockets.uri import parse_uri
+
+    from app.web.wsprotocol import _text_header
+
+    for length in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        data = ("é" * (length // 2) + "x" * (length % 2)).encode()
+        assert len(data) == length
+        client = ClientProtocol(parse_uri("ws://127.0.0.1/ws/x"), state=State.OPEN,
+                                max_size=None)
+        client.receive_data(_text_header(length) + data)
+        [frame] = client.events_received()
+        assert isinstance(frame, Frame)
+        assert frame.opcode is Opcode.TEXT and frame.fin and bytes(frame.data) == data

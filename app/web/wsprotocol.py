@@ -15,12 +15,14 @@ coroutine and an event's wait each time for what is nearly always one write.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
+from websockets.exceptions import InvalidState, ProtocolError
 from websockets.http11 import Request
+from websockets.protocol import State
 
 DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it cannot
 
@@ -50,12 +52,34 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
                 or self.initial_response is not None or not self.writable.is_set()):
             return False
         conn = self.conn
-        try:
-            conn.send_text(data)
-        except InvalidState:
-            return False
-        self.transport.write(b"".join(conn.data_to_send()))
+        if (conn.state is not State.OPEN or conn.expect_continuation_frame or conn.writes
+                or conn.extensions):
+            # not a plain open connection (a compression extension, something queued):
+            # the library's own path, which knows what to do
+            try:
+                conn.send_text(data)
+            except (InvalidState, ProtocolError):
+                return False
+            self.transport.write(b"".join(conn.data_to_send()))
+            return True
+        # A server's frame is not masked and, with no extension, is a header and the
+        # payload: what websockets' Frame.serialize makes, without its frame object, its
+        # checks of what is fixed here and its three copies of the payload.
+        self.transport.write(_text_header(len(data)) + data)
         return True
+
+
+def _text_header(length: int) -> bytes:
+    """The header of one final, unmasked text frame of ``length`` bytes (RFC 6455 5.2)."""
+    if length < 126:
+        return _SHORT_HEADERS[length]
+    if length < 65536:
+        return struct.pack("!BBH", _FIN_TEXT, 126, length)
+    return struct.pack("!BBQ", _FIN_TEXT, 127, length)
+
+
+_FIN_TEXT = 0x81  # FIN, opcode 1 (text)
+_SHORT_HEADERS = [bytes((_FIN_TEXT, n)) for n in range(126)]
 
 
 def direct_sender(send: object) -> DirectSend | None:

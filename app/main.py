@@ -29,7 +29,7 @@ from app.settings import Settings
 from app.web import logfilters
 from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
-from app.web.wsprotocol import DirectSend, direct_sender
+from app.web.wsprotocol import LeanWebSocketProtocol, lean_protocol
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 WS_PREFIX = "/ws/"
@@ -43,13 +43,14 @@ class AmerikanerApp(FastAPI):
     which a room's socket needs and whose coroutine frames it would otherwise keep alive
     for the whole connection (memory per socket; measured in benchmarks/load.py)."""
 
-    room_socket: Callable[[WebSocket, str, DirectSend | None], Awaitable[None]] | None = None
+    room_socket: (Callable[[WebSocket, str, LeanWebSocketProtocol | None], Awaitable[None]]
+                  | None) = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (self.room_socket is not None and scope["type"] == "websocket"
                 and scope["path"].startswith(WS_PREFIX)):
             await self.room_socket(WebSocket(scope, receive, send),
-                                   scope["path"][len(WS_PREFIX):], direct_sender(send))
+                                   scope["path"][len(WS_PREFIX):], lean_protocol(send))
             return
         await super().__call__(scope, receive, send)
 
@@ -108,8 +109,10 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     app.include_router(api.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
 
-    async def ws(websocket: WebSocket, code: str, direct: DirectSend | None) -> None:
-        await websocket_endpoint(websocket, code, app.state.registry, settings, guards, direct)
+    async def ws(websocket: WebSocket, code: str,
+                 protocol: LeanWebSocketProtocol | None) -> None:
+        await websocket_endpoint(websocket, code, app.state.registry, settings, guards,
+                                 protocol)
 
     app.room_socket = ws
     if STATIC_DIR.is_dir():

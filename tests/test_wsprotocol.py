@@ -15,7 +15,7 @@ import uvicorn
 
 from app.web.addresses import TrustedProxies, address_key
 from app.web.protocol import GuardedProtocol, guarded_protocol
-from app.web.wsprotocol import LeanWebSocketProtocol, direct_sender
+from app.web.wsprotocol import LeanWebSocketProtocol, lean_protocol
 
 BIG = "y" * 2000  # a header worth noticing
 HANDSHAKE = (b"GET /ws/ABCD HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
@@ -32,7 +32,8 @@ async def _serve_one_socket() -> dict[str, Any]:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
         seen["scope"] = scope
-        seen["direct"] = direct_sender(send)
+        protocol = lean_protocol(send)
+        seen["direct"] = protocol.send_text_now if protocol else None
         accepted.set()
         while (await receive())["type"] != "websocket.disconnect":
             pass
@@ -113,7 +114,7 @@ def test_no_direct_path_for_a_send_that_is_not_our_protocols() -> None:
     async def send(message: Any) -> None:
         pass
 
-    assert direct_sender(send) is None
+    assert lean_protocol(send) is None
 
 
 def test_a_frame_written_straight_is_what_a_websocket_client_reads() -> None:

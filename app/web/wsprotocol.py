@@ -10,7 +10,11 @@ object itself, so its headers are emptied), the response once it is sent.
 
 It also lets the rooms write a frame straight to the socket (``send_text_now``): a server
 sends every seat a frame per move, and the ASGI ``send`` costs a message dict, a
-coroutine and an event's wait each time for what is nearly always one write.
+coroutine and an event's wait each time for what is nearly always one write.  And the
+other way, an app may take messages as they arrive (``on_message``) instead of through
+the ASGI ``receive``: no message dict, queue and wake-up of a task per message, and no
+pause and resume of reading the socket around each (uvicorn pauses reading until the app
+has taken the message; taken at once, there is nothing to wait for).
 """
 
 from __future__ import annotations
@@ -29,6 +33,26 @@ DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     """``WebSocketsSansIOProtocol`` that drops the handshake once it is done with."""
+
+    # Set by the app to take complete messages (a text's ``str``, a binary's ``bytes``) as
+    # they arrive; it must not raise.  Disconnects still go through ``receive``.
+    on_message: Callable[[str | bytes], None] | None = None
+
+    def send_receive_event_to_app(self) -> None:
+        handler = self.on_message
+        if handler is None or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        message: str | bytes = data
+        if self.curr_msg_data_type == "text":
+            try:
+                message = data.decode()
+            except UnicodeDecodeError:  # what uvicorn does with it: close 1007
+                super().send_receive_event_to_app()
+                return
+        self.frames = []
+        handler(message)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -82,8 +106,8 @@ _FIN_TEXT = 0x81  # FIN, opcode 1 (text)
 _SHORT_HEADERS = [bytes((_FIN_TEXT, n)) for n in range(126)]
 
 
-def direct_sender(send: object) -> DirectSend | None:
-    """``send_text_now`` of the protocol behind an ASGI ``send`` if it is ours (the
-    ``send`` uvicorn hands the app is a method of its protocol), else ``None``."""
+def lean_protocol(send: object) -> LeanWebSocketProtocol | None:
+    """The protocol behind an ASGI ``send`` if it is ours (the ``send`` uvicorn hands the
+    app is a method of its protocol), else ``None``."""
     owner = getattr(send, "__self__", None)
-    return owner.send_text_now if isinstance(owner, LeanWebSocketProtocol) else None
+    return owner if isinstance(owner, LeanWebSocketProtocol) else None

@@ -19,19 +19,25 @@ from app.main import create_app
 from app.rooms.core.frames import frame_adapter
 from app.rooms.store import RoomStore
 from app.settings import Settings
+from app.web.wsprotocol import LeanWebSocketProtocol
 
 WS_MAX = 64 * 1024
 OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
 
 
 class ServerThread:
-    """``create_app(settings, store)`` served by uvicorn in a background thread."""
+    """``create_app(settings, store)`` served by uvicorn in a background thread, with the
+    WebSocket protocol of ``amerikaner serve`` (messages taken inline as they arrive,
+    frames written straight to the socket), or with uvicorn's own (``plain_protocol``:
+    messages through the ASGI receive, read by each connection's task)."""
 
-    def __init__(self, settings: Settings, store: RoomStore | None = None) -> None:
+    def __init__(self, settings: Settings, store: RoomStore | None = None,
+                 plain_protocol: bool = False) -> None:
         self.settings = settings
         self.app = create_app(settings, store=store)
+        ws: Any = "websockets-sansio" if plain_protocol else LeanWebSocketProtocol
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
-                                ws_per_message_deflate=False, ws_max_size=WS_MAX,
+                                ws=ws, ws_per_message_deflate=False, ws_max_size=WS_MAX,
                                 timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

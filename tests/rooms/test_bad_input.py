@@ -69,7 +69,8 @@ MALFORMED: list[tuple[str | bytes, str]] = [
 ]
 
 
-def test_malformed_messages_get_an_error_and_change_nothing(server: ServerThread) -> None:
+def test_malformed_messages_get_an_error_and_change_nothing(either_server: ServerThread) -> None:
+    server = either_server
     room = create_room(server.base)
     code = room["room"]
     ann = Client(server.base, code, token=room["token"])
@@ -140,7 +141,8 @@ def test_commands_not_allowed_for_the_sender_or_not_now(server: ServerThread) ->
     assert stale.error()["code"] == "bad_token"
 
 
-def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
+def test_stale_out_of_turn_and_illegal_actions(either_server: ServerThread) -> None:
+    server = either_server
     base = server.base
     room = create_room(base, rules={"preset": "standard"})
     code = room["room"]
@@ -180,7 +182,8 @@ def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
     refused(nxt, {"bid": 7}, "illegal_bid")
 
 
-def test_two_people_racing_on_one_game(server: ServerThread) -> None:
+def test_two_people_racing_on_one_game(either_server: ServerThread) -> None:
+    server = either_server
     """Two tabs of one seat (and a chat) race: exactly one action is taken."""
     base = server.base
     room = create_room(base)

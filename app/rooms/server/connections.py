@@ -25,6 +25,8 @@ from starlette.websockets import WebSocket
 
 from app.rooms.core.frames import Frame
 
+from .eager import DONE, resume, start
+
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TOO_SLOW = 4408
@@ -116,11 +118,11 @@ class Connection:
         else:
             coro = self.ws.send_text(item.decode())
         try:
-            waiting = coro.send(None)  # run it as far as it goes: nearly always to its end
-        except StopIteration:
-            return
+            waiting = start(coro)  # as far as it goes: nearly always to its end
         except Exception:  # the client is gone
             self.close(CLOSE_TOO_SLOW)
+            return
+        if waiting is DONE:
             return
         self._backlog = deque()
         self._drain = asyncio.get_running_loop().create_task(self._finish(coro, waiting))
@@ -130,7 +132,7 @@ class Connection:
         ``send_timeout``; a client that does not keep up is dropped."""
         try:
             async with asyncio.timeout(self._send_timeout):
-                await _resume(coro, waiting)
+                await resume(coro, waiting)
             while self._backlog:
                 item = self._backlog.popleft()
                 if isinstance(item, int):
@@ -175,10 +177,14 @@ class Connection:
     async def finish(self, code: int = 1000) -> None:
         """Flush what is queued (e.g. an error), then close, and wait for it."""
         self.close_after_flush(code)
+        await self.flushed()
+
+    async def flushed(self) -> None:
+        """Wait, at most ``send_timeout``, for a send that had to wait and what is queued
+        behind it (a close included); never raises."""
         drain = self._drain
         if drain is not None and not drain.done():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(drain), self._send_timeout)
+            await asyncio.wait({drain}, timeout=self._send_timeout)
 
     async def stop(self) -> None:
         """The connection ended: stop sending (a send on a closing socket may not notice
@@ -192,17 +198,3 @@ class Connection:
                 _lingering.add(drain)
                 drain.add_done_callback(_lingering.discard)
 
-
-async def _resume(coro: Coroutine[Any, Any, None], waiting: object) -> None:
-    """Drive a coroutine that suspended on ``waiting`` (what it yielded) to its end, as a
-    task would: wait for that, send it on, and so on."""
-    while True:
-        if isinstance(waiting, asyncio.Future):
-            waiting._asyncio_future_blocking = False  # as a task takes it over
-            await waiting
-        else:  # a bare yield (asyncio.sleep(0))
-            await asyncio.sleep(0)
-        try:
-            waiting = coro.send(None)
-        except StopIteration:
-            return

@@ -17,23 +17,24 @@ from urllib.parse import urlsplit
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from app.rooms.core.effects import Connect, Disconnect, Received
+from app.rooms.core.effects import Connect, Disconnect
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import error_frame
-from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_message
+from app.rooms.core.messages import Hello, parse_client_message
 from app.settings import Settings
 from app.web import audit
 from app.web.guards import Guards
-from app.web.wsprotocol import DirectSend
+from app.web.wsprotocol import LeanWebSocketProtocol
 
 from .connections import Connection
 from .registry import Registry, RoomElsewhere
 from .runner import CLOSE_TRY_AGAIN, RoomRunner
+from .session import Session
 
 log = logging.getLogger("amerikaner.rooms")
 
-CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_FLOOD, CLOSE_CROWDED = (
-    4400, 4401, 4403, 4404, 4429, 4409)
+CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_CROWDED = (
+    4400, 4401, 4403, 4404, 4409)
 HELLO_CLOSE = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE,
                "room_not_found": CLOSE_NO_ROOM, "unavailable": CLOSE_TRY_AGAIN,
                "room_damaged": CLOSE_TRY_AGAIN, "too_many_connections": CLOSE_CROWDED}
@@ -54,9 +55,10 @@ def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
 
 async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
                              settings: Settings, guards: Guards,
-                             direct: DirectSend | None = None) -> None:
-    """One room's WebSocket from handshake to close; ``direct`` writes frames straight
-    to the socket when the server allows it (app/web/wsprotocol.py)."""
+                             protocol: LeanWebSocketProtocol | None = None) -> None:
+    """One room's WebSocket from handshake to close; ``protocol``, the server's protocol
+    of this socket if it is ours (app/web/wsprotocol.py), takes frames straight to the
+    socket and hands messages over as they arrive."""
     address = guards.address(ws.scope)
     if not origin_allowed(ws, settings.origins):
         audit.refused("origin", address=address, origin=ws.headers.get("origin"))
@@ -72,20 +74,28 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     seat_key: tuple[str, int] | None = None
     runner: RoomRunner | None = None
     conn: Connection | None = None
+    session: Session | None = None
     try:
         await ws.accept()
         conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
-                          settings.burst, direct)
+                          settings.burst, protocol.send_text_now if protocol else None)
         runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
-            await _loop(runner, conn, settings, guards, address)
+            session = Session(runner, conn, settings, guards, address)
+            await _read(session, protocol if not registry.store.appends_wait else None)
     except WebSocketDisconnect:
         pass
     finally:
+        if protocol is not None:
+            protocol.on_message = None
+        if session is not None:
+            session.stop()
         guards.ws_per_address.release(key)
         if seat_key is not None:
             guards.ws_per_seat.release(seat_key)
         if conn is not None:
+            if conn.drop_code is not None:  # we close it: let the last frames and the close out
+                await conn.flushed()
             # leave the room first: stopping the writer may take a while on a closing socket
             conn.closed = True
             if runner is not None:
@@ -189,31 +199,16 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
     return runner, seat_key
 
 
-async def _loop(runner: RoomRunner, conn: Connection, settings: Settings, guards: Guards,
-                address: str) -> None:
-    flood = guards.flood_guard()
+async def _read(session: Session, protocol: LeanWebSocketProtocol | None) -> None:
+    """The connection's messages until it ends: taken inline as they arrive when
+    ``protocol`` is given (session.py; this task then only waits for the end), else
+    read here and handled one by one."""
+    conn = session.conn
+    if protocol is not None:
+        protocol.on_message = session.receive
     while not conn.closed:
         raw = await _receive(conn.ws, conn)
-        if not flood.note():  # too many messages over the window: a flood, not a burst
-            audit.refused("flood", address=address, room=runner.code)
-            await conn.finish(CLOSE_FLOOD)
-            return
-        if not conn.limiter.allow():
-            if conn.limiter.strikes == 1:
-                conn.send(error_frame("rate_limited", "slow down: too many messages"))
-            continue
-        try:
-            msg = parse_client_message(raw, settings.max_message_bytes)
-            if isinstance(msg, Ping):
-                conn.send({"type": "pong"})
-                continue
-            if isinstance(msg, Hello):
-                raise BadMessage("already_hello", "this connection has said hello already")
-            await runner.submit(Received(conn.id, msg))
-        except RoomError as exc:  # BadMessage included
-            if runner.closed and exc.code == "unavailable":
-                # The room broke off: its error and close (1013) are on their way; let
-                # them out before the endpoint returns (stop() cancels a send draining).
-                await conn.finish(CLOSE_TRY_AGAIN)
-                return
-            conn.send(error_frame(exc.code, exc.message, exc.option))
+        if protocol is not None:
+            session.receive(raw)  # a message from before ``on_message`` was set
+        else:
+            await session.handle(raw)

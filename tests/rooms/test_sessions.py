@@ -1,0 +1,86 @@
+"""A connection's messages on their way to the room (app/rooms/server/session.py): taken
+inline as they arrive, or read by the connection's task; in order either way, even when a
+handling has to wait; a flood closes the connection on both paths."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rooms_harness import Client, ServerThread, create_room
+from websockets.exceptions import ConnectionClosed
+
+from app.rooms.core.effects import Save
+from app.rooms.server.session import CLOSE_FLOOD
+from app.rooms.store.sqlite import SqliteStore
+
+
+class WaitingSqlite(SqliteStore):
+    """SQLite whose appends suspend (as a database server's would) though the store says
+    they do not: messages taken inline must then wait for each other, in order."""
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(data_dir)
+        self.waits = 0
+
+    async def append(self, code: str, save: Save) -> None:
+        self.waits += 1
+        await asyncio.sleep(0.01)
+        await super().append(code, save)
+
+
+def chat_lines(c: Client, count: int) -> list[str]:
+    """The room's chat texts once ``count`` lines are there."""
+    view = c.wait_state(lambda v: len(v["room"]["chat"]) >= count, timeout=10)
+    return [line["text"] for line in view["room"]["chat"]]
+
+
+@pytest.mark.parametrize("plain", [False, True], ids=["inline", "read_by_task"])
+def test_messages_reach_the_room_in_order_when_handlings_wait(
+        make_server: Callable[..., ServerThread], tmp_path: Path, plain: bool) -> None:
+    store = WaitingSqlite(tmp_path / "data")
+    srv = make_server(store=store, plain_protocol=plain)
+    room = create_room(srv.base)
+    ann = Client(srv.base, room["room"], token=room["token"])
+    ann.wait_state(lambda v: True)
+    first = ann.frames[-1]
+    texts = [f"line {i}" for i in range(25)]
+    binary = {i for i in range(len(texts)) if i % 5 == 2}  # refused, in their turn
+    for i, text in enumerate(texts):
+        message = json.dumps({"type": "chat", "text": text})
+        ann.send_raw(message.encode() if i in binary else message)
+    said = [t for i, t in enumerate(texts) if i not in binary]
+    assert chat_lines(ann, len(said)) == said
+    assert store.waits >= len(said)
+    ann.send({"type": "ping"})  # the connection still answers, nothing queued is left
+    assert ann.wait_for(lambda m: m["type"] == "pong")["type"] == "pong"
+    # each refusal came in its turn: after the state of the line before it
+    heard = [f["view"]["room"]["chat"][-1]["text"] if f["type"] == "state" else f["code"]
+             for f in ann.frames[ann.frames.index(first) + 1:]
+             if f["type"] == "error" or (f["type"] == "state" and f["view"]["room"]["chat"])]
+    expected = ["bad_message" if i in binary else t for i, t in enumerate(texts)]
+    assert heard == expected
+
+
+@pytest.mark.parametrize("plain", [False, True], ids=["inline", "read_by_task"])
+def test_a_flood_closes_the_connection_on_both_paths(
+        make_server: Callable[..., ServerThread], plain: bool) -> None:
+    srv = make_server(plain_protocol=plain, rate=5, burst=5, flood_window=10.0)
+    room = create_room(srv.base)
+    ann = Client(srv.base, room["room"], token=room["token"])
+    ann.wait_state(lambda v: True)
+    for _ in range(200):  # the guard allows 2 * 5 * 10 + 5 = 105 in the window
+        try:
+            ann.send({"type": "ping"})
+        except ConnectionClosed:
+            break
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            ann.recv(5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_FLOOD
+    # the room is fine and takes the person back
+    again = Client(srv.base, room["room"], token=room["token"])
+    assert again.wait_state(lambda v: True)["room"]["code"] == room["room"]

@@ -136,3 +136,60 @@ def test_a_frame_written_straight_is_what_a_websocket_client_reads() -> None:
         [frame] = client.events_received()
         assert isinstance(frame, Frame)
         assert frame.opcode is Opcode.TEXT and frame.fin and bytes(frame.data) == data
+
+
+async def _closed_socket_survivors() -> dict[str, Any]:
+    """Open and close one WebSocket with the collector off: is its protocol freed by
+    reference counting alone (no cycle left to a full collection)?"""
+    import weakref
+
+    protocols: list[weakref.ref[LeanWebSocketProtocol]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        protocol = lean_protocol(send)
+        assert protocol is not None
+        protocols.append(weakref.ref(protocol))
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    http = guarded_protocol(10.0, 4, TrustedProxies(()))
+    config = uvicorn.Config(app, ws=LeanWebSocketProtocol, http=http, lifespan="off",
+                            log_level="warning")
+    server = uvicorn.Server(config)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    gc.collect()
+    gc.disable()
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(HANDSHAKE % (port, b"x"))
+        assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+        for _ in range(100):
+            if protocols:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        for _ in range(200):
+            if not server.server_state.connections:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        return {"seen": len(protocols), "alive": sum(r() is not None for r in protocols)}
+    finally:
+        gc.enable()
+        server.should_exit = True
+        await asyncio.wait_for(serving, 10)
+
+
+def test_a_closed_websocket_is_freed_without_waiting_for_a_full_collection() -> None:
+    """The per-address cap wraps the WebSocket's connection_lost; that wrapper held the
+    protocol and the protocol the wrapper, a cycle: on a busy server, where full
+    collections are rare, every closed socket stayed in memory (benchmarks/soak.py)."""
+    out = asyncio.run(_closed_socket_survivors())
+    assert out == {"seen": 1, "alive": 0}

@@ -89,6 +89,10 @@ class GuardedProtocol(HttpToolsProtocol):
         def lost(exc: Exception | None) -> None:
             if key is not None:
                 counter.release(key)
+            # The protocol holds this function, which holds the protocol: a cycle that
+            # only a full collection would free (rare on a busy server, so every closed
+            # WebSocket stayed in memory, with its transport and buffers, for minutes).
+            ws.__dict__.pop("connection_lost", None)
             ws_lost(exc)
 
         ws.connection_lost = lost  # type: ignore[method-assign]

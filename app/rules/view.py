@@ -215,7 +215,7 @@ class SeatView:
     def _full_wire(self, memo: WireMemo | None = None) -> WireView:
         m, d, seat = self._match, self._deal, self.seat
         trump = self.trump
-        trick_wire = memo.trick if memo else _trick_wire
+        tricks = (memo.tricks if memo else _tricks_wire)(d.tricks) if d else []
         view: WireView = {
             "phase": m.phase,
             "you": seat,
@@ -235,8 +235,8 @@ class SeatView:
             "kitty": _ids(self.kitty),
             "kitty_size": m.rules.options.kitty,
             "discards": _ids(self.discards),
-            "last_trick": trick_wire(d.tricks[-1]) if d and d.tricks else None,
-            "tricks": [trick_wire(t) for t in d.tricks] if d else [],
+            "last_trick": tricks[-1] if tricks else None,
+            "tricks": tricks,
             "tricks_played": d.tricks_played if d else 0,
             "minus_round": self.minus_round,
             "result": self._result_wire(),
@@ -292,6 +292,10 @@ def _hand_wire(hand: int, trump: int | None) -> list[str]:
     return [CARD_IDS[c] for c in sorted(cards_of(hand), key=lambda c: sort_key(c, trump))]
 
 
+def _tricks_wire(tricks: list[tuple[int, tuple[int, ...], int]]) -> list[LastTrick]:
+    return [_trick_wire(t) for t in tricks]
+
+
 def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
     """A finished trick's wire form."""
     leader, cards, winner = trick
@@ -302,16 +306,19 @@ def _trick_wire(trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
 
 class WireMemo:
     """Wire forms kept by a caller that builds views of one match again and again (a
-    server: one per room, a view per seat at every move): the hands and finished tricks
-    that did not change since the last view are not made again.  Bounded: it starts
-    afresh when full.  What it returns is shared: callers serialise it, never change it."""
+    server: one per room, a view per seat at every move): the hands and the finished
+    tricks that did not change since the last view are not made again.  Bounded: it
+    starts afresh when full.  What it returns is shared: callers serialise it, never
+    change it."""
 
-    __slots__ = ("_hands", "_tricks")
-    LIMIT = 32  # a deal has at most 17 tricks; a hand changes once a trick
+    __slots__ = ("_hands", "_tricks", "_tricks_of")
+    LIMIT = 32  # a hand changes once a trick, and a deal has at most 17 tricks
 
     def __init__(self) -> None:
         self._hands: dict[tuple[int, int | None], list[str]] = {}
-        self._tricks: dict[tuple[int, tuple[int, ...], int], LastTrick] = {}
+        # a deal's list of finished tricks (the engine only appends to it) and its wire form
+        self._tricks_of: tuple[list[tuple[int, tuple[int, ...], int]], list[LastTrick]] | None
+        self._tricks_of = None
 
     def hand(self, hand: int, trump: int | None) -> list[str]:
         key = (hand, trump)
@@ -322,10 +329,18 @@ class WireMemo:
             wire = self._hands[key] = _hand_wire(hand, trump)
         return wire
 
-    def trick(self, trick: tuple[int, tuple[int, ...], int]) -> LastTrick:
-        wire = self._tricks.get(trick)
-        if wire is None:
-            if len(self._tricks) >= self.LIMIT:
-                self._tricks.clear()
-            wire = self._tricks[trick] = _trick_wire(trick)
+    def tricks(self, tricks: list[tuple[int, tuple[int, ...], int]]) -> list[LastTrick]:
+        """A deal's finished tricks on the wire: the last list made, when the deal has not
+        finished a trick since; else that list with the new tricks added."""
+        kept = self._tricks_of
+        if kept is not None and kept[0] is tricks:
+            made = kept[1]
+            if len(made) == len(tricks):
+                return made
+            if len(made) < len(tricks):
+                wire = made + _tricks_wire(tricks[len(made):])
+                self._tricks_of = (tricks, wire)
+                return wire
+        wire = _tricks_wire(tricks)
+        self._tricks_of = (tricks, wire)
         return wire

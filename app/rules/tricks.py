@@ -35,8 +35,9 @@ def forced_plays(card: int) -> tuple[tuple[Play, ...], ...]:
     suit, rank = divmod(card, 13)
     table = list(SUIT_PLAYS[suit])
     low = 1 << rank  # the masks holding the card come in blocks of `low`
+    only = (PLAYS[card],)  # one tuple for the whole table (a server keeps these for good)
     for start in range(low, 1 << _SUIT_BITS, 2 * low):
-        table[start:start + low] = [(PLAYS[card],)] * low
+        table[start:start + low] = [only] * low
     return tuple(table)
 
 

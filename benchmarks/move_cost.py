@@ -134,14 +134,14 @@ def _run(coro: Coroutine[Any, Any, None]) -> None:
 def _pick(core: RoomCore, seat: int, rng: random.Random) -> dict[str, Any]:
     """A random legal action of ``seat`` in the record's shape (a discard: random cards)."""
     from app.rules import SeatView
+    from app.rules.cards import ids_of
 
     match = core.state.match
     assert match is not None
-    view = SeatView(match, seat).to_wire()
-    legal = view["legal"]
-    choice = dict(rng.choice(legal))
+    view = SeatView(match, seat)
+    choice = rng.choice(view.legal).to_json()
     if "discard" in choice:
-        choice["discard"] = rng.sample(view["hand"], choice["discard"])
+        choice["discard"] = rng.sample(ids_of(view.hand), choice["discard"])
     return choice
 
 

@@ -104,6 +104,17 @@ def test_flood_guard_counts_every_message_over_the_window() -> None:
     assert not results[-1] and results.index(False) == 230
 
 
+def test_a_flood_guard_keeps_only_the_window_s_messages() -> None:
+    """A connection that lives for hours, one message every few seconds, holds a few
+    timestamps, not its last ``limit`` (the soak found every socket's deque full)."""
+    clock = Clock()
+    guard = FloodGuard.for_rate(1000.0, 1000, 10.0, clock)
+    for _ in range(5000):
+        clock.now += 3.0
+        assert guard.note()
+    assert len(guard._times) <= 4
+
+
 def test_the_settings_of_the_limits_come_from_the_environment() -> None:
     s = Settings.from_env({"AMERIKANER_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1",
                            "AMERIKANER_ROOMS_PER_MINUTE": "5",

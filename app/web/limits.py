@@ -7,7 +7,8 @@ default), so tests step time by hand.
 - ``OpenCounter``: at most ``limit`` things open at once per key (WebSockets per address,
   per seat; sockets per address).
 - ``FloodGuard``: one connection's messages over a sliding window; a connection that sends
-  more than ``limit`` in ``window`` seconds is flooding, however it paces itself.
+  more than ``limit`` in ``window`` seconds is flooding, however it paces itself.  Memory:
+  the timestamps of the window's messages, at most ``limit + 1``.
 """
 
 from __future__ import annotations
@@ -118,5 +119,11 @@ class FloodGuard:
     def note(self) -> bool:
         """Count one message; ``True`` while within the limit."""
         now = self._clock()
-        self._times.append(now)
-        return len(self._times) <= self.limit or self._times[0] <= now - self.window
+        times = self._times
+        times.append(now)
+        # only the window's messages are kept: a connection that lives for hours holds a
+        # few timestamps, not the last ``limit`` of them
+        since = now - self.window
+        while times[0] < since:
+            times.popleft()
+        return len(times) <= self.limit

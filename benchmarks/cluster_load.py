@@ -12,7 +12,14 @@ room, ``--think`` seconds per move) against nginx's address.  The swarm's own fi
 ``server`` CPU and memory are the first process's only, so this script also samples the
 CPU of every part from ``/proc`` (each app process, nginx, PostgreSQL with its backends)
 over the swarm's measuring window.  ``ratio`` is moves/s of ``--workers`` processes over
-1 process where both kept p99 under ``--p99-ms``.
+1 process where both kept p99 under ``--p99-ms``; ``best_ratio`` the same for the most
+moves/s that each process count delivered under that bound over all ``--rooms``.
+
+``--cpu-cap CORES`` gives each app process that share of a core (a control group's CPU
+quota, benchmarks/cpucap.py, as a container's ``--cpus`` does): on this 2-core machine the
+swarm, PostgreSQL and nginx share the cores with the apps, and one uncapped process never
+runs out of CPU before the machine does, so without a cap the figures show the machine's
+limit, not what a second process adds.
 
 It needs benchmarks/load.py and swarm.py (the load benchmark) beside it, PostgreSQL and
 nginx (scripts/test.sh installs them).  Bounded in time; loopback only.
@@ -34,6 +41,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 import load  # noqa: E402  (benchmarks/load.py: the swarm's runner and its printing)
+from cpucap import CpuCap  # noqa: E402
 from nginx_server import NginxServer  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
 from procstat import cpu_seconds  # noqa: E402
@@ -91,10 +99,14 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
     env = {**load.SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms)),
            "AMERIKANER_DATABASE_URL": url}
     apps: list[ServeProcess] = []
+    caps: list[CpuCap] = []
     nginx: NginxServer | None = None
     try:
         for i in range(workers):
             apps.append(ServeProcess(tmp / f"app{workers}-{rooms}-{i}", env).start())
+            if args.cpu_cap is not None:
+                caps.append(CpuCap(f"app{workers}x{rooms}x{i}", args.cpu_cap))
+                caps[-1].add(apps[-1].pid)
         nginx = NginxServer([a.port for a in apps]).start()
         roots = {f"app{i + 1}": a.proc.pid for i, a in enumerate(apps) if a.proc}
         assert nginx.proc is not None and postgres.proc is not None
@@ -103,11 +115,16 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
         sampler.start()
         first = apps[0].proc
         assert first is not None
+        throttled = [cap.throttled_seconds() for cap in caps]
         try:
             result = load.swarm_run(nginx.base, first.pid, "game", rooms, args)
         finally:
             sampler.done.set()
             sampler.join()
+        if caps:
+            result["cpu_cap_cores"] = args.cpu_cap
+            result["throttled_seconds"] = [round(cap.throttled_seconds() - before, 2)
+                                           for cap, before in zip(caps, throttled, strict=True)]
         cpu = sampler.window_percent(*result["window_epoch"])
         result["cpu_percent_by_part"] = cpu
         result["apps_cpu_percent"] = round(sum(v for k, v in cpu.items()
@@ -119,6 +136,15 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
             nginx.stop()
         for app in apps:
             app.stop()
+        for cap in caps:
+            cap.remove()
+
+
+def best_held(points: list[dict[str, Any]], workers: int, p99_ms: float) -> float | None:
+    """The most moves/s that ``workers`` processes delivered with p99 under the bound."""
+    held = [p[f"workers_{workers}"]["moves_per_s"] for p in points
+            if load.holds({"real": p[f"workers_{workers}"]}, p99_ms)]
+    return max(held, default=None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--rules", type=json.loads, default=None,
                         help="the rooms' rule set as JSON (default: the server's)")
+    parser.add_argument("--cpu-cap", type=float, default=None, metavar="CORES",
+                        help="each app process gets this share of a core (e.g. 0.25)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     args.rooms = [int(n) for n in args.rooms.split(",")]
@@ -141,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers < 2:
         parser.error("--workers: at least 2 (1 process is always measured too)")
     out: dict[str, Any] = {"date": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                           "cpus": os.cpu_count(), "points": []}
+                           "cpus": os.cpu_count(), "cpu_cap_cores": args.cpu_cap,
+                           "points": []}
     postgres = PostgresServer().start()
     try:
         with tempfile.TemporaryDirectory(prefix="amerikaner-cluster-load-") as tmp:
@@ -155,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{workers} process(es), {rooms} rooms: {r['moves_per_s']} moves/s"
                           f" | p50 {lat['p50']} p99 {lat['p99']} max {lat['max']} ms | CPU % "
                           f"of a core {r['cpu_percent_by_part']} | swarm "
-                          f"{r['swarm_cpu_percent']} % | refused {r['errors'] or 'none'}",
+                          f"{r['swarm_cpu_percent']} % | throttled "
+                          f"{r.get('throttled_seconds', '-')} s"
+                          f" | refused {r['errors'] or 'none'}",
                           flush=True)
                 one, many = point["workers_1"], point[f"workers_{args.workers}"]
                 if all(load.holds({"real": x}, args.p99_ms) for x in (one, many)):
@@ -163,6 +194,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"   {rooms} rooms: {args.workers} processes / 1 process, moves/s: "
                       f"{point.get('ratio', 'n/a (p99 over the bound)')}", flush=True)
                 out["points"].append(point)
+        best = {w: best_held(out["points"], w, args.p99_ms) for w in (1, args.workers)}
+        out["best_moves_per_s"] = best
+        single, several = best[1], best[args.workers]
+        if single and several:
+            out["best_ratio"] = round(several / single, 2)
+        print(f"the most moves/s with p99 under {args.p99_ms:g} ms: 1 process {best[1]}, "
+              f"{args.workers} processes {best[args.workers]}; ratio "
+              f"{out.get('best_ratio', 'n/a')}", flush=True)
     finally:
         postgres.stop()
     if args.json is not None:

@@ -46,6 +46,7 @@ import datetime
 import json
 import os
 import platform
+import random
 import subprocess
 import sys
 import tempfile
@@ -182,6 +183,9 @@ def run_point(rooms: int, args: argparse.Namespace, tmp: Path, floor: bool
         floor_ms = point[name]["server_cpu_ms_per_move"]
         if real_ms and floor_ms:
             point[f"real_over_{name}_cpu_per_move"] = round(real_ms / floor_ms, 2)
+    slower = getattr(args, "times_slower", None)
+    if real_ms and slower:
+        point["real_cpu_ms_per_move_on_reference"] = round(real_ms / slower, 3)
     print_point(point, args.p99_ms)
     return point
 
@@ -262,6 +266,9 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
               f"RSS empty {mem['empty'] / 1024:.1f} MiB, +{mem['per_idle_room']} KiB per idle "
               f"room, busy {mem['busy'] / 1024:.1f} MiB | frame {r['state_frame_bytes_mean']} B"
               f"{extra}", flush=True)
+    if "real_cpu_ms_per_move_on_reference" in point:
+        print(f"      server CPU per move scaled to the reference machine: "
+              f"{point['real_cpu_ms_per_move_on_reference']} ms", flush=True)
     for name, _ in FLOORS:
         if f"real_over_{name}_cpu_per_move" in point:
             print(f"      server CPU per move, real / {name}: "
@@ -270,6 +277,28 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
     if "floor" not in point:
         verdict = "holds" if holds(point, p99_ms) else "does not hold"
         print(f"      p99 under {p99_ms:g} ms: {verdict}", flush=True)
+
+
+# benchmarks/engine.py's ``engine`` figure on the machine of the figures in
+# docs/performance.md and docs/scaling.md (2026-11-30): machines differ by a factor of
+# three here, and a CPU time in milliseconds means little without the machine's speed
+REFERENCE_ENGINE_DEALS = 17_211
+
+
+def machine_speed() -> dict[str, float]:
+    """This machine's speed against the reference: the engine's random deals per CPU
+    second of this process (best of three half-second runs), and how many times slower
+    than the reference machine that is."""
+    from engine import engine_deals
+
+    rng = random.Random(1)
+    deals = max(engine_deals(0.5, rng) for _ in range(3))
+    slower = REFERENCE_ENGINE_DEALS / deals
+    print(f"machine: {deals:,.0f} engine deals per CPU second (the reference machine of "
+          f"docs/performance.md: {REFERENCE_ENGINE_DEALS:,}): {slower:.2f} times slower",
+          flush=True)
+    return {"engine_deals_per_cpu_s": round(deals), "times_slower_than_reference":
+            round(slower, 2)}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -300,6 +329,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1,
                         help="N > 1: 1 and then N server processes behind nginx with "
                              "PostgreSQL, in the same run (benchmarks/cluster_load.py)")
+    parser.add_argument("--cpu-cap", type=float, default=None, metavar="CORES",
+                        help="with --workers: each app process gets this share of a core "
+                             "(benchmarks/cpucap.py)")
     parser.add_argument("--gc-probe", action="store_true",
                         help="log the server's garbage collections over 5 ms and count "
                              "those of the window (benchmarks/gcprobe)")
@@ -320,6 +352,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--workers: at least 1")
     if args.workers > 1 and args.search:
         parser.error("--workers: not with --search")
+    if args.cpu_cap is not None and args.workers == 1:
+        parser.error("--cpu-cap: with --workers N (the cap is for the processes behind nginx)")
     if args.warmup is None:
         args.warmup = 2 * args.think + 1
     return args
@@ -339,13 +373,16 @@ def main(argv: list[str] | None = None) -> int:
             cluster += ["--rules", json.dumps(args.rules)]
         if args.json is not None:
             cluster += ["--json", str(args.json)]
+        if args.cpu_cap is not None:
+            cluster += ["--cpu-cap", str(args.cpu_cap)]
         return cluster_load.main(cluster)
     out: dict[str, Any] = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform()},
+                    "platform": platform.platform(), **machine_speed()},
         "think_s": args.think, "warmup_s": args.warmup, "duration_s": args.duration,
     }
+    args.times_slower = out["machine"]["times_slower_than_reference"]
     with tempfile.TemporaryDirectory(prefix="amerikaner-load-") as tmp:
         if args.search:
             out["search"] = search(args, Path(tmp))

@@ -32,7 +32,7 @@ strict tests/bots tests/bots
 strict tests/rooms:tests tests/rooms
 strict tests tests/e2e
 strict tests:tests/rooms tests/*.py
-strict tests/cluster:tests:tests/rooms tests/cluster
+strict tests/cluster:tests:tests/rooms:benchmarks tests/cluster
 strict benchmarks:tests:tests/rooms benchmarks
 echo "== pytest"
 python3 -m pytest -q -p no:cacheprovider "$@"

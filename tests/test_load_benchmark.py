@@ -24,7 +24,11 @@ def test_load_benchmark_plays_every_server(tmp_path: Path) -> None:
          "--plain-floor", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    [point] = json.loads(out.read_text())["points"]
+    result = json.loads(out.read_text())
+    [point] = result["points"]
+    # the machine's speed against the reference machine, and the CPU scaled to it
+    assert result["machine"]["engine_deals_per_cpu_s"] > 0
+    assert point["real_cpu_ms_per_move_on_reference"] > 0
     for name in ("real", "floor", "plain"):
         run = point[name]
         assert run["sockets"] == 8

@@ -21,7 +21,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketState
 
 from app.rooms.core.frames import Frame
 
@@ -171,8 +171,15 @@ class Connection:
             reader.cancel()
 
     async def _close_socket(self, code: int) -> None:
+        ws = self.ws
+        if WebSocketState.DISCONNECTED in (ws.application_state, ws.client_state):
+            return  # closed already (a send that failed, the client's own close)
+        # asyncio.timeout, not wait_for: wait_for's inner task keeps the exception that a
+        # socket closing under us raises, whose traceback keeps wait_for's frame and so the
+        # task: a cycle that holds the whole connection until a full collection
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.close(code), timeout=self._send_timeout)
+            async with asyncio.timeout(self._send_timeout):
+                await ws.close(code)
 
     async def finish(self, code: int = 1000) -> None:
         """Flush what is queued (e.g. an error), then close, and wait for it."""

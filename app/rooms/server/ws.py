@@ -164,8 +164,9 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
     except RoomError as exc:
         await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
         return None, None
-    try:
-        raw = await asyncio.wait_for(_receive(conn.ws), settings.hello_timeout)
+    try:  # not wait_for: a client gone before its hello would leave a cycle (connections.py)
+        async with asyncio.timeout(settings.hello_timeout):
+            raw = await _receive(conn.ws)
     except TimeoutError:
         await _refuse(conn, RoomError("hello_required", "say hello first"), CLOSE_NO_HELLO)
         return None, None

@@ -1,0 +1,98 @@
+"""What a closed connection leaves in memory: nothing, once its socket is gone, without
+waiting for a full garbage collection.  A server full of rooms rarely runs one (its
+collector is tuned for long-lived objects), so a closed connection caught in a reference
+cycle stays in memory with everything it points to (its protocol, parser, scope and
+queues: tens of kilobytes); benchmarks/soak.py found its server's memory not coming back
+after every room had left."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+import weakref
+from typing import Any
+
+import pytest
+from rooms_harness import Client, ServerThread, create_room, join_room
+
+from app.web.wsprotocol import LeanWebSocketProtocol
+
+
+def _protocols() -> set[int]:
+    return {id(o) for o in gc.get_objects() if isinstance(o, LeanWebSocketProtocol)}
+
+
+def _server_idle(server: ServerThread, code: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        runner = server.registry.rooms.get(code)
+        if not server.server.server_state.connections and (runner is None or not runner.conns):
+            return
+        time.sleep(0.02)
+    raise AssertionError("the server still holds connections")
+
+
+@pytest.mark.parametrize("how", ["closing handshake", "dropped sockets"])
+def test_a_full_room_whose_people_all_leave_at_once_leaves_no_connection_behind(
+        server: ServerThread, how: str) -> None:
+    """Four people leave together: the room still sends to the ones whose sockets are
+    closing (each leave changes the view of the others), those sends fail, and the
+    connections are closed by the server on top of the clients' own close."""
+    room = create_room(server.base)
+    code = room["room"]
+    tokens = [room["token"]] + [join_room(server.base, code, n)["token"]
+                                for n in ("Bo", "Cy", "Di")]
+    before = _protocols()
+    people = [Client(server.base, code, token=t) for t in tokens]
+    people[0].send({"type": "start"})
+    for person in people:
+        person.wait_state(lambda v: v["phase"] != "lobby")
+    refs: list[weakref.ref[Any]] = [weakref.ref(o) for o in gc.get_objects()
+                                    if isinstance(o, LeanWebSocketProtocol)
+                                    and id(o) not in before]
+    assert len(refs) == 4
+    gc.collect()
+    gc.disable()
+    try:
+        if how == "dropped sockets":
+            for person in people:
+                person.ws.socket.close()  # no closing handshake: the peer just goes
+        else:  # all four at once, each with its closing handshake
+            leaving = [threading.Thread(target=person.close) for person in people]
+            for thread in leaving:
+                thread.start()
+            for thread in leaving:
+                thread.join(10)
+        _server_idle(server, code)
+        time.sleep(0.3)  # the server's close tasks end
+        alive = sum(ref() is not None for ref in refs)
+    finally:
+        gc.enable()
+    assert alive == 0, f"{alive} closed connections wait for a full collection"
+
+
+def test_a_socket_that_leaves_before_its_hello_leaves_nothing_behind(
+        server: ServerThread) -> None:
+    code = create_room(server.base)["room"]
+    before = _protocols()
+    gc.collect()
+    gc.disable()
+    try:
+        people = [Client(server.base, code, hello=False) for _ in range(3)]
+        deadline = time.monotonic() + 5
+        refs: list[weakref.ref[Any]] = []
+        while len(refs) < 3 and time.monotonic() < deadline:
+            refs = [weakref.ref(o) for o in gc.get_objects()
+                    if isinstance(o, LeanWebSocketProtocol) and id(o) not in before]
+            time.sleep(0.01)
+        assert len(refs) == 3
+        people[0].close()
+        people[1].ws.socket.close()
+        people[2].send({"type": "ping"})  # not a hello: refused and closed by the server
+        _server_idle(server, code)
+        time.sleep(0.3)
+        alive = sum(ref() is not None for ref in refs)
+    finally:
+        gc.enable()
+    assert alive == 0, f"{alive} closed connections wait for a full collection"

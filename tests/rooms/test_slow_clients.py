@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rooms_harness import Client, ServerThread, create_room, join_room
+from starlette.websockets import WebSocketState
 
 from app.rooms.server.connections import CLOSE_TOO_SLOW, Connection
 
@@ -73,6 +74,7 @@ def test_a_client_that_stops_reading_is_dropped_and_the_room_goes_on(
 def test_connection_queue_overflow_closes_with_4408() -> None:
     class StuckSocket:
         closed_with: int | None = None
+        application_state = client_state = WebSocketState.CONNECTED
 
         async def send_text(self, text: str) -> None:
             await asyncio.Event().wait()  # never returns: a dead peer
@@ -96,6 +98,8 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
 
 def test_frames_go_at_once_and_in_order_and_a_send_that_waits_keeps_them_in_order() -> None:
     class SlowSocket:
+        application_state = client_state = WebSocketState.CONNECTED
+
         def __init__(self) -> None:
             self.sent: list[str] = []
             self.open = asyncio.Event()

@@ -174,12 +174,12 @@ class Connection:
         ws = self.ws
         if WebSocketState.DISCONNECTED in (ws.application_state, ws.client_state):
             return  # closed already (a send that failed, the client's own close)
-        # asyncio.timeout, not wait_for: wait_for's inner task keeps the exception that a
-        # socket closing under us raises, whose traceback keeps wait_for's frame and so the
-        # task: a cycle that holds the whole connection until a full collection
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(self._send_timeout):
-                await ws.close(code)
+        # The close itself lets nothing out: an exception ending wait_for's inner task
+        # would stay in the task, and its traceback would keep wait_for's frame and so the
+        # task, a cycle holding the whole connection until a full collection.  (wait_for,
+        # not asyncio.timeout: this may run eagerly, outside any task; eager.py.)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_close_quietly(ws, code), timeout=self._send_timeout)
 
     async def finish(self, code: int = 1000) -> None:
         """Flush what is queued (e.g. an error), then close, and wait for it."""
@@ -205,3 +205,7 @@ class Connection:
                 _lingering.add(drain)
                 drain.add_done_callback(_lingering.discard)
 
+
+async def _close_quietly(ws: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):  # the socket closed under us: nothing to do
+        await ws.close(code)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import gc
 import threading
 import time
+import types
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -96,3 +98,35 @@ def test_a_socket_that_leaves_before_its_hello_leaves_nothing_behind(
     finally:
         gc.enable()
     assert alive == 0, f"{alive} closed connections wait for a full collection"
+
+
+def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
+        make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms that leave memory may leave reference cycles to the collector, which a quiet
+    server hardly runs: when no room is left in memory, the sweep runs a full collection
+    (cheap then), and not while other rooms are in memory."""
+    from app.rooms.server import registry
+
+    srv = make_server(idle_seconds=0.3)
+    collections: list[int] = []
+
+    def collect() -> int:
+        collections.append(len(srv.registry.rooms))
+        return gc.collect()
+
+    monkeypatch.setattr(registry, "gc", types.SimpleNamespace(collect=collect))
+    first, second = create_room(srv.base), create_room(srv.base)
+    ann = Client(srv.base, first["room"], token=first["token"])
+    bo = Client(srv.base, second["room"], token=second["token"])
+    ann.close()
+    deadline = time.monotonic() + 10
+    while first["room"] in srv.registry.rooms:
+        assert time.monotonic() < deadline, "the idle room stayed in memory"
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert collections == []  # Bo's room is still in memory: no full collection
+    bo.close()
+    while srv.registry.rooms or not collections:
+        assert time.monotonic() < deadline, "no collection after the last room left"
+        time.sleep(0.05)
+    assert collections == [0]

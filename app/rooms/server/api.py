@@ -9,6 +9,7 @@ hand (``openapi_extra``) and every answer, errors included (``responses``).
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
@@ -93,6 +94,9 @@ class Health(TypedDict):
     status: str
     rooms: int
     accepting_rooms: bool     # False: new rooms are refused (too many in memory)
+    # memory blocks the interpreter holds (sys.getallocatedblocks()): what a leak grows;
+    # the process's RSS also keeps the allocator's free space, which it rarely gives back
+    allocated_blocks: int
 
 
 def error_response(code: str, message: str, status: int,
@@ -216,5 +220,6 @@ async def healthz(request: Request) -> JSONResponse:
     if not await registry.store.ping():
         return error_response("unavailable", NO_DATABASE, 503)
     health: Health = {"status": "ok", "rooms": len(registry.rooms),
-                      "accepting_rooms": registry.accepting}
+                      "accepting_rooms": registry.accepting,
+                      "allocated_blocks": sys.getallocatedblocks()}
     return JSONResponse(health)

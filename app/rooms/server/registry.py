@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 import secrets
@@ -252,10 +253,18 @@ class Registry:
     def sweep(self) -> None:
         """Rooms nobody has been connected to for ``idle_seconds`` leave memory."""
         now = time.monotonic()
+        left = 0
         for runner in list(self.rooms.values()):
             if not runner.conns and now - runner.idle_since >= self.settings.idle_seconds:
                 runner.stop()
                 self._forget(runner)
+                left += 1
+        if left and not self.rooms:
+            # The last rooms are gone: what is left of them in reference cycles would wait
+            # for the collector, which a quiet server hardly runs (it runs after so many
+            # new objects).  With no room in memory a full collection takes milliseconds
+            # and delays nobody's move.
+            gc.collect()
 
     async def close(self) -> None:
         for task in (self._sweeper, self._renewer):

@@ -29,10 +29,13 @@ PHONE = {"width": 375, "height": 667}
 
 class ServeProcess(BaseServeProcess):
     """The shared server process with the browser tests' settings: bots act within 0.05 s
-    (quick, yet a person sees the cards arrive), quiet logs."""
+    (quick, yet a person sees the cards arrive), quiet logs, and 30 s before the next deal
+    starts by itself (the accessibility audit of a finished deal, three languages, took
+    over the default 10 s on a slow, busy machine)."""
 
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
         super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
+                                    "AMERIKANER_NEXT_DEAL_PAUSE": "30",
                                     "AMERIKANER_LOG_LEVEL": "warning"}, port)
 
 

@@ -284,7 +284,7 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
     assert deal_over(page), "the deal did not end"
     assert "play" in done, "never played into a trick on our turn"
 
-    # The next deal starts by itself after a pause (10 s): the audit is quick.
+    # The next deal starts by itself after a pause (30 s in these tests): the audit fits.
     audit(page, "deal over, four-colour deck", ["en", "nb", "fr"], phase="deal_over")
     assert audit.disabled_measured, "no disabled button was seen (bids or Discard)"
     audit.assert_clean()

@@ -25,6 +25,12 @@ def _protocols() -> set[int]:
     return {id(o) for o in gc.get_objects() if isinstance(o, LeanWebSocketProtocol)}
 
 
+def _new_protocols(before: set[int]) -> list[weakref.ref[Any]]:
+    """Weak references to the server's socket protocols made since ``before``."""
+    return [weakref.ref(o) for o in gc.get_objects()
+            if isinstance(o, LeanWebSocketProtocol) and id(o) not in before]
+
+
 def _server_idle(server: ServerThread, code: str, timeout: float = 10) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -50,9 +56,7 @@ def test_a_full_room_whose_people_all_leave_at_once_leaves_no_connection_behind(
     people[0].send({"type": "start"})
     for person in people:
         person.wait_state(lambda v: v["phase"] != "lobby")
-    refs: list[weakref.ref[Any]] = [weakref.ref(o) for o in gc.get_objects()
-                                    if isinstance(o, LeanWebSocketProtocol)
-                                    and id(o) not in before]
+    refs = _new_protocols(before)
     assert len(refs) == 4
     gc.collect()
     gc.disable()
@@ -85,8 +89,7 @@ def test_a_socket_that_leaves_before_its_hello_leaves_nothing_behind(
         deadline = time.monotonic() + 5
         refs: list[weakref.ref[Any]] = []
         while len(refs) < 3 and time.monotonic() < deadline:
-            refs = [weakref.ref(o) for o in gc.get_objects()
-                    if isinstance(o, LeanWebSocketProtocol) and id(o) not in before]
+            refs = _new_protocols(before)
             time.sleep(0.01)
         assert len(refs) == 3
         people[0].close()

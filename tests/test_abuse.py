@@ -16,7 +16,6 @@ from pathlib import Path
 import httpx
 import pytest
 from serve_process import ServeProcess
-from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 OTHER = "127.0.0.2"  # another client's address (loopback answers 127/8)
@@ -207,6 +206,21 @@ def test_a_request_not_complete_within_the_deadline_is_closed(
     assert "kind=slow_request" in srv.output()
 
 
+def upgrade_refused(base: str, path: str) -> bool:
+    """Whether a WebSocket upgrade request to ``path`` gets a 503 or a closed socket."""
+    host, port = base.removeprefix("http://").split(":")
+    request = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        try:
+            s.sendall(request)
+            reply = s.recv(100)
+        except OSError:
+            return True  # reset
+    return reply == b"" or reply.startswith(b"HTTP/1.1 503")
+
+
 def test_websockets_count_against_the_socket_cap_until_they_close(
         tmp_path: Path, serve: list[ServeProcess]) -> None:
     srv = start(serve, tmp_path / "data", env={"AMERIKANER_CONNECTIONS_PER_ADDRESS": "4"})
@@ -221,12 +235,10 @@ def test_websockets_count_against_the_socket_cap_until_they_close(
     with contextlib.ExitStack() as held:
         for _ in range(4):  # silent, waiting to say hello
             held.enter_context(connect(url))
-        # refused at once: a 503, or a reset if the client was still sending its request
-        with pytest.raises((InvalidStatus, ConnectionClosed, OSError)) as refused, \
-                connect(url):
-            pass
-        if isinstance(refused.value, InvalidStatus):
-            assert refused.value.response.status_code == 503
+        # refused at once: a 503, or a reset if the request was still being sent.  A raw
+        # socket, because websockets' sync client trips over its own assertion when the
+        # server resets it in the middle of its handshake.
+        assert upgrade_refused(srv.base, f"/ws/{code}")
         assert "kind=connection address=127.0.0.1 limit=4" in srv.output()
         with client_from(OTHER) as other:
             assert other.get(f"{srv.base}/healthz").status_code == 200

@@ -31,6 +31,7 @@ from .tricks import (
     NO_TRUMP,
     STRENGTHS,
     SUIT_PLAYS,
+    ForcedPlays,
     forced_plays,
     plays_of,
 )
@@ -97,7 +98,7 @@ class DealState:
         # joker: then any card goes), its shift and its table of plays.
         self.led_mask = 0
         self.led_shift = 0
-        self.led_plays = SUIT_PLAYS[0]
+        self.led_plays: tuple[tuple[Play, ...], ...] | ForcedPlays = SUIT_PLAYS[0]
         # How each card ranks in the trick in progress, and the best card so far (seat).
         self.trump_strengths = STRENGTHS[NO_TRUMP]  # by led suit: set with the trump
         self.strength = STRENGTHS[NO_TRUMP][0]

@@ -28,17 +28,28 @@ def _suit_table(suit: int) -> tuple[tuple[Play, ...], ...]:
 SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(_suit_table(s) for s in range(4))
 
 
+class ForcedPlays:
+    """SUIT_PLAYS of a card's suit, except that a holder of the card may only play it:
+    the table for trick one, where the called card must be played (section 8).  It looks
+    into the suit's table rather than copying it: 52 copies of 64 KiB, made as called
+    cards came up, were memory a server never gave back."""
+
+    __slots__ = ("_bit", "_only", "_table")
+
+    def __init__(self, card: int) -> None:
+        suit, rank = divmod(card, 13)
+        self._table = SUIT_PLAYS[suit]
+        self._bit = 1 << rank
+        self._only = (PLAYS[card],)
+
+    def __getitem__(self, mask: int) -> tuple[Play, ...]:
+        return self._only if mask & self._bit else self._table[mask]
+
+
 @cache
-def forced_plays(card: int) -> tuple[tuple[Play, ...], ...]:
-    """SUIT_PLAYS of ``card``'s suit, except that a holder of ``card`` may only play it:
-    the table for trick one, where the called card must be played (section 8)."""
-    suit, rank = divmod(card, 13)
-    table = list(SUIT_PLAYS[suit])
-    low = 1 << rank  # the masks holding the card come in blocks of `low`
-    only = (PLAYS[card],)  # one tuple for the whole table (a server keeps these for good)
-    for start in range(low, 1 << _SUIT_BITS, 2 * low):
-        table[start:start + low] = [only] * low
-    return tuple(table)
+def forced_plays(card: int) -> ForcedPlays:
+    """The plays of trick one's led suit when ``card`` is the called card."""
+    return ForcedPlays(card)
 
 
 JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (

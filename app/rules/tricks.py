@@ -6,8 +6,6 @@ interned ``Play`` tuples from tables built once at import.
 
 from __future__ import annotations
 
-from functools import cache
-
 from .actions import PLAYS, Play
 from .cards import JOKER1, RANKS_IN
 
@@ -46,10 +44,14 @@ class ForcedPlays:
         return self._only if mask & self._bit else self._table[mask]
 
 
-@cache
+# Made at import with the other tables: made as called cards came up, they were objects a
+# server kept for good in the middle of memory it could otherwise have given back.
+FORCED_PLAYS: tuple[ForcedPlays, ...] = tuple(ForcedPlays(c) for c in range(52))
+
+
 def forced_plays(card: int) -> ForcedPlays:
     """The plays of trick one's led suit when ``card`` is the called card."""
-    return ForcedPlays(card)
+    return FORCED_PLAYS[card]
 
 
 JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (

@@ -107,17 +107,24 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
         make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch) -> None:
     """Rooms that leave memory may leave reference cycles to the collector, which a quiet
     server hardly runs: when no room is left in memory, the sweep runs a full collection
-    (cheap then), and not while other rooms are in memory."""
-    from app.rooms.server import registry
+    (cheap then) and trims the C heap, and not while other rooms are in memory."""
+    from app.rooms.server import memory
 
     srv = make_server(idle_seconds=0.3)
     collections: list[int] = []
+
+    trims: list[int] = []
 
     def collect() -> int:
         collections.append(len(srv.registry.rooms))
         return gc.collect()
 
-    monkeypatch.setattr(registry, "gc", types.SimpleNamespace(collect=collect))
+    def trim(pad: int) -> int:
+        trims.append(len(collections))  # after the collection
+        return 1
+
+    monkeypatch.setattr(memory, "gc", types.SimpleNamespace(collect=collect))
+    monkeypatch.setattr(memory, "MALLOC_TRIM", trim)
     first, second = create_room(srv.base), create_room(srv.base)
     ann = Client(srv.base, first["room"], token=first["token"])
     bo = Client(srv.base, second["room"], token=second["token"])
@@ -133,3 +140,13 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
         assert time.monotonic() < deadline, "no collection after the last room left"
         time.sleep(0.05)
     assert collections == [0]
+    assert trims == [1]
+
+
+def test_the_c_heap_is_trimmed_where_the_c_library_can() -> None:
+    """glibc (this machine, the Docker image) has ``malloc_trim``; it returns 1 when it
+    gave memory back, 0 when there was none to give."""
+    from app.rooms.server import memory
+
+    assert memory.MALLOC_TRIM is not None
+    assert memory.MALLOC_TRIM(0) in (0, 1)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import random
 import secrets
@@ -36,6 +35,7 @@ from app.rooms.store import DamagedRoom, RoomStore, StoreError
 from app.settings import Settings
 from app.web import audit
 
+from . import memory
 from .runner import RoomRunner
 from .thinking import Thinkers
 
@@ -260,11 +260,7 @@ class Registry:
                 self._forget(runner)
                 left += 1
         if left and not self.rooms:
-            # The last rooms are gone: what is left of them in reference cycles would wait
-            # for the collector, which a quiet server hardly runs (it runs after so many
-            # new objects).  With no room in memory a full collection takes milliseconds
-            # and delays nobody's move.
-            gc.collect()
+            memory.give_back()  # the last rooms are gone: collect, trim (memory.py)
 
     async def close(self) -> None:
         for task in (self._sweeper, self._renewer):

@@ -58,6 +58,12 @@ class SqliteStore:
         self._db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints in maintain()
         migrate(self._db)
         self._reader = self._connect(READ_BUSY_TIMEOUT_MS)
+        # One cursor per connection, for every statement: ``Connection.execute`` makes a
+        # cursor each time and keeps a weak reference to it until its next clean-up, 200
+        # cursors on.  Those references, made on every move, stayed scattered over the
+        # allocator's arenas, which then could not be given back (benchmarks/soak.py).
+        self._writes = self._db.cursor()
+        self._reads = self._reader.cursor()
         self._read_lock = threading.Lock()
         self._touched: dict[str, float] = {}  # room -> when its updated_at was last written
 
@@ -86,10 +92,10 @@ class SqliteStore:
     # -- writing -----------------------------------------------------------------------
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[sqlite3.Cursor]:
         """One write transaction, rolled back on any error (the shared connection is
         never left inside a failed transaction); every sqlite error is a StoreError."""
-        db = self._db
+        db = self._writes
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -98,7 +104,7 @@ class SqliteStore:
             yield db
             db.execute("COMMIT")
         except BaseException as exc:
-            if db.in_transaction:
+            if self._db.in_transaction:
                 db.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(f"the write failed: {exc}") from exc
@@ -110,8 +116,8 @@ class SqliteStore:
         if len(save.entries) == 1 and not (touch or save.records):
             # the usual save, a move: one statement is its own transaction (autocommit)
             try:
-                self._db.execute("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
-                                 (code, save.first_seq, _dumps(save.entries[0])))
+                self._writes.execute("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
+                                     (code, save.first_seq, _dumps(save.entries[0])))
             except sqlite3.Error as exc:
                 raise StoreError(f"the write failed: {exc}") from exc
             return
@@ -150,11 +156,11 @@ class SqliteStore:
 
     # -- reading -----------------------------------------------------------------------
 
-    async def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+    async def _read(self, query: Callable[[sqlite3.Cursor], T]) -> T:
         def run() -> T:
             with self._read_lock:
                 try:
-                    return query(self._reader)
+                    return query(self._reads)
                 except sqlite3.Error as exc:
                     raise StoreError(f"the database cannot be read: {exc}") from exc
 
@@ -173,7 +179,7 @@ class SqliteStore:
         return row is not None
 
     async def load(self, code: str) -> StoredRoom | None:
-        def query(db: sqlite3.Connection) -> tuple[int, list[str]] | None:
+        def query(db: sqlite3.Cursor) -> tuple[int, list[str]] | None:
             row = db.execute("SELECT checkpoint FROM rooms WHERE code=?", (code,)).fetchone()
             if row is None:
                 return None

@@ -16,6 +16,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -65,6 +66,11 @@ class SqliteStore:
         self._writes = self._db.cursor()
         self._reads = self._reader.cursor()
         self._read_lock = threading.Lock()
+        # Reads run in one thread of their own, started now: the loop's default pool
+        # starts its threads as reads first come, in the middle of play, and a thread's
+        # objects live for good wherever the allocator put them then.
+        self._read_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
+        self._read_thread.submit(int).result()
         self._touched: dict[str, float] = {}  # room -> when its updated_at was last written
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
@@ -77,6 +83,7 @@ class SqliteStore:
         self._db.close()
         with self._read_lock:
             self._reader.close()
+        self._read_thread.shutdown(wait=False)
 
     # -- leases: one process owns everything ---------------------------------------------
 
@@ -164,7 +171,7 @@ class SqliteStore:
                 except sqlite3.Error as exc:
                     raise StoreError(f"the database cannot be read: {exc}") from exc
 
-        return await asyncio.to_thread(run)
+        return await asyncio.get_running_loop().run_in_executor(self._read_thread, run)
 
     async def ping(self) -> bool:
         try:

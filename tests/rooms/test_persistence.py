@@ -61,3 +61,37 @@ def test_idle_rooms_are_forgotten_with_their_logs_and_records(tmp_path: Path) ->
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_moves_and_reads_leave_no_objects_and_start_no_threads(tmp_path: Path) -> None:
+    """Every move is saved: what a save leaves in memory stays there wherever the
+    allocator put it, and keeps that memory from ever going back to the system
+    (benchmarks/soak.py).  ``Connection.execute`` kept a weak reference to a new cursor
+    per statement until its next clean-up, 200 cursors on; the loop's default thread pool
+    started reading threads as reads came, in the middle of play."""
+    import gc
+    import threading
+    import weakref
+
+    def weak_references() -> int:
+        return sum(isinstance(o, weakref.ref) for o in gc.get_objects())
+
+    async def scenario() -> tuple[int, int, int, int]:
+        before = threading.active_count()
+        store = SqliteStore(tmp_path)
+        assert threading.active_count() == before + 1  # its reading thread, from the start
+        await store.append("abcde", Save(0, [room(1)], []))
+        await store.load("abcde")
+        threads, refs = threading.active_count(), weak_references()
+        for seq in range(1, 181):  # fewer than 200: no clean-up hides them
+            await store.append("abcde", Save(seq, [chat(f"{seq}")], []))
+            if seq % 20 == 0:
+                assert await store.exists("abcde")
+                assert (await store.load("abcde")) is not None
+        after = threading.active_count(), weak_references()
+        await store.close()
+        return threads, refs, *after
+
+    threads, refs, threads_after, refs_after = asyncio.run(scenario())
+    assert threads_after == threads
+    assert refs_after - refs < 20, f"{refs_after - refs} weak references more"

@@ -103,7 +103,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     from .cards import CARD_IDS
 
     out: dict[str, Any] = {"type": event.kind}
-    for key, value in event._asdict().items():
+    for key, value in zip(event._fields, event, strict=True):  # no dict per event
         if key == "kind":
             continue
         if key in ("card", "called") and isinstance(value, int):

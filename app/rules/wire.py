@@ -208,6 +208,11 @@ def event_wire(event: ev.Event) -> GameEventWire:
     return cast(GameEventWire, ev.event_to_json(event))
 
 
+# The kinds of event whose wire form the bidder hears with cards (the kitty it took, its
+# discards): every other event sounds the same to every seat and to spectators.
+BIDDER_HEARS = frozenset({"kitty_taken", "discarded"})
+
+
 def events_for(events: Iterable[ev.Event], deal: DealState | None,
                seat: int | None) -> list[GameEventWire]:
     """What ``seat`` (``None``: a spectator) may hear of ``events``, which happened in
@@ -217,6 +222,8 @@ def events_for(events: Iterable[ev.Event], deal: DealState | None,
     if deal is None or seat is None or seat != deal.bidder:
         return out
     for wire in out:
+        if wire["type"] not in BIDDER_HEARS:
+            continue
         if wire["type"] == "kitty_taken":
             wire["cards"] = ids_of(deal.kitty)
         elif wire["type"] == "discarded" and deal.discards:

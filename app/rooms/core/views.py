@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.bots import BOT_LEVELS
 from app.rules import Match, Phase, RuleSet, SeatView
-from app.rules.wire import WireView, events_for
+from app.rules.wire import BIDDER_HEARS, WireView, events_for
 
 from .effects import Send
 from .frames import Clock, Event, PublicRoom, RoomInfo, SeatInfo, StateFrame, View
@@ -107,10 +107,11 @@ def events_seen(happened: list[Happening], seat: int | None,
                 public: list[Event] | None = None) -> list[Event]:
     """The step's happenings as ``seat`` (``None``: a spectator) may hear them;
     ``public``, a spectator's list of the same step if already made, is shared by every
-    seat that hears nothing more (all but a bidder hearing the kitty's cards)."""
+    seat that hears nothing more (all but a bidder hearing the cards of the kitty it took
+    or of its discards, in the step that took or discarded them)."""
     if public is not None and (seat is None or not any(
             isinstance(item, tuple) and item[0] is not None and item[0].bidder == seat
-            for item in happened)):
+            and any(e.kind in BIDDER_HEARS for e in item[1]) for item in happened)):
         return public
     out: list[Event] = []
     for item in happened:

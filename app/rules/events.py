@@ -103,6 +103,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     from .cards import CARD_IDS
 
     out: dict[str, Any] = {"type": event.kind}
+    value: Any
     for key, value in zip(event._fields, event, strict=True):  # no dict per event
         if key == "kind":
             continue

@@ -95,3 +95,19 @@ def test_moves_and_reads_leave_no_objects_and_start_no_threads(tmp_path: Path) -
     threads, refs, threads_after, refs_after = asyncio.run(scenario())
     assert threads_after == threads
     assert refs_after - refs < 20, f"{refs_after - refs} weak references more"
+
+
+def test_a_room_that_leaves_memory_leaves_nothing_in_the_store(tmp_path: Path) -> None:
+    """The store remembers when it last wrote a room's time of use (at most once a minute);
+    a room that leaves memory takes that with it, and its next save writes the time."""
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        await store.append("abcde", Save(0, [room(1)], []))
+        assert "abcde" in store._touched
+        store.release("abcde")
+        assert "abcde" not in store._touched
+        await store.append("abcde", Save(1, [chat("a")], []))
+        assert "abcde" in store._touched  # written again: the room is in use
+        await store.close()
+
+    asyncio.run(scenario())

@@ -91,7 +91,9 @@ class SqliteStore:
         return True
 
     def release(self, code: str) -> None:
-        pass
+        # The room left memory: its touch time goes with it (kept, it stayed in memory up
+        # to a minute longer, where rooms that played had been).
+        self._touched.pop(code, None)
 
     async def renew(self) -> set[str]:
         return set()

@@ -73,27 +73,31 @@ def test_moves_and_reads_leave_no_objects_and_start_no_threads(tmp_path: Path) -
     import threading
     import weakref
 
-    def weak_references() -> int:
-        return sum(isinstance(o, weakref.ref) for o in gc.get_objects())
+    def weak_references() -> int:  # type(): a dead proxy raises on isinstance
+        return sum(type(o) is weakref.ReferenceType for o in gc.get_objects())
 
-    async def scenario() -> tuple[int, int, int, int]:
-        before = threading.active_count()
+    def threads() -> set[int | None]:
+        return {t.ident for t in threading.enumerate()}
+
+    async def scenario() -> tuple[set[int | None], int, int]:
+        before = threads()
         store = SqliteStore(tmp_path)
-        assert threading.active_count() == before + 1  # its reading thread, from the start
+        new = [t.name for t in threading.enumerate() if t.ident not in before]
+        assert [n.split("_")[0] for n in new] == ["sqlite-read"]  # its thread, from the start
         await store.append("abcde", Save(0, [room(1)], []))
         await store.load("abcde")
-        threads, refs = threading.active_count(), weak_references()
+        running, refs = threads(), weak_references()
         for seq in range(1, 181):  # fewer than 200: no clean-up hides them
             await store.append("abcde", Save(seq, [chat(f"{seq}")], []))
             if seq % 20 == 0:
                 assert await store.exists("abcde")
                 assert (await store.load("abcde")) is not None
-        after = threading.active_count(), weak_references()
+        started, refs_after = threads() - running, weak_references()
         await store.close()
-        return threads, refs, *after
+        return started, refs, refs_after
 
-    threads, refs, threads_after, refs_after = asyncio.run(scenario())
-    assert threads_after == threads
+    started, refs, refs_after = asyncio.run(scenario())
+    assert not started, "reads started threads"
     assert refs_after - refs < 20, f"{refs_after - refs} weak references more"
 
 

@@ -27,12 +27,12 @@ from .ruleset import RuleSet
 from .scoring import score_deal
 from .tricks import (
     BITS,
+    FORCED_PLAYS,
     LEADER_WINS,
     NO_TRUMP,
     STRENGTHS,
     SUIT_PLAYS,
     ForcedPlays,
-    forced_plays,
     plays_of,
 )
 
@@ -358,7 +358,7 @@ class DealState:
             self.led_mask = SUIT_MASKS[suit]
             self.led_shift = 13 * suit
             if self.forced:  # trick one leads the called card's suit: its holder plays it
-                self.led_plays = forced_plays(self.forced.bit_length() - 1)
+                self.led_plays = FORCED_PLAYS[self.forced.bit_length() - 1]
             else:
                 self.led_plays = SUIT_PLAYS[suit]
             self.strength = self.trump_strengths[suit]

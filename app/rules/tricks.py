@@ -44,14 +44,10 @@ class ForcedPlays:
         return self._only if mask & self._bit else self._table[mask]
 
 
-# Made at import with the other tables: made as called cards came up, they were objects a
-# server kept for good in the middle of memory it could otherwise have given back.
+# FORCED_PLAYS[c]: the plays of trick one's led suit when card c is the called card; made
+# at import with the other tables, not in the middle of play (long-lived objects made then
+# keep memory a server could otherwise give back).
 FORCED_PLAYS: tuple[ForcedPlays, ...] = tuple(ForcedPlays(c) for c in range(52))
-
-
-def forced_plays(card: int) -> ForcedPlays:
-    """The plays of trick one's led suit when ``card`` is the called card."""
-    return FORCED_PLAYS[card]
 
 
 JOKER_PLAYS: tuple[tuple[Play, ...], ...] = (

@@ -222,8 +222,6 @@ def events_for(events: Iterable[ev.Event], deal: DealState | None,
     if deal is None or seat is None or seat != deal.bidder:
         return out
     for wire in out:
-        if wire["type"] not in BIDDER_HEARS:
-            continue
         if wire["type"] == "kitty_taken":
             wire["cards"] = ids_of(deal.kitty)
         elif wire["type"] == "discarded" and deal.discards:

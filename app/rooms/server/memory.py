@@ -26,10 +26,8 @@ def _malloc_trim() -> Callable[[int], int] | None:
 MALLOC_TRIM = _malloc_trim()
 
 
-def give_back() -> int:
-    """Collect every generation, then trim the C heap; the collection's count of
-    unreachable objects."""
-    found = gc.collect()
+def give_back() -> None:
+    """Collect every generation, then trim the C heap."""
+    gc.collect()
     if MALLOC_TRIM is not None:
         MALLOC_TRIM(0)
-    return found

@@ -188,23 +188,25 @@ class RoomCore:
         self._welcomed = []
         self.now = now
         reply: JoinedRoom | None = None
+        # keyword patterns: a positional one looks ``__match_args__`` up by a new
+        # string each time, which the attribute cache keeps (memory.py)
         match event:
-            case Received(conn, message):
+            case Received(conn=conn, message=message):
                 self._received(conn, message, now)
             case Tick():
                 settle.tick(self, now)
-            case BotMoved(seat, level, game, action):
+            case BotMoved(seat=seat, level=level, game=game, action=action):
                 flow.bot_moved(self, seat, level, game, action)
-            case Connect(conn, hello):
+            case Connect(conn=conn, hello=hello):
                 self._connect(conn, hello)
-            case Disconnect(conn):
+            case Disconnect(conn=conn):
                 if self.conns.pop(conn, None) is not None:
                     self._changed = True
-            case HintReady(seat, game, hint):
+            case HintReady(seat=seat, game=game, hint=hint):
                 self._hint_ready(seat, game, hint)
-            case ReviewReady(seat, match_number, deal, review):
+            case ReviewReady(seat=seat, match=match_number, deal=deal, review=review):
                 reviews.ready(self, seat, match_number, deal, review)
-            case JoinRequest(name, seat):
+            case JoinRequest(name=name, seat=seat):
                 reply = lobby.join(self, name, seat)
         settle.settle(self, now)
         entries = self.state.take_pending()

@@ -6,12 +6,19 @@ later use.  When no room is left in memory, a full collection takes milliseconds
 delays nobody's move, and glibc's ``malloc_trim`` hands the free pages of its heaps back
 to the system (benchmarks/soak.py measured about 6 MiB after 300 rooms).  Elsewhere (a
 C library without it) only the collection runs.
+
+Before the collection the interpreter's attribute cache is emptied: it keeps a reference
+to the name of each of its 4,096 entries, and names made at run time (the C code of
+``datetime`` and others looks attributes up by a fresh string each time) are new strings
+scattered over the heap, each able to keep a whole 1 MiB arena of Python's allocator from
+going back to the system (docs/scaling.md, "Memory soak").
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import sys
 from collections.abc import Callable
 
 
@@ -27,7 +34,8 @@ MALLOC_TRIM = _malloc_trim()
 
 
 def give_back() -> None:
-    """Collect every generation, then trim the C heap."""
+    """Empty the attribute cache, collect every generation, then trim the C heap."""
+    sys._clear_type_cache()  # refilled by the next lookups: a few microseconds of work
     gc.collect()
     if MALLOC_TRIM is not None:
         MALLOC_TRIM(0)

@@ -252,15 +252,20 @@ class Registry:
 
     def sweep(self) -> None:
         """Rooms nobody has been connected to for ``idle_seconds`` leave memory."""
-        now = time.monotonic()
+        if self._expire(time.monotonic()) and not self.rooms:
+            # the last rooms are gone (and no local of this frame still holds one):
+            # collect, trim (memory.py)
+            memory.give_back()
+
+    def _expire(self, now: float) -> int:
+        """Stop and forget the idle rooms; how many left."""
         left = 0
         for runner in list(self.rooms.values()):
             if not runner.conns and now - runner.idle_since >= self.settings.idle_seconds:
                 runner.stop()
                 self._forget(runner)
                 left += 1
-        if left and not self.rooms:
-            memory.give_back()  # the last rooms are gone: collect, trim (memory.py)
+        return left
 
     async def close(self) -> None:
         for task in (self._sweeper, self._renewer):

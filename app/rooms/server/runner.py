@@ -106,20 +106,23 @@ class RoomRunner:
 
     def _carry_out(self, step: Step) -> None:
         for effect in step.effects:
+            # keyword patterns: a positional one looks ``__match_args__`` up by a new
+            # string each time, which the attribute cache keeps (memory.py)
             match effect:
-                case Send(to, frame):
+                case Send(to=to, frame=frame):
                     data = orjson.dumps(frame)  # once for all its connections
                     for conn_id in to:
                         conn = self.conns.get(conn_id)
                         if conn is not None:
                             conn.send_encoded(data)
-                case Think(seat, level, game, match):
+                case Think(seat=seat, level=level, game=game, match=match):
                     self._spawn(self._think(seat, level, game, match))
-                case AskHint(seat, game, match):
+                case AskHint(seat=seat, game=game, match=match):
                     self._spawn(self._hint(seat, game, match))
-                case AskReview(seat, match_number, deal, rules, record):
-                    self._spawn(self._review(seat, match_number, deal, rules, record))
-                case Close(conn_id, code):
+                case AskReview():
+                    self._spawn(self._review(effect.seat, effect.match, effect.deal,
+                                             effect.rules, effect.record))
+                case Close(conn=conn_id, code=code):
                     conn = self.conns.get(conn_id)
                     if conn is not None:
                         conn.close_after_flush(code)

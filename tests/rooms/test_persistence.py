@@ -76,13 +76,13 @@ def test_moves_and_reads_leave_no_objects_and_start_no_threads(tmp_path: Path) -
     def weak_references() -> int:  # type(): a dead proxy raises on isinstance
         return sum(type(o) is weakref.ReferenceType for o in gc.get_objects())
 
-    def threads() -> set[int | None]:
-        return {t.ident for t in threading.enumerate()}
+    def threads() -> set[threading.Thread]:  # not idents: an ended thread's is reused
+        return set(threading.enumerate())
 
     async def scenario() -> tuple[list[str], int, int]:
         before = threads()
         store = SqliteStore(tmp_path)
-        new = [t.name for t in threading.enumerate() if t.ident not in before]
+        new = [t.name for t in threading.enumerate() if t not in before]
         assert any(n.startswith("sqlite-read") for n in new), new  # its thread, from the start
         await store.append("abcde", Save(0, [room(1)], []))
         await store.load("abcde")
@@ -92,7 +92,7 @@ def test_moves_and_reads_leave_no_objects_and_start_no_threads(tmp_path: Path) -
             if seq % 20 == 0:
                 assert await store.exists("abcde")
                 assert (await store.load("abcde")) is not None
-        started = [t.name for t in threading.enumerate() if t.ident not in running]
+        started = [t.name for t in threading.enumerate() if t not in running]
         refs_after = weak_references()
         await store.close()
         return started, refs, refs_after

@@ -1,6 +1,7 @@
 """A version-1 database (one JSON row per room rewritten on every change, plus the current
 match's deals) opens with the log store: the migration turns a room in the middle of a
-match into a log that replays to the same seats, scores and current deal."""
+match into a log that replays to the same seats, scores and current deal.  A version-2
+database (the log with row ids) opens with its log copied into version 3's table."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from typing import Any
 from rooms_harness import Client, ServerThread
 
 from app.rooms.core.codes import hash_token
+from app.rooms.core.effects import Connect, Received
+from app.rooms.core.messages import Hello, Start
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.store.sqlite import SqliteStore
+from app.rooms.store.sqlite_schema import VERSION
 from app.rules import Match, RuleSet, SeatView, parse_action
 from app.rules.cards import ids_of
 from app.rules.record import deal_to_record
@@ -111,7 +115,7 @@ def test_a_version_1_room_in_the_middle_of_a_match_comes_back(
     db = sqlite3.connect(tmp_path / "data" / "amerikaner.sqlite3")
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "deals" not in tables and db.execute("SELECT version FROM schema_version"
-                                                ).fetchone() == (2,)
+                                                ).fetchone() == (VERSION,)
     db.close()
 
     # and through the server: the person's seat, hand and scores are back
@@ -123,3 +127,60 @@ def test_a_version_1_room_in_the_middle_of_a_match_comes_back(
     assert sorted(view["hand"]) == sorted(ids_of(deal.hands[0]))
     assert view["turn"] == match.turn and view["phase"] == match.phase
     assert [s["name"] for s in view["room"]["seats"]] == ["Ann", "Bo", "Bot 3", "Bot 4"]
+
+
+LOG_V2 = """CREATE TABLE log (code TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,
+                  PRIMARY KEY (code, seq))"""
+
+
+def test_a_version_2_log_comes_back_in_version_3s_table(tmp_path: Path) -> None:
+    """Version 3 keeps the log without row ids (one page written per move, not two); a
+    version-2 database's rooms come back whole from the copied log."""
+    data = tmp_path / "data"
+    rng = random.Random(3)
+
+    async def play() -> RoomCore:
+        store = SqliteStore(data)
+        core, token, save = RoomCore.create(CODE, RuleSet.from_json({"preset": "standard"}),
+                                            True, "Ann", 30, 10, Timing(0.0, 0.0), rng)
+        await store.append(CODE, save)
+        for event in (Connect(1, Hello(type="hello", token=token)),
+                      Received(1, Start(type="start"))):
+            step = core.handle(event, 0.0)
+            if step.save is not None:
+                await store.append(CODE, step.save)
+        await store.close()
+        return core
+
+    core = asyncio.run(play())
+    db = sqlite3.connect(data / "amerikaner.sqlite3")
+    with db:  # back to version 2's table, as a version-2 server left it
+        db.execute("ALTER TABLE log RENAME TO log_v3")
+        db.execute(LOG_V2)
+        db.execute("INSERT INTO log SELECT code, seq, entry FROM log_v3")
+        db.execute("DROP TABLE log_v3")
+        db.execute("UPDATE schema_version SET version=2")
+    rows = db.execute("SELECT code, seq, entry FROM log ORDER BY seq").fetchall()
+    db.close()
+    assert len(rows) >= 2
+
+    async def load() -> RoomCore:
+        store = SqliteStore(data)  # migrates
+        stored = await store.load(CODE)
+        await store.close()
+        assert stored is not None
+        return RoomCore.restore(stored.entries, stored.first_seq, Timing(0.0, 0.0),
+                                random.Random(1))
+
+    back = asyncio.run(load())
+    assert back.state.game == core.state.game and back.state.match is not None
+    assert core.state.match is not None and back.state.match.deal is not None
+    assert back.state.match.deal.hands == core.state.match.deal.hands  # type: ignore[union-attr]
+    db = sqlite3.connect(data / "amerikaner.sqlite3")
+    assert db.execute("SELECT version FROM schema_version").fetchone() == (VERSION,) == (3,)
+    table = db.execute("SELECT sql FROM sqlite_master WHERE name='log'").fetchone()[0]
+    assert "WITHOUT ROWID" in table
+    assert db.execute("SELECT code, seq, entry FROM log ORDER BY seq").fetchall() == rows
+    assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")} == {
+        "schema_version", "rooms", "log", "records"}
+    db.close()

@@ -9,7 +9,7 @@ Connections that see the same thing (same seat, or spectators) share one frame.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from app.bots import BOT_LEVELS
 from app.rules import Match, Phase, RuleSet, SeatView
@@ -136,9 +136,10 @@ def state_sends(room: RoomCore, happened: list[Happening]) -> list[Send]:
     public_events = events_seen(happened, None)
     sends: list[Send] = []
     for (view_seat, own_seat), conns in groups.items():
-        view: View = {**game_view(room, view_seat, public),
-                      "room": {**info, "you_are_host": own_seat is not None and own_seat == host,
-                               "your_seat": own_seat}}
+        game = game_view(room, view_seat, public)  # a seat's is a copy of ``public``
+        view = cast(View, public.copy() if game is public else game)  # public: shared
+        view["room"] = {**info, "you_are_host": own_seat is not None and own_seat == host,
+                        "your_seat": own_seat}
         frame: StateFrame = {"type": "state", "version": room.version, "game": room.state.game,
                              "events": events_seen(happened, view_seat, public_events),
                              "view": view}

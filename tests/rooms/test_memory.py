@@ -111,8 +111,9 @@ def test_a_socket_that_leaves_before_its_hello_leaves_nothing_behind(
 def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
         make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch) -> None:
     """Rooms that leave memory may leave reference cycles to the collector, which a quiet
-    server hardly runs: when no room is left in memory, the sweep runs a full collection
-    (cheap then) and trims the C heap, and not while other rooms are in memory."""
+    server hardly runs: when no room is left in memory, the sweep empties the store's
+    caches, runs a full collection (cheap then) and trims the C heap, and not while other
+    rooms are in memory."""
     from app.rooms.server import memory
 
     srv = make_server(idle_seconds=0.3)
@@ -133,6 +134,14 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
 
     monkeypatch.setattr(memory, "gc", types.SimpleNamespace(collect=collect))
     monkeypatch.setattr(memory, "MALLOC_TRIM", trim)
+    shrinks: list[int] = []
+    shrink = srv.registry.store.shrink
+
+    async def shrink_then_count() -> None:
+        await shrink()
+        shrinks.append(len(collections))  # before the collection
+
+    monkeypatch.setattr(srv.registry.store, "shrink", shrink_then_count)
     first, second = create_room(srv.base), create_room(srv.base)
     ann = Client(srv.base, first["room"], token=first["token"])
     bo = Client(srv.base, second["room"], token=second["token"])
@@ -144,11 +153,12 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
         assert time.monotonic() < deadline, "the idle room stayed in memory"
         time.sleep(0.05)
     time.sleep(0.5)
-    assert collections == []  # Bo's room is still in memory: no full collection
+    assert collections == [] and shrinks == []  # Bo's room is still in memory
     bo.close()
     while srv.registry.rooms or not trims:  # the trim follows the collection
         assert time.monotonic() < deadline, "no collection after the last room left"
         time.sleep(0.05)
+    assert shrinks == [0]  # the store's caches go first
     assert collections == [0]
     assert trims == [1]
     assert held == [0], "a room that left memory was still held while collecting"

@@ -119,3 +119,20 @@ def test_a_room_that_leaves_memory_leaves_nothing_in_the_store(tmp_path: Path) -
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_store_gives_its_caches_back_and_goes_on(tmp_path: Path) -> None:
+    """``shrink`` (no room in memory) empties both connections' page caches; the store
+    reads and writes as before."""
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path)
+        for seq in range(50):
+            await store.append("abcde", Save(seq, [room(1) if seq == 0 else chat(f"{seq}")],
+                                             []))
+        await store.shrink()
+        await store.append("abcde", Save(50, [chat("after")], []))
+        loaded = await store.load("abcde")
+        assert loaded is not None and len(loaded.entries) == 51
+        await store.close()
+
+    asyncio.run(scenario())

@@ -238,7 +238,11 @@ class Registry:
         while True:
             await asyncio.sleep(min(SWEEP_SECONDS, max(self.settings.idle_seconds / 2, 0.2)))
             try:
-                self.sweep()
+                if self.sweep():
+                    # the last rooms are gone (and no frame holds one any more): what the
+                    # store's caches and the allocators keep goes back (memory.py)
+                    await self.store.shrink()
+                    memory.give_back()
                 await self.store.maintain()
                 if time.monotonic() - last_purge > PURGE_SECONDS:
                     last_purge = time.monotonic()
@@ -250,22 +254,17 @@ class Registry:
             except Exception:
                 log.exception("room sweep failed")
 
-    def sweep(self) -> None:
-        """Rooms nobody has been connected to for ``idle_seconds`` leave memory."""
-        if self._expire(time.monotonic()) and not self.rooms:
-            # the last rooms are gone (and no local of this frame still holds one):
-            # collect, trim (memory.py)
-            memory.give_back()
-
-    def _expire(self, now: float) -> int:
-        """Stop and forget the idle rooms; how many left."""
+    def sweep(self) -> bool:
+        """Rooms nobody has been connected to for ``idle_seconds`` leave memory; whether
+        the last rooms in memory just did."""
+        now = time.monotonic()
         left = 0
         for runner in list(self.rooms.values()):
             if not runner.conns and now - runner.idle_since >= self.settings.idle_seconds:
                 runner.stop()
                 self._forget(runner)
                 left += 1
-        return left
+        return left > 0 and not self.rooms
 
     async def close(self) -> None:
         for task in (self._sweeper, self._renewer):

@@ -75,4 +75,8 @@ class RoomStore(Protocol):
     async def maintain(self) -> None:
         """Periodic housekeeping (off the event loop where it may take time)."""
 
+    async def shrink(self) -> None:
+        """Give back the memory of caches: no room is in memory (they fill again as
+        rooms come)."""
+
     async def close(self) -> None: ...

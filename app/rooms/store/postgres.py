@@ -277,6 +277,9 @@ class PostgresStore:
             await con.execute("DELETE FROM leases l WHERE NOT EXISTS (SELECT 1 FROM "
                               "processes p WHERE p.owner = l.owner)")
 
+    async def shrink(self) -> None:
+        """Nothing to give back: the database's caches are in its own processes."""
+
     # -- reading -----------------------------------------------------------------------
 
     async def ping(self) -> bool:

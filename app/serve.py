@@ -16,6 +16,7 @@ import logging
 import sys
 from pathlib import Path
 
+from . import allocator
 from .datacheck import DataDirError, check_data_dir
 from .settings import Settings, SettingsError
 
@@ -23,12 +24,7 @@ WS_MAX_SIZE = 64 * 1024
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from .main import create_app
     from .web.addresses import TrustedProxies
-    from .web.protocol import guarded_protocol
-    from .web.wsprotocol import LeanWebSocketProtocol
 
     try:
         settings = Settings.from_env().with_overrides(
@@ -40,6 +36,13 @@ def run_serve(args: argparse.Namespace) -> int:
         return _refuse(str(exc))
     except ValueError as exc:  # a trusted proxy that is no address or network
         return _refuse(f"AMERIKANER_TRUSTED_PROXIES: {exc}")
+    allocator.ensure(settings.allocator)  # may start this command afresh (allocator.py)
+    import uvicorn  # the web stack, after the restart (if any): imported once
+
+    from .main import create_app
+    from .web.protocol import guarded_protocol
+    from .web.wsprotocol import LeanWebSocketProtocol
+
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from .allocator import ALLOCATORS
+
 
 class SettingsError(ValueError):
     """An environment variable with a value that cannot be used."""
@@ -36,6 +38,7 @@ class Settings:
     hello_timeout: float = 30.0
     max_rooms: int = 2000                    # rooms in memory at once
     log_level: str = "info"
+    allocator: str = "malloc"                # malloc or pymalloc (app/allocator.py)
     # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
     trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
     rooms_per_minute: int = 10               # rooms one address may create in 60 s
@@ -84,6 +87,8 @@ def _convert(name: str, kind: str, raw: str) -> object:
             value = raw
     except ValueError:
         raise SettingsError(f"{var}={raw!r}: expected a {kind}") from None
+    if name == "allocator" and value not in ALLOCATORS:
+        raise SettingsError(f"{var}={raw!r}: one of {', '.join(ALLOCATORS)}")
     if isinstance(value, int | float) and value < 0:
         raise SettingsError(f"{var} cannot be negative")
     return value

@@ -21,12 +21,14 @@ two deals by default) that the host restarts with ``rematch``.
 4. every socket closed: the RSS; then ``/healthz`` is polled until it says no room is in
    memory (a bounded wait), ``--settle`` seconds more, and the final RSS.
 
-The server's live heap (``allocated_blocks`` of ``/healthz``: the interpreter's memory
-blocks) is read empty, warm and after each round: after the rooms left it should be back
-at the warm figure (within ``--tolerance-pct`` or 5,000 blocks), or something leaks.
-The RSS need not come back so far: Python's allocator returns a 1 MiB arena to the system
-only once every block in it is free, and a few long-lived objects made while rooms played
-keep arenas whose other blocks are free (they serve the next rooms).
+The server's live heap is read empty, warm and after each round: ``heap_bytes`` of
+``/healthz`` (the C library's bytes in use) when the server runs on ``malloc`` (its
+default, app/allocator.py), else ``allocated_blocks`` (Python's own allocator's blocks).
+After the rooms left it should be back at the warm figure (within ``--tolerance-pct``, or
+1 MiB, or 5,000 blocks), or something leaks.  The RSS need not come back so far: an
+allocator keeps pages that still hold a live object, and Python's own returns a 1 MiB
+arena to the system only once every block in it is free (``AMERIKANER_ALLOCATOR=pymalloc``
+through ``--server-env`` shows how much that keeps).
 
 The final RSS is printed as a ratio and a difference against the empty and the warm RSS,
 with a verdict: memory came back if the final RSS is within ``--tolerance-pct`` (10 %) of
@@ -70,7 +72,8 @@ from swarm_figures import Stats, SwarmConfig, percentile  # noqa: E402
 from websockets.protocol import State  # noqa: E402
 
 WARMUP_THINK = 0.01        # the warm-up room plays its match as fast as it can
-BLOCKS_TOLERANCE = 5_000   # allocated blocks: a few hundred kilobytes of small objects
+# the live heap's tolerance: a few hundred kilobytes of small objects, or 1 MiB
+HEAP_TOLERANCE = {"blocks": 5_000, "KiB": 1_024}
 SWEEP_S_MAX = 15.0         # the server sweeps idle rooms at most this far apart
 EXPIRY_MARGIN_S = 30.0     # rooms must leave memory within idle + sweep + this
 SETUP_S_MIN, SETUP_S_PER_ROOM = 60.0, 0.1  # allowance to create and connect rooms
@@ -88,7 +91,7 @@ class Soak:
         self.http = httpx.AsyncClient(base_url=self.base, timeout=10)
         self.created = 0
         self.memory: dict[str, Any] = {"samples": []}
-        self.blocks_seen: dict[str, Any] = {}  # the server's allocated blocks (/healthz)
+        self.heap_seen: dict[str, Any] = {}  # the server's live heap (/healthz)
         self.peak = 0
         self.warmup: dict[str, Any] = {}
 
@@ -118,10 +121,15 @@ class Soak:
         rooms: int = (await self.health())["rooms"]
         return rooms
 
-    async def blocks(self) -> int:
-        """The memory blocks the server's interpreter holds: its live heap, which a leak
-        grows (the RSS also keeps the allocator's free space)."""
-        blocks: int = (await self.health())["allocated_blocks"]
+    async def heap(self) -> int:
+        """The server's live heap, which a leak grows (the RSS also keeps the allocator's
+        free space), in ``self.heap_seen["unit"]``: KiB on ``malloc``, else blocks."""
+        health = await self.health()
+        if health.get("allocator") == "malloc" and health.get("heap_bytes") is not None:
+            self.heap_seen["unit"] = "KiB"
+            return int(health["heap_bytes"]) // 1024
+        self.heap_seen["unit"] = "blocks"
+        blocks: int = health["allocated_blocks"]
         return blocks
 
     async def open_rooms(self, n: int, think: float, stats: Stats) -> list[Room]:
@@ -170,7 +178,7 @@ class Soak:
         await self.close_rooms([room])
         expiry = await self.wait_expired()
         self.memory["warm"] = self.rss()
-        self.blocks_seen["warm"] = await self.blocks()
+        self.heap_seen["warm"] = await self.heap()
         self.warmup = {"moves": stats.moves, "seconds": round(played, 1),
                        "match_over": bool(stats.between_matches["rematch"]),
                        "expiry": expiry}
@@ -223,20 +231,20 @@ class Soak:
             f"{await self.rooms_in_memory()}")
         expiry = await self.wait_expired()
         expired = self.rss()
-        blocks = await self.blocks()
+        heap = await self.heap()
         say(f"rooms left memory ({expiry['rooms_left']} left after {expiry['seconds']} s, "
-            f"then {a.settle:g} s): {mib(expired)}, {blocks:,} allocated blocks "
-            f"(after the warm-up room {self.blocks_seen['warm']:,})")
+            f"then {a.settle:g} s): {mib(expired)}, live heap {heap:,} "
+            f"{self.heap_seen['unit']} (after the warm-up room {self.heap_seen['warm']:,})")
         return {"seconds": round(soak_s, 1), "sockets_closed": closed,
-                "rooms_expired": expired, "blocks_expired": blocks, "expiry": expiry,
+                "rooms_expired": expired, "heap_expired": heap, "expiry": expiry,
                 "playing_sockets_closed_by_server": dropped}
 
     async def play(self) -> dict[str, Any]:
         a = self.args
         self.memory["empty"] = self.rss()
-        self.blocks_seen["empty"] = await self.blocks()
-        say(f"empty: {mib(self.memory['empty'])}, {self.blocks_seen['empty']:,} allocated "
-            f"blocks")
+        self.heap_seen["empty"] = await self.heap()
+        say(f"empty: {mib(self.memory['empty'])}, live heap {self.heap_seen['empty']:,} "
+            f"{self.heap_seen['unit']}")
         await self.warm_up()
         peak_task = asyncio.get_running_loop().create_task(self.watch_peak())
         churn = max(1, round(a.churn * a.rooms)) if a.churn > 0 else 0
@@ -248,14 +256,13 @@ class Soak:
         self.memory.update(sockets_closed=last["sockets_closed"],
                            rooms_expired=last["rooms_expired"], peak=self.peak,
                            after_each_round=[r["rooms_expired"] for r in rounds])
-        self.blocks_seen.update(rooms_expired=last["blocks_expired"],
-                                after_each_round=[r["blocks_expired"] for r in rounds])
+        self.heap_seen.update(rooms_expired=last["heap_expired"],
+                              after_each_round=[r["heap_expired"] for r in rounds])
         say(f"peak {mib(self.peak)}; after each round "
             f"{', '.join(mib(r['rooms_expired']) for r in rounds)}")
         lat = sorted(self.stats.latencies)
         return {"memory_kib": self.memory, "final": verdict(self.memory, a),
-                "allocated_blocks": self.blocks_seen,
-                "live_heap": heap_verdict(self.blocks_seen, a),
+                "heap": self.heap_seen, "live_heap": heap_verdict(self.heap_seen, a),
                 "rounds": rounds, "expiry": last["expiry"], "warmup": self.warmup,
                 "moves": self.stats.moves, "seconds": sum(r["seconds"] for r in rounds),
                 "latency_ms": {"p50": ms(percentile(lat, 0.5)) if lat else None,
@@ -292,16 +299,16 @@ def verdict(memory: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def heap_verdict(blocks: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+def heap_verdict(heap: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The live heap after the rooms left against the one after the warm-up room: what a
     leak grows, whatever the allocator keeps of its high-water mark."""
-    final, warm = blocks["rooms_expired"], blocks["warm"]
-    tolerance = max(args.tolerance_pct / 100 * warm, BLOCKS_TOLERANCE)
+    final, warm, unit = heap["rooms_expired"], heap["warm"], heap["unit"]
+    tolerance = max(args.tolerance_pct / 100 * warm, HEAP_TOLERANCE[unit])
     back = final - warm <= tolerance
-    say(f"live heap: {final:,} allocated blocks after the rooms left, {final - warm:+,} "
-        f"against the warm-up room's {warm:,} (tolerance {tolerance:,.0f}): came back: "
+    say(f"live heap: {final:,} {unit} after the rooms left, {final - warm:+,} against the "
+        f"warm-up room's {warm:,} (tolerance {tolerance:,.0f}): came back: "
         f"{'YES' if back else 'NO'}")
-    return {"diff_to_warm_blocks": final - warm, "tolerance_blocks": round(tolerance),
+    return {"unit": unit, "diff_to_warm": final - warm, "tolerance": round(tolerance),
             "came_back": back}
 
 

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError, with_config
 from typing_extensions import TypedDict
 
+from app.allocator import current as current_allocator
 from app.rooms.core.effects import JoinRequest
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
@@ -27,6 +28,7 @@ from app.rules.wire import FORBID
 from app.web import audit
 from app.web.guards import Guards
 
+from . import memory
 from .registry import Registry
 from .rules_info import rules_info
 
@@ -94,9 +96,12 @@ class Health(TypedDict):
     status: str
     rooms: int
     accepting_rooms: bool     # False: new rooms are refused (too many in memory)
-    # memory blocks the interpreter holds (sys.getallocatedblocks()): what a leak grows;
-    # the process's RSS also keeps the allocator's free space, which it rarely gives back
+    # what a leak grows (the process's RSS also keeps an allocator's free space): memory
+    # blocks of Python's own allocator (sys.getallocatedblocks(); 0 when the server runs
+    # on malloc) and bytes in use in the C library's heap (glibc; null elsewhere)
     allocated_blocks: int
+    heap_bytes: int | None
+    allocator: str            # "malloc" or "pymalloc" (app/allocator.py)
 
 
 def error_response(code: str, message: str, status: int,
@@ -221,5 +226,6 @@ async def healthz(request: Request) -> JSONResponse:
         return error_response("unavailable", NO_DATABASE, 503)
     health: Health = {"status": "ok", "rooms": len(registry.rooms),
                       "accepting_rooms": registry.accepting,
-                      "allocated_blocks": sys.getallocatedblocks()}
+                      "allocated_blocks": sys.getallocatedblocks(),
+                      "heap_bytes": memory.heap_bytes(), "allocator": current_allocator()}
     return JSONResponse(health)

@@ -33,6 +33,37 @@ def _malloc_trim() -> Callable[[int], int] | None:
 MALLOC_TRIM = _malloc_trim()
 
 
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (2.33 and later)."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _mallinfo2() -> Callable[[], _MallInfo2] | None:
+    try:
+        info: Callable[[], _MallInfo2] = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return None
+    info.restype = _MallInfo2  # type: ignore[attr-defined]
+    return info
+
+
+MALLINFO2 = _mallinfo2()
+
+
+def heap_bytes() -> int | None:
+    """Bytes the C library's ``malloc`` has handed out and not had back (glibc only, else
+    ``None``): with ``PYTHONMALLOC=malloc`` every object of the interpreter, else only
+    what Python's own allocator does not carve out of its arenas (objects over 512 bytes,
+    C libraries' buffers)."""
+    if MALLINFO2 is None:
+        return None
+    info = MALLINFO2()
+    return int(info.uordblks + info.hblkhd)  # in the heaps, and mapped one by one
+
+
 def give_back() -> None:
     """Empty the attribute cache, collect every generation, then trim the C heap."""
     sys._clear_type_cache()  # refilled by the next lookups: a few microseconds of work

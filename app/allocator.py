@@ -8,14 +8,15 @@ arenas: after 300 rooms had played and left, about 30 MiB more than before they 
 (benchmarks/soak.py; docs/scaling.md, "Memory soak").  With the C library's ``malloc``
 (``PYTHONMALLOC=malloc``) a kept object keeps only its 4 KiB page, and glibc's
 ``malloc_trim``, which the server runs when its last room leaves memory
-(``app/rooms/server/memory.py``), gives the free pages back: the same soak ended 8 MiB
-above its start.  So ``serve`` runs on ``malloc`` by default, ``AMERIKANER_ALLOCATOR=
-pymalloc`` keeps Python's own.
+(``app/rooms/server/memory.py``), gives the free pages back: the same soak ended 6 MiB
+above where it was before the rooms came.  So ``serve`` runs on ``malloc`` by default;
+``AMERIKANER_ALLOCATOR=pymalloc`` keeps Python's own.
 
 ``PYTHONMALLOC`` is read once, when the interpreter starts: a server started without it
 sets it and replaces itself with a fresh interpreter (``exec``: the same process id,
 arguments and environment, which a service manager or container keeps watching).  A
-``PYTHONMALLOC`` set by whoever started the server is left as it is.
+``PYTHONMALLOC`` set by whoever started the server is left as it is.  Where ``exec``
+starts a new process instead (Windows), the server stays on Python's allocator.
 """
 
 from __future__ import annotations
@@ -41,9 +42,10 @@ def ensure(allocator: str, env: MutableMapping[str, str] = os.environ,
         raise ValueError(f"unknown allocator {allocator!r}: one of {', '.join(ALLOCATORS)}")
     if env.get("PYTHONMALLOC"):
         return  # chosen before this interpreter started: it runs with it
+    if allocator == "pymalloc" or os.name != "posix":
+        env["PYTHONMALLOC"] = "pymalloc"  # the interpreter's: nothing to restart for
+        return
     env["PYTHONMALLOC"] = allocator
-    if allocator == "pymalloc":
-        return  # the interpreter's default: nothing to restart for
     sys.stdout.flush()
     sys.stderr.flush()
     execv(sys.executable, restart_argv())

@@ -119,9 +119,9 @@ class RoomRunner:
                     self._spawn(self._think(seat, level, game, match))
                 case AskHint(seat=seat, game=game, match=match):
                     self._spawn(self._hint(seat, game, match))
-                case AskReview():
-                    self._spawn(self._review(effect.seat, effect.match, effect.deal,
-                                             effect.rules, effect.record))
+                case AskReview(seat=seat, match=match_number, deal=deal, rules=rules,
+                               record=record):
+                    self._spawn(self._review(seat, match_number, deal, rules, record))
                 case Close(conn=conn_id, code=code):
                     conn = self.conns.get(conn_id)
                     if conn is not None:

@@ -8,9 +8,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     AMERIKANER_DATA_DIR=/data
 
 WORKDIR /src
+# Exactly the locked versions, hashes checked (requirements/serve.txt: the runtime, the
+# postgres extra and the build backend), in a layer of their own that a code change keeps.
+COPY requirements/serve.txt ./requirements/serve.txt
+RUN pip install --require-hashes --no-deps -r requirements/serve.txt
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install ".[postgres]" \
+# The project alone: its dependencies are above, its build backend too (no isolation, so
+# nothing unlocked is fetched to build it).
+RUN pip install --no-deps --no-build-isolation --no-index . \
+    && pip check \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin amerikaner \
     && mkdir -p /data && chown amerikaner /data \
     && rm -rf /src

@@ -17,16 +17,27 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-echo "== installing the package with its test dependencies"
-python3 -m pip install -q --disable-pip-version-check -e '.[test,postgres]'
+# A virtual environment of the suite's own, holding exactly requirements/test.txt (the
+# lock) and the project, made anew when the lock changes: whatever the machine already
+# has installed is never used (scripts/venv.sh).
+# scripts/test-latest.sh hands over an environment of the newest releases instead.
+if [ -z "${AMERIKANER_UNLOCKED:-}" ]; then
+  VENV=.venv
+  bash scripts/venv.sh "$VENV" requirements/test.txt --editable
+else
+  VENV=$AMERIKANER_TEST_VENV
+fi
+py="$VENV/bin/python"
+# Subprocesses the tests start (`amerikaner serve`, python3) come from it as well.
+VIRTUAL_ENV="$(cd "$VENV" && pwd)"; export VIRTUAL_ENV; export PATH="$VIRTUAL_ENV/bin:$PATH"
 
 echo "== ruff"
-python3 -m ruff check app tests benchmarks
+"$py" -m ruff check app tests benchmarks scripts
 echo "== mypy --strict"
-python3 -m mypy
+"$py" -m mypy
 # Each test folder imports its helpers as top-level modules (pytest puts the folder on
 # sys.path), so each is checked with its own search path.
-strict() { MYPYPATH="$1" python3 -m mypy --strict --explicit-package-bases "${@:2}"; }
+strict() { MYPYPATH="$1" "$py" -m mypy --strict --explicit-package-bases "${@:2}"; }
 strict tests/rules:tests tests/rules
 strict tests/bots tests/bots
 strict tests/rooms:tests tests/rooms
@@ -34,5 +45,6 @@ strict tests tests/e2e
 strict tests:tests/rooms tests/*.py
 strict tests/cluster:tests:tests/rooms:benchmarks tests/cluster
 strict benchmarks:tests:tests/rooms benchmarks
+strict scripts scripts/lock.py
 echo "== pytest"
-python3 -m pytest -q -p no:cacheprovider "$@"
+"$py" -m pytest -q -p no:cacheprovider "$@"

@@ -497,7 +497,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
 def test_protocol_fuzz(live: LiveServer) -> None:
     live.check()
     ProtocolFuzz.server = live
-    run_state_machine_as_test(  # type: ignore[no-untyped-call]
+    run_state_machine_as_test(
         ProtocolFuzz, settings=settings(
             max_examples=6, stateful_step_count=30, deadline=None, derandomize=True,
             database=None, suppress_health_check=list(HealthCheck),

@@ -59,7 +59,11 @@ def ask(room: RoomCore, seat: int | None) -> None:
 def ready(room: RoomCore, seat: int, match_number: int, deal: int,
           review: dict[str, Any]) -> None:
     key = (match_number, deal, seat)
-    room.reviews.keep(key, review)
+    if "error" in review:
+        # not kept: asking again tries again (the pool was busy, or the search failed)
+        room.reviews.asked.discard(key)
+    else:
+        room.reviews.keep(key, review)
     conns = room.conns_of_seat(seat)
     if conns:
         room.emit(Send(conns, frame(key, review)))

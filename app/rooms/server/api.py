@@ -31,6 +31,7 @@ from app.web.guards import Guards
 from . import memory
 from .registry import Registry
 from .rules_info import rules_info
+from .search_pool import PoolStats
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -102,6 +103,7 @@ class Health(TypedDict):
     allocated_blocks: int
     heap_bytes: int | None
     allocator: str            # "malloc" or "pymalloc" (app/allocator.py)
+    search: PoolStats         # the worker processes of the searching bots (search_pool.py)
 
 
 def error_response(code: str, message: str, status: int,
@@ -227,5 +229,6 @@ async def healthz(request: Request) -> JSONResponse:
     health: Health = {"status": "ok", "rooms": len(registry.rooms),
                       "accepting_rooms": registry.accepting,
                       "allocated_blocks": sys.getallocatedblocks(),
-                      "heap_bytes": memory.heap_bytes(), "allocator": current_allocator()}
+                      "heap_bytes": memory.heap_bytes(), "allocator": current_allocator(),
+                      "search": registry.thinkers.stats()}
     return JSONResponse(health)

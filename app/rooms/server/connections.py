@@ -61,13 +61,16 @@ class RateLimiter:
 class Connection:
     """A client connection, known to its room by ``id``."""
 
-    __slots__ = ("_backlog", "_direct", "_drain", "_limit", "_send_timeout", "closed",
-                 "drop_code", "id", "limiter", "receiving", "ws")
+    __slots__ = ("_backlog", "_direct", "_drain", "_limit", "_send_timeout", "address",
+                 "closed", "drop_code", "id", "limiter", "receiving", "ws")
 
     def __init__(self, ws: WebSocket, queue_size: int, send_timeout: float,
                  rate: float, burst: int,
                  direct: Callable[[bytes], bool] | None = None) -> None:
         self.ws = ws
+        # The client's address as the per-address limits count it (the search pool's
+        # bound on hints and reviews); set by the endpoint.
+        self.address = ""
         # Writes a text frame straight to the socket when it can go at once (uvicorn with
         # app.web.wsprotocol's protocol), past the ASGI send; None elsewhere (tests' servers).
         self._direct = direct

@@ -165,7 +165,7 @@ class RoomRunner:
     async def _think(self, seat: int, level: str, game: int, match: Match) -> None:
         seed = _SEEDS.random()
         try:
-            action = await self.thinkers.think(level, match, seat, seed)
+            action = await self.thinkers.think(level, match, seat, seed, self.code)
         except Exception:  # the pool itself failed (a dead worker): never stall the table
             log.exception("room %s: the bot for seat %d failed; the random bot plays",
                           self.code, seat)
@@ -175,7 +175,7 @@ class RoomRunner:
 
     async def _hint(self, seat: int, game: int, match: Match) -> None:
         try:
-            hint = await self.thinkers.hint(match, seat)
+            hint = await self.thinkers.hint(match, seat, self.code, self._address_of(seat))
         except Exception:
             log.exception("room %s: the hint failed", self.code)
             return
@@ -185,12 +185,21 @@ class RoomRunner:
     async def _review(self, seat: int, match_number: int, deal: int, rules: RuleSet,
                       record: dict[str, Any]) -> None:
         try:
-            review = await self.thinkers.review(rules, record, seat)
+            review = await self.thinkers.review(rules, record, seat, self.code,
+                                                self._address_of(seat))
         except Exception:
             log.exception("room %s: the review failed", self.code)
             review = {"error": "the review could not be made"}
         if not self.closed:
             await self._quietly(ReviewReady(seat, match_number, deal, review))
+
+    def _address_of(self, seat: int) -> str:
+        """The address of a connection of ``seat`` (whose hints and reviews these are)."""
+        for conn_id, who in self.core.conns.items():
+            conn = self.conns.get(conn_id)
+            if who.seat == seat and conn is not None:
+                return conn.address
+        return ""
 
     # -- ending -----------------------------------------------------------------------
 

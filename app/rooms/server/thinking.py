@@ -8,18 +8,18 @@ room's messages, so they run in worker processes.  A job carries the rules and t
 in the game record's shape (a few kilobytes) and the worker replays the deal, rather than
 pickling the engine's state with its tables (hundreds of kilobytes).  Every choice is
 checked by the rules on the worker's copy; a bot that fails or breaks a rule falls back
-to the random bot, so a bug in a bot never stops a table.
+to the random bot, so a bug in a bot never stops a table. A bot move that gets no worker
+in time, or whose worker dies, is decided by the easy bot (search_pool.py says when).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from app.bots import choose_action
@@ -28,6 +28,8 @@ from app.bots.review import review_deal
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import deal_to_record, match_of_deal
 
+from .search_pool import Lane, NoWorkerInTime, PoolBusy, PoolStats, SearchPool, WorkerLost
+
 log = logging.getLogger("amerikaner.rooms")
 T = TypeVar("T")
 
@@ -35,6 +37,9 @@ QUICK_LEVELS = frozenset({"random", "easy", "heuristic"})
 HINT_SECONDS = 0.5     # a practice hint's search
 REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give good figures)
 WORKERS = 2            # processes for the searches (this machine's cores)
+BOT_WAIT_SECONDS = 1.0  # a bot move waits this long for a free worker, then the quick bot
+BOT_HARD_SECONDS = 5.0  # a bot move's worker is killed past this (the search stops at 1 s)
+FALLBACK_LEVEL = "easy"  # the level below the searching ones, which needs no worker
 
 Job = tuple[dict[str, Any], dict[str, Any], int]  # rules, deal (record shape), seat
 
@@ -99,6 +104,11 @@ def plain_hint(action: Action) -> dict[str, Any]:
     return {"action": wire, "key": "hint.play", "params": {"card": wire["play"]}}
 
 
+def quick_hint(match: Match, seat: int) -> dict[str, Any]:
+    """The easy bot's action as a hint, when the search cannot give one (thread-safe)."""
+    return plain_hint(choose_action("easy", SeatView(match, seat), random.Random()))
+
+
 def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> dict[str, Any]:
     deadline = time.monotonic() + REVIEW_SECONDS
     review: dict[str, Any] = review_deal(rules, deal, seat, random.Random(),
@@ -107,38 +117,57 @@ def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> dict[str, Any
 
 
 class Thinkers:
-    """The pools: one thread for the quick bots, worker processes for the searches
-    (started on first use)."""
+    """The quick bots in one thread; the searches in the worker processes of a
+    ``SearchPool`` (search_pool.py), bot moves first."""
 
     def __init__(self, workers: int = WORKERS) -> None:
-        self._workers = workers
         self._threads = ThreadPoolExecutor(1, thread_name_prefix="bots")
-        self._processes: Executor | None = None
+        self.pool = SearchPool(workers)
 
-    def _run(self, pool: Executor, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        return asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+    def _run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        return asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
-    def _searchers(self) -> Executor:
-        if self._processes is None:
-            # spawned, not forked: the server has threads, and a fork copies their locks
-            context = multiprocessing.get_context("spawn")
-            self._processes = ProcessPoolExecutor(self._workers, mp_context=context)
-        return self._processes
-
-    async def think(self, level: str, match: Match, seat: int, seed: float) -> Action:
+    async def think(self, level: str, match: Match, seat: int, seed: float,
+                    room: str = "") -> Action:
         if level in QUICK_LEVELS:
-            return await self._run(self._threads, decide, level, match, seat, seed)
-        action = await self._run(self._searchers(), think_job, level, job_of(match, seat),
-                                 seed)
-        return parse_action(action)
+            return await self._run(decide, level, match, seat, seed)
+        try:
+            wire = await self.pool.run(Lane.BOT, think_job, level, job_of(match, seat), seed,
+                                       room=room, hard=BOT_HARD_SECONDS,
+                                       start_within=BOT_WAIT_SECONDS)
+            return parse_action(wire)
+        except (NoWorkerInTime, WorkerLost, RuntimeError) as exc:
+            # The table does not wait for the pool: the quick bot decides this move.
+            log.warning("room %s: bot %s for seat %d decided by %s (%s)", room, level, seat,
+                        FALLBACK_LEVEL, exc)
+            return await self._run(decide, FALLBACK_LEVEL, match, seat, seed)
 
-    async def hint(self, match: Match, seat: int) -> dict[str, Any]:
-        return await self._run(self._searchers(), hint_job, job_of(match, seat))
+    async def hint(self, match: Match, seat: int, room: str = "",
+                   address: str = "") -> dict[str, Any]:
+        job = job_of(match, seat)
+        try:
+            hint: dict[str, Any] = await self.pool.run(
+                Lane.HINT, hint_job, job, room=room, address=address,
+                hard=HINT_SECONDS + 4.0)
+            return hint
+        except (PoolBusy, WorkerLost, RuntimeError) as exc:
+            # a practice player is never left without a hint: the easy bot's, at once
+            log.info("room %s: the easy bot's hint is given (%s)", room, exc)
+            return await self._run(quick_hint, match, seat)
 
-    async def review(self, rules: RuleSet, deal: dict[str, Any], seat: int) -> dict[str, Any]:
-        return await self._run(self._searchers(), review_job, rules, deal, seat)
+    async def review(self, rules: RuleSet, deal: dict[str, Any], seat: int, room: str = "",
+                     address: str = "") -> dict[str, Any]:
+        try:
+            review: dict[str, Any] = await self.pool.run(
+                Lane.REVIEW, review_job, rules, deal, seat, room=room, address=address,
+                hard=REVIEW_SECONDS + 10.0)
+            return review
+        except PoolBusy as exc:
+            return {"error": str(exc), "busy": True}
+
+    def stats(self) -> PoolStats:
+        return self.pool.stats()
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()

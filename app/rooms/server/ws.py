@@ -79,6 +79,7 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
         await ws.accept()
         conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
                           settings.burst, protocol.send_text_now if protocol else None)
+        conn.address = key
         runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
             session = Session(runner, conn, settings, guards, address)

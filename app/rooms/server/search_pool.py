@@ -1,0 +1,374 @@
+"""The worker processes where the searching bots, hints and reviews think, shared by every
+room of a process so that no room or client can starve the others.
+
+Three lanes, served in this order: bot moves (a table waits for them), hints, reviews.
+A job is handed to a worker only when one is free, so the lanes' order holds for every
+job still waiting, and hints and reviews together never hold more than ``workers - 1``
+workers: one is always kept for the bots, so a review (seconds) never delays a table.
+Hints and reviews are bounded per room and per client address (``PoolBusy`` beyond the
+bound: the caller says so to the player); among addresses they take turns, so one
+client's reviews do not wait in front of everyone else's.
+
+A bot move names the time by which it must have a worker (``start_within``); if none was
+free by then it is given up with ``NoWorkerInTime`` and the caller decides the move
+another way (thinking.py: the quick bot), so a table never waits long for the pool.
+
+Each worker is a process of its own, spawned (the server has threads; a fork would copy
+their locks), that dies with the server (Linux's parent-death signal; no orphans after
+a SIGKILL of the server) and is replaced at once when it dies (``WorkerLost`` for its job)
+or overruns its job's hard limit (killed, then replaced). ``stats()`` is for /healthz.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import IntEnum
+from multiprocessing.connection import Connection
+from typing import Any
+
+from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
+
+log = logging.getLogger("amerikaner.rooms")
+
+# Hints and reviews waiting or running at once, at most: per room, per client address.
+PER_ROOM = 2
+PER_ADDRESS = 4
+
+
+class LaneCounts(TypedDict):
+    bot: int
+    hint: int
+    review: int
+
+
+class PoolStats(TypedDict):
+    """The search pool in /healthz."""
+
+    workers: int              # processes it keeps
+    alive: int                # of them running now (a dead one is replaced at once)
+    started: bool             # started on the first search
+    running: LaneCounts       # jobs on a worker now, by lane
+    waiting: LaneCounts       # jobs waiting for a worker, by lane
+    replaced: int             # workers that died or overran a job, and were replaced
+    no_worker_in_time: int    # bot moves the quick bot decided: no worker was free in time
+    refused: int              # hints and reviews over a room's or an address's bound
+
+
+class Lane(IntEnum):
+    """What a job is for; a lower value is served first."""
+
+    BOT = 0
+    HINT = 1
+    REVIEW = 2
+
+
+class PoolBusy(Exception):
+    """Refused: this room or address has as many hints or reviews waiting as allowed."""
+
+
+class NoWorkerInTime(Exception):
+    """A bot move found no free worker within its ``start_within``."""
+
+
+class WorkerLost(Exception):
+    """The worker died, or was killed for overrunning the job's hard limit."""
+
+
+@dataclass(eq=False)
+class _Job:
+    lane: Lane
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    room: str
+    address: str
+    hard: float                     # seconds it may run before its worker is killed
+    future: asyncio.Future[Any]
+    expiry: asyncio.TimerHandle | None = None   # a bot move's "no worker in time"
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any                    # multiprocessing's spawned Process
+    conn: Connection
+    job: _Job | None = None
+    overrun: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class _Counts:
+    replaced: int = 0               # workers that died or were killed, and replaced
+    no_worker_in_time: int = 0      # bot moves decided without the search
+    refused: int = 0                # hints and reviews over a room's or address's bound
+    waiting_by: dict[str, int] = field(default_factory=dict)  # per address, for the bound
+
+
+def _die_with_parent() -> None:
+    """In a worker: be killed when the server dies, however it dies (Linux only)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+
+
+def _worker_main(conn: Connection, parent: int) -> None:
+    """A worker's life: run the jobs it is sent, one at a time, until the pipe closes."""
+    _die_with_parent()
+    if os.getppid() != parent:
+        return  # the server died before the signal was set up
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", fn(*args))
+        except Exception as exc:
+            reply = ("error", f"{type(exc).__name__}: {exc}")
+        conn.send(reply)
+
+
+class SearchPool:
+    """``workers`` processes, started on first use; ``await run(...)`` a job on one."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError("a search pool needs at least one worker")
+        self.workers = workers
+        self._context = multiprocessing.get_context("spawn")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pool: list[_Worker] = []
+        self._bots: deque[_Job] = deque()
+        # hints and reviews: per lane, per address (taking turns), each in arrival order
+        self._waiting: dict[Lane, dict[str, deque[_Job]]] = {Lane.HINT: {}, Lane.REVIEW: {}}
+        self._per_room: dict[str, int] = {}
+        self._served: dict[str, int] = {}  # address -> turn it was last served (while busy)
+        self._turn = 0
+        self._counts = _Counts()
+        self._closed = False
+
+    # -- asking -------------------------------------------------------------------------
+
+    async def run(self, lane: Lane, fn: Callable[..., Any], *args: Any, room: str,
+                  address: str = "", hard: float, start_within: float | None = None) -> Any:
+        """``fn(*args)`` on a worker; its result, or the exception that ended it (the
+        worker's own exceptions come back as ``RuntimeError`` with their text)."""
+        loop = self._start()
+        job = _Job(lane, fn, args, room, address, hard, loop.create_future())
+        if lane is Lane.BOT:
+            self._bots.append(job)
+            if start_within is not None:
+                job.expiry = loop.call_later(start_within, self._expire, job)
+        else:
+            self._admit(job)
+        self._dispatch()
+        status, value = await job.future
+        if status == "error":
+            raise RuntimeError(value)
+        return value
+
+    def _admit(self, job: _Job) -> None:
+        counts = self._counts
+        if (self._per_room.get(job.room, 0) >= PER_ROOM
+                or counts.waiting_by.get(job.address, 0) >= PER_ADDRESS):
+            counts.refused += 1
+            raise PoolBusy("too many hints or reviews are being made for this table; "
+                           "ask again in a moment")
+        self._per_room[job.room] = self._per_room.get(job.room, 0) + 1
+        counts.waiting_by[job.address] = counts.waiting_by.get(job.address, 0) + 1
+        self._waiting[job.lane].setdefault(job.address, deque()).append(job)
+        job.future.add_done_callback(lambda _: self._release(job))
+
+    def _release(self, job: _Job) -> None:
+        for counter, key in ((self._per_room, job.room),
+                             (self._counts.waiting_by, job.address)):
+            left = counter.get(key, 0) - 1
+            if left > 0:
+                counter[key] = left
+            else:
+                counter.pop(key, None)
+        if job.address not in self._counts.waiting_by:
+            self._served.pop(job.address, None)  # nothing of it left: forget it
+
+    def _expire(self, job: _Job) -> None:
+        """A bot move that still has no worker: the table will not wait for one."""
+        if job in self._bots:
+            self._bots.remove(job)
+            self._counts.no_worker_in_time += 1
+            if not job.future.done():
+                job.future.set_exception(NoWorkerInTime("no search worker was free in time"))
+
+    # -- handing jobs to workers --------------------------------------------------------
+
+    def _next_job(self, others_busy: int) -> _Job | None:
+        if self._bots:
+            return self._bots.popleft()
+        if others_busy >= max(1, self.workers - 1):
+            return None  # with two or more workers, the last free one is kept for the bots
+        for lane in (Lane.HINT, Lane.REVIEW):
+            by_address = self._waiting[lane]
+            if not by_address:
+                continue
+            # the address served longest ago (or never) goes first: one client's many
+            # jobs take turns with everyone else's single ones
+            address = min(by_address, key=lambda a: self._served.get(a, -1))
+            jobs = by_address[address]
+            job = jobs.popleft()
+            if not jobs:
+                del by_address[address]
+            self._turn += 1
+            self._served[address] = self._turn
+            return job
+        return None
+
+    def _dispatch(self) -> None:
+        if self._closed:
+            return
+        loop = self._start()
+        while True:
+            idle = [w for w in self._pool if w.job is None]
+            if not idle:
+                return
+            others = sum(1 for w in self._pool if w.job is not None and w.job.lane != Lane.BOT)
+            job = self._next_job(others)
+            if job is None:
+                return
+            if job.future.done():  # its asker gave up (a room that left memory)
+                continue
+            if job.expiry is not None:
+                job.expiry.cancel()
+            worker = idle[0]
+            try:
+                worker.conn.send((job.fn, job.args))
+            except (OSError, ValueError):  # the worker just died: its reader replaces it
+                worker.job = job
+                continue
+            worker.job = job
+            worker.overrun = loop.call_later(job.hard, self._overran, worker)
+
+    def _finished(self, worker: _Worker, reply: tuple[str, Any]) -> None:
+        job = worker.job
+        worker.job = None
+        if worker.overrun is not None:
+            worker.overrun.cancel()
+            worker.overrun = None
+        if job is not None and not job.future.done():
+            job.future.set_result(reply)
+        self._dispatch()
+
+    def _overran(self, worker: _Worker) -> None:
+        job = worker.job
+        log.warning("a search worker overran its job's %.1f s (%s): killed and replaced",
+                    job.hard if job else 0.0, job.lane.name.lower() if job else "?")
+        with contextlib.suppress(OSError):
+            worker.process.kill()  # its reader sees the pipe close: _exited replaces it
+
+    def _exited(self, worker: _Worker) -> None:
+        if worker not in self._pool:
+            return
+        self._pool.remove(worker)
+        if worker.overrun is not None:
+            worker.overrun.cancel()
+        job = worker.job
+        if job is not None and not job.future.done():
+            job.future.set_exception(WorkerLost("the search worker died during the job"))
+        with contextlib.suppress(OSError):
+            worker.conn.close()
+        worker.process.join(timeout=0)
+        if self._closed:
+            return
+        self._counts.replaced += 1
+        log.warning("a search worker ended (exit code %s); a new one is started",
+                    worker.process.exitcode)
+        self._spawn()
+        self._dispatch()
+
+    # -- the processes ------------------------------------------------------------------
+
+    def _start(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            for _ in range(self.workers):
+                self._spawn()
+        return self._loop
+
+    def _spawn(self) -> None:
+        parent_end, child_end = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(child_end, os.getpid()),
+                                        name="amerikaner-search", daemon=True)
+        process.start()
+        child_end.close()  # so the parent's end sees EOF when the worker dies
+        worker = _Worker(process, parent_end)
+        self._pool.append(worker)
+        threading.Thread(target=self._read, args=(worker,), daemon=True,
+                         name="search-reader").start()
+
+    def _read(self, worker: _Worker) -> None:
+        """A thread per worker: its replies, then its end, back on the event loop."""
+        loop = self._loop
+        assert loop is not None
+        while True:
+            try:
+                reply = worker.conn.recv()
+            except (EOFError, OSError):
+                break
+            if not self._call(loop, self._finished, worker, reply):
+                return
+        self._call(loop, self._exited, worker)
+
+    @staticmethod
+    def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> bool:
+        try:
+            loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # the loop is closed: the server is ending
+            return False
+        return True
+
+    def stats(self) -> PoolStats:
+        """The pool at a glance (``/healthz``)."""
+        running = [w.job.lane for w in self._pool if w.job is not None]
+        return {
+            "workers": self.workers,
+            "alive": sum(1 for w in self._pool if w.process.is_alive()),
+            "started": self._loop is not None,
+            "running": {"bot": running.count(Lane.BOT), "hint": running.count(Lane.HINT),
+                        "review": running.count(Lane.REVIEW)},
+            "waiting": {"bot": len(self._bots),
+                        "hint": sum(len(q) for q in self._waiting[Lane.HINT].values()),
+                        "review": sum(len(q) for q in self._waiting[Lane.REVIEW].values())},
+            "replaced": self._counts.replaced,
+            "no_worker_in_time": self._counts.no_worker_in_time,
+            "refused": self._counts.refused,
+        }
+
+    def close(self) -> None:
+        """Stop every worker now; what waits or runs ends with ``WorkerLost``."""
+        self._closed = True
+        for job in [*self._bots, *(j for lane in self._waiting.values()
+                                   for q in lane.values() for j in q)]:
+            if not job.future.done():
+                job.future.set_exception(WorkerLost("the server is stopping"))
+        self._bots.clear()
+        for worker in self._pool:
+            if worker.job is not None and not worker.job.future.done():
+                worker.job.future.set_exception(WorkerLost("the server is stopping"))
+            with contextlib.suppress(OSError):
+                worker.process.kill()
+        for worker in self._pool:
+            worker.process.join(timeout=2)
+            with contextlib.suppress(OSError):
+                worker.conn.close()
+        self._pool.clear()

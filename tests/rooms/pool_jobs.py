@@ -1,0 +1,36 @@
+"""Jobs for tests/rooms/test_search_pool.py, importable by the pool's spawned workers
+(spawn hands the test process's sys.path to its children). A job that must stay busy
+waits for a gate file the test creates: nothing depends on how fast the machine is."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+def echo(value: str) -> str:
+    return value
+
+
+def wait_for(gate: str, value: str) -> str:
+    """Busy until ``gate`` exists (the test opens it), then ``value``."""
+    path = Path(gate)
+    while not path.exists():
+        time.sleep(0.005)
+    return value
+
+
+def announce_then_wait(note: str, gate: str) -> int:
+    """Write this worker's pid to ``note``, then wait for ``gate``."""
+    Path(note).write_text(str(os.getpid()))
+    wait_for(gate, "")
+    return os.getpid()
+
+
+def fail() -> None:
+    raise ValueError("a bot bug")

@@ -1,0 +1,224 @@
+"""The search pool (app/rooms/server/search_pool.py) with real worker processes: bot moves
+never wait behind hints or reviews (one worker is always kept for them), hints and
+reviews are bounded per room and per address and take turns among addresses, a bot move
+with no worker in time is given up, a dead or overrunning worker is replaced at once,
+and workers die with the server. Busy jobs wait on gate files the test opens, so every
+order asserted here comes from events, not from the machine's speed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pool_jobs
+import pytest
+
+from app.rooms.server.search_pool import (
+    Lane,
+    NoWorkerInTime,
+    PoolBusy,
+    SearchPool,
+    WorkerLost,
+)
+
+T = TypeVar("T")
+WAIT = 60.0  # generous: spawned workers import the app on a busy machine
+
+
+def run(scenario: Callable[[SearchPool], Awaitable[T]], workers: int = 2) -> T:
+    async def main() -> T:
+        pool = SearchPool(workers)
+        try:
+            return await asyncio.wait_for(scenario(pool), WAIT)
+        finally:
+            pool.close()
+    return asyncio.run(main())
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for ``condition`` (a state the pool reaches by events), checking each 10 ms."""
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
+def review(pool: SearchPool, gate: Path, value: str, room: str,
+           address: str) -> asyncio.Task[Any]:
+    return asyncio.ensure_future(pool.run(Lane.REVIEW, pool_jobs.wait_for, str(gate), value,
+                                          room=room, address=address, hard=WAIT))
+
+
+def test_bot_moves_never_wait_behind_reviews(tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
+
+    async def scenario(pool: SearchPool) -> None:
+        reviews = [review(pool, gate, f"r{i}", f"room{i}", f"10.0.0.{i}") for i in range(4)]
+        await until(lambda: pool.stats()["running"]["review"] == 1)
+        # one review runs, three wait: the other worker is the bots'
+        assert pool.stats()["waiting"]["review"] == 3
+        for i in range(5):
+            moved = await pool.run(Lane.BOT, pool_jobs.echo, f"move {i}", room="victim",
+                                   hard=WAIT, start_within=WAIT)
+            assert moved == f"move {i}"
+        assert not any(r.done() for r in reviews), "the reviews were let through"
+        # a hint goes before the waiting reviews, on the next free worker
+        hint = asyncio.ensure_future(pool.run(Lane.HINT, pool_jobs.echo, "hint", room="h",
+                                              address="10.0.1.1", hard=WAIT))
+        gate.touch()
+        assert await hint == "hint"
+        assert sorted(await asyncio.gather(*reviews)) == ["r0", "r1", "r2", "r3"]
+
+    run(scenario)
+
+
+def test_hints_and_reviews_are_bounded_per_room_and_per_address(tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
+
+    async def scenario(pool: SearchPool) -> None:
+        held = [review(pool, gate, "a", "room1", "10.0.0.1"),
+                review(pool, gate, "b", "room1", "10.0.0.2")]
+        await asyncio.sleep(0)
+        with pytest.raises(PoolBusy):  # a third for the same room
+            await pool.run(Lane.REVIEW, pool_jobs.echo, "c", room="room1",
+                           address="10.0.0.3", hard=WAIT)
+        held += [review(pool, gate, f"x{i}", f"room{i + 2}", "10.0.0.9") for i in range(4)]
+        await asyncio.sleep(0)
+        with pytest.raises(PoolBusy):  # a fifth from one address, wherever it asks
+            await pool.run(Lane.HINT, pool_jobs.echo, "d", room="room9", address="10.0.0.9",
+                           hard=WAIT)
+        assert pool.stats()["refused"] == 2
+        gate.touch()
+        await asyncio.gather(*held)
+        # done: the bounds are free again
+        assert await pool.run(Lane.REVIEW, pool_jobs.echo, "e", room="room1",
+                              address="10.0.0.9", hard=WAIT) == "e"
+
+    run(scenario)
+
+
+def test_addresses_take_turns(tmp_path: Path) -> None:
+    gates = [tmp_path / f"gate{i}" for i in range(5)]
+    order: list[str] = []
+
+    async def scenario(pool: SearchPool) -> None:
+        async def one(gate: Path, value: str, room: str, address: str) -> None:
+            order.append(await pool.run(Lane.REVIEW, pool_jobs.wait_for, str(gate), value,
+                                        room=room, address=address, hard=WAIT))
+
+        jobs = [asyncio.ensure_future(one(gates[i], f"many{i}", f"m{i}", "10.0.0.1"))
+                for i in range(3)]
+        await until(lambda: pool.stats()["running"]["review"] == 1)
+        jobs.append(asyncio.ensure_future(one(gates[3], "other", "o", "10.0.0.2")))
+        await until(lambda: pool.stats()["waiting"]["review"] == 3)
+        for gate in gates[:4]:
+            gate.touch()
+        await asyncio.gather(*jobs)
+
+    run(scenario)
+    # the second address's one review went before the first address's second
+    assert order[:2] == ["many0", "other"], order
+
+
+def test_a_bot_move_without_a_worker_in_time_is_given_up(tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
+
+    async def scenario(pool: SearchPool) -> None:
+        busy = asyncio.ensure_future(pool.run(Lane.BOT, pool_jobs.wait_for, str(gate), "x",
+                                              room="a", hard=WAIT))
+        await until(lambda: pool.stats()["running"]["bot"] == 1)
+        with pytest.raises(NoWorkerInTime):
+            await pool.run(Lane.BOT, pool_jobs.echo, "late", room="b", hard=WAIT,
+                           start_within=0.05)
+        assert pool.stats()["no_worker_in_time"] == 1
+        gate.touch()
+        assert await busy == "x"
+
+    run(scenario, workers=1)
+
+
+def test_a_killed_worker_is_replaced_and_its_job_fails(tmp_path: Path) -> None:
+    note, gate = tmp_path / "pid", tmp_path / "gate"
+
+    async def scenario(pool: SearchPool) -> None:
+        job = asyncio.ensure_future(pool.run(Lane.BOT, pool_jobs.announce_then_wait,
+                                             str(note), str(gate), room="a", hard=WAIT))
+        await until(note.exists)
+        victim = int(note.read_text())
+        os.kill(victim, signal.SIGKILL)  # as the OOM killer would
+        with pytest.raises(WorkerLost):
+            await job
+        await until(lambda: pool.stats()["replaced"] == 1 and pool.stats()["alive"] == 2)
+        pids = {await pool.run(Lane.BOT, pool_jobs.pid, room="a", hard=WAIT)
+                for _ in range(4)}
+        assert victim not in pids
+        # a job that raises is the job's failure, not the worker's
+        with pytest.raises(RuntimeError, match="a bot bug"):
+            await pool.run(Lane.BOT, pool_jobs.fail, room="a", hard=WAIT)
+        assert pool.stats()["replaced"] == 1
+
+    run(scenario)
+
+
+def test_a_job_past_its_hard_limit_loses_its_worker(tmp_path: Path) -> None:
+    gate = tmp_path / "gate"  # never opened: only the limit ends this job
+
+    async def scenario(pool: SearchPool) -> None:
+        with pytest.raises(WorkerLost):
+            await pool.run(Lane.HINT, pool_jobs.wait_for, str(gate), "never", room="a",
+                           address="10.0.0.1", hard=0.2)
+        await until(lambda: pool.stats()["replaced"] == 1 and pool.stats()["alive"] == 1)
+        assert await pool.run(Lane.HINT, pool_jobs.echo, "next", room="a",
+                              address="10.0.0.1", hard=WAIT) == "next"
+
+    run(scenario, workers=1)
+
+
+SERVER = textwrap.dedent("""
+    import asyncio, sys
+    sys.path.insert(0, sys.argv[3])
+    import pool_jobs
+    from app.rooms.server.search_pool import Lane, SearchPool
+
+    async def main():
+        pool = SearchPool(2)
+        await pool.run(Lane.BOT, pool_jobs.announce_then_wait, sys.argv[1], sys.argv[2],
+                       room="a", hard=600)
+
+    asyncio.run(main())
+""")
+
+
+def test_workers_die_with_the_server_however_it_dies(tmp_path: Path) -> None:
+    """SIGKILL the process that owns the pool mid-job: no worker lives on."""
+    note, gate = tmp_path / "pid", tmp_path / "gate"
+    owner = subprocess.Popen([sys.executable, "-c", SERVER, str(note), str(gate),
+                              str(Path(pool_jobs.__file__).parent)])
+    try:
+        deadline = time.monotonic() + WAIT
+        while not note.exists():
+            assert owner.poll() is None and time.monotonic() < deadline, "no job started"
+            time.sleep(0.01)
+        worker = int(note.read_text())
+        owner.kill()
+        owner.wait()
+        while _alive(worker):
+            assert time.monotonic() < deadline, f"worker {worker} outlived the server"
+            time.sleep(0.01)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's wait is missing

@@ -6,8 +6,9 @@ play, then the last tricks solved exactly; solver.py) and takes the action with 
 mean score for its own seat.  Every candidate is tried on the same samples, so the
 comparison is paired and the noise of the deal mostly cancels.
 
-It is anytime: samples are added until the soft budget (its usual thinking time) or the
-sample cap is reached, and never past the hard deadline (default one second from the
+It is anytime: samples are added until the soft budget (its usual thinking time, in CPU
+seconds of the searching thread) or the sample cap is reached, and never past the hard
+deadline (default one second from the
 start of the decision, or the caller's ``deadline``, a ``time.monotonic()`` instant).  A
 sample is only counted when every candidate has been played in it; with no sample
 finished the bot falls back to the heuristic's choice, which it computes first.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.rules import (
@@ -50,11 +52,23 @@ PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in sa
 PASS_RELATIVE = 0.5
 
 
+@dataclass
+class Clocks:
+    """What a decision's stops count: the soft budget the searching thread's CPU time,
+    the hard deadline wall time (tests put fake clocks here)."""
+
+    cpu: Callable[[], float] = time.thread_time
+    wall: Callable[[], float] = time.monotonic
+
+
+CLOCKS = Clocks()
+
+
 @dataclass(frozen=True)
 class Settings:
     """How hard a level thinks."""
 
-    budget: float  # seconds a decision usually takes (the soft stop)
+    budget: float  # CPU seconds a decision usually takes (the soft stop)
     samples: int  # at most this many samples a decision
     exact: int  # tricks solved exactly at the end of each rollout
     exact_now: int  # with at most this many tricks left, no rollout at all
@@ -93,10 +107,8 @@ class SearchBot:
         """The decision with the figures behind it (hints and reviews read them);
         ``extra`` is an action to evaluate on the same samples as the candidates (the
         choice a player made, for a review)."""
-        start = time.monotonic()
-        hard = start + HARD_CAP if deadline is None else deadline
-        soft = min(start + self.settings.budget, hard - SAFETY)
-        stop = _Clock(soft, hard - SAFETY)
+        hard = CLOCKS.wall() + HARD_CAP if deadline is None else deadline
+        stop = _Clock(self.settings.budget, hard - SAFETY)
         legal = view.legal
         first = legal[0]
         fallback = easy.HeuristicBot().choose(view, rng)
@@ -283,30 +295,37 @@ def _with(candidates: list[Action], extra: Action | None) -> list[Action]:
 
 
 class _Clock:
-    """The soft and hard stops.  A sample is not started when the last one, taking as
-    long again, would end past the soft stop: the budget is then a bound on the usual
-    decision, not a floor it overshoots by one sample."""
+    """The soft and hard stops.  The soft stop, the level's budget, counts the CPU time
+    of the searching thread (``time.thread_time``), so a level searches as many samples
+    on a busy server as on a quiet one: its strength does not depend on free cores.  The
+    hard stop counts wall time (``time.monotonic``): the table never waits past it,
+    busy or not.  A sample is not started when the last one, taking as long again, would
+    end past the soft stop: the budget is then a bound on the usual decision, not a floor
+    it overshoots by one sample."""
 
-    __slots__ = ("hard", "last", "since", "soft")
+    __slots__ = ("budget", "cpu", "hard", "last", "since", "started", "wall")
 
-    def __init__(self, soft: float, hard: float) -> None:
-        self.soft = soft
+    def __init__(self, budget: float, hard: float) -> None:
+        self.budget = budget
         self.hard = hard
-        self.since = time.monotonic()
+        self.cpu = CLOCKS.cpu
+        self.wall = CLOCKS.wall
+        self.started = self.since = self.cpu()
         self.last = 0.0
 
     def lap(self) -> None:
-        """A sample is done: remember how long it took."""
-        now = time.monotonic()
+        """A sample is done: remember how much CPU time it took."""
+        now = self.cpu()
         self.last = now - self.since
         self.since = now
 
     def soft_over(self, done: int = 0) -> bool:
-        now = time.monotonic()
-        return now >= self.soft or (done > 0 and now + self.last >= self.soft)
+        used = self.cpu() - self.started
+        return (used >= self.budget or (done > 0 and used + self.last >= self.budget)
+                or self.wall() >= self.hard)
 
     def hard_over(self) -> bool:
-        return time.monotonic() >= self.hard
+        return self.wall() >= self.hard
 
 
 def _score_after(after: DealState, seat: int, future_from_before: int,

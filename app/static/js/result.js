@@ -137,7 +137,9 @@ export function renderResult(view) {
   else matchOver(view, parts, actions);
   // Your own decisions in the deal just played, reviewed by the strong bot (on request).
   if (view.result && view.you !== null && view.you !== undefined) {
-    actions.append(button(t("review.button"), "review", !view.review));
+    // asked again after a failure or a refusal (the server keeps only reviews made)
+    const failed = Boolean(view.review && view.review.message && view.review.message.review.error);
+    actions.append(button(t("review.button"), "review", !view.review || failed));
     if (view.review) {
       const section = el("section", "review");
       section.append(...reviewContent(view.review.message));

@@ -58,7 +58,7 @@ export function reviewContent(message) {
   const box = [el("h3", "", t("review.heading"))];
   if (!message) return [...box, el("p", "hint", t("review.waiting"))];
   const r = message.review;
-  if (r.error) return [...box, el("p", "error", t("review.failed"))];
+  if (r.error) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
   if (r.double_dummy !== null && r.double_dummy !== undefined) {
     box.push(el("p", "", t("review.double_dummy", { n: r.double_dummy, took: r.side_tricks })));
   }

@@ -1,0 +1,85 @@
+"""A search level's budget counts CPU time, not wall time (issue 25): on a busy server,
+where wall time runs faster than the searching thread's CPU time, a decision takes the
+same number of samples as on a quiet one; the hard deadline still counts wall time.
+Both clocks are fakes here that move by a fixed step at every reading, so the counts
+are the same on every machine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from app.bots import BOTS
+from app.bots import search as search_module
+from app.bots.search import Clocks, SearchBot
+from app.rules import Match, Phase, RuleSet, SeatView
+
+
+def strong() -> SearchBot:
+    bot = BOTS["strong"]
+    assert isinstance(bot, SearchBot)
+    return bot
+
+
+class Ticking:
+    """A clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.fixture
+def clocks() -> Iterator[Clocks]:
+    saved = search_module.CLOCKS
+    search_module.CLOCKS = Clocks()
+    yield search_module.CLOCKS
+    search_module.CLOCKS = saved
+
+
+def first_play_position() -> SeatView:
+    """A trick-play decision with several legal cards (a search, not a forced move)."""
+    rules = RuleSet("standard", match="single_deal")
+    match = Match(rules, rng=random.Random(7))
+    match.start_deal()
+    easy = BOTS["easy"]
+    rng = random.Random(7)
+    while True:
+        seat = match.turn
+        assert seat is not None
+        view = SeatView(match, seat)
+        if match.phase == Phase.PLAY and len(view.legal) > 2 and match.deal is not None \
+                and match.deal.tricks_played >= 1:
+            return view
+        match.apply(seat, easy.choose(view, rng))
+
+
+def samples_taken(clocks: Clocks, wall_step: float) -> int:
+    clocks.cpu = Ticking(0.002)
+    clocks.wall = Ticking(wall_step)
+    estimate = strong().estimate(first_play_position(), random.Random(3))
+    return estimate.samples
+
+
+def test_a_busy_machine_gets_as_many_samples_as_a_quiet_one(clocks: Clocks) -> None:
+    # The wall clock is read about ten times as often as the CPU clock (the hard stop
+    # is checked inside each sample), so equal steps per reading of 0.0002 and 0.002 are
+    # a quiet machine; 0.0006 has wall time run three times as fast as CPU time, far
+    # from the hard cap still. A budget in wall time would stop at a third of the samples.
+    quiet = samples_taken(clocks, wall_step=0.0002)
+    busy = samples_taken(clocks, wall_step=0.0006)
+    assert quiet > 10
+    assert busy == quiet
+
+
+def test_the_hard_deadline_still_counts_wall_time(clocks: Clocks) -> None:
+    quiet = samples_taken(clocks, wall_step=0.0002)
+    # wall time so fast that the hard cap (1 s) comes long before the CPU budget
+    stalled = samples_taken(clocks, wall_step=0.2)
+    assert stalled < quiet

@@ -58,17 +58,17 @@ def test_actions_name_the_game_and_only_the_match_moves_it() -> None:
     t.assert_consistent()
 
 
-def test_a_bot_is_asked_through_an_effect_and_an_old_answer_is_ignored() -> None:
+def test_a_bot_is_asked_at_once_its_move_shown_at_its_time_and_an_old_answer_ignored(
+        ) -> None:
+    """The bot is asked as its turn begins (an effect), so its search runs while the
+    pace's delay passes; its move is shown at the planned time however quickly it was
+    found: a forced card, found at once, would otherwise tell the hand's shape."""
     t, ann = started(bot_delay=2.0)
-    play_until(t, lambda: t.match.turn not in (0, None) and not t.thinks, {0: ann})
+    play_until(t, lambda: t.match.turn not in (0, None) and bool(t.thinks), {0: ann})
     turn = t.match.turn
     assert turn is not None
-    plan = t.last.wake_at if t.last else None
-    assert plan is not None and 1.2 <= plan - t.now <= 2.8, "the bot's delay, jittered"
-    step = t.tick(dt=max(0.0, plan - t.now - 0.5))
-    assert not [e for e in step.effects if isinstance(e, Think)], "asked before its time"
-    step = t.wake()
-    [asked] = [e for e in step.effects if isinstance(e, Think)]
+    asked_at = t.now
+    [asked] = t.thinks
     assert (asked.seat, asked.game) == (turn, t.core.state.game)
     assert asked.match is not t.match  # a private copy for the bot's thread
     # an answer for another game, seat or level changes nothing
@@ -81,7 +81,24 @@ def test_a_bot_is_asked_through_an_effect_and_an_old_answer_is_ignored() -> None
         assert step.save is None and not [e for e in step.effects if isinstance(e, Send)]
     assert t.snapshot() == before
     game = t.core.state.game
-    t.answer_bot(asked)
+    step = t.answer_bot(asked)  # found at once
+    assert t.core.state.game == game and step.save is None, "shown before its time"
+    plan = step.wake_at
+    assert plan is not None and 1.2 <= plan - asked_at <= 2.8, "the bot's delay, jittered"
+    step = t.tick(dt=max(0.0, plan - t.now - 0.5))
+    assert t.core.state.game == game and not [e for e in step.effects if isinstance(e, Think)]
+    t.wake()
+    assert t.core.state.game == game + 1
+    t.assert_consistent()
+
+
+def test_a_slow_search_is_shown_when_it_is_found() -> None:
+    t, ann = started(bot_delay=2.0)
+    play_until(t, lambda: t.match.turn not in (0, None) and bool(t.thinks), {0: ann})
+    game = t.core.state.game
+    t.tick(dt=5.0)  # the search took longer than the delay
+    assert t.core.state.game == game
+    t.answer_bot()
     assert t.core.state.game == game + 1
     t.assert_consistent()
 

@@ -56,6 +56,10 @@ def bot_moved(room: RoomCore, seat: int, level: str, game: int, action: Action) 
     stands_in = room.controller(seat) == level or room.timed_out == game
     if match is None or game != state.game or match.turn != seat or not stands_in:
         return
+    plan = room.bot_plan
+    if plan is not None and plan[0] == game and plan[1] > room.now and room.timed_out != game:
+        room.bot_move = (game, seat, level, action)  # settle shows it at the planned time
+        return
     deal = match.deal
     # The rules accepted this action on the bot's copy at this game (the adapter checks).
     room.game_events(state.act(seat, action), deal)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots import BEST_BOT
-from app.rules import Event, Match, RuleSet
+from app.rules import Action, Event, Match, RuleSet
 from app.rules.deal import DealState
 from app.rules.view import WireMemo
 
@@ -95,6 +95,8 @@ class RoomCore:
         self.host_gone_since: float | None = None
         self.bot_plan: tuple[int, float] | None = None  # (game, due) of the next bot move
         self.thinking: int | None = None    # the game a bot is thinking about
+        # a bot's move decided before its planned time: (game, seat, level, action)
+        self.bot_move: tuple[int, int, str, Action] | None = None
         self.turn_clock: tuple[int, float] | None = None  # (game, until): the turn timer
         self.timed_out: int | None = None   # the game at which a person's time ran out
         self.hint: HintFrame | None = None  # practice: the hint for the current game

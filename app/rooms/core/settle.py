@@ -5,7 +5,8 @@ Settling: the host role passes on after its grace; a void deal is dealt again; a
 deal sets the next deal's time; a finished match keeps its record and its summary; a new
 deal lets pending people take their seats; a disconnected person whose turn it is gets a
 grace period, a connected one the turn timer (if the host set one); a bot whose turn it
-is gets a time to move (the room's pace); a practice player whose turn it is gets a hint.
+is gets a time to move (the room's pace), is asked at once and its move is shown at that
+time, however long it searched; a practice player whose turn it is gets a hint.
 A bot standing in for an away person passes in the auction: it never commits them.
 Nothing runs while no person is connected: bots do not play to an empty room.
 """
@@ -78,14 +79,26 @@ def _settle_match(room: RoomCore, now: float) -> bool:
     if room.bot_plan is None or room.bot_plan[0] != game:
         delay = PACE.get(state.bot_pace, 0.7) * room.timing.bot_delay
         room.bot_plan = (game, now + delay * room.rng.uniform(0.7, 1.3))
-    if room.bot_plan[1] > now or room.thinking == game:
-        return False
+    due = room.bot_plan[1] <= now
     seat = state.seats[turn]
     if seat.away and seat.bot is None and match.phase == Phase.AUCTION:
+        if not due:
+            return False
         # A bot standing in for a person never commits them to a contract.
         room.game_events(state.act(turn, PASS), deal)
         return True
-    room.ask_bot(turn, level)
+    held = room.bot_move
+    if held is not None and held[0] == game:
+        # Decided while the pace's delay ran: shown at the planned time, so how long the
+        # search took (no time at all for a forced card) shows nowhere.
+        if not due:
+            return False
+        room.bot_move = None
+        if held[1] == turn and held[2] == level:
+            room.game_events(state.act(turn, held[3]), deal)
+            return True
+    if room.thinking != game:
+        room.ask_bot(turn, level)  # at once: the search runs while the delay passes
     return False
 
 

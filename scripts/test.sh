@@ -47,4 +47,7 @@ strict tests/cluster:tests:tests/rooms:benchmarks tests/cluster
 strict benchmarks:tests:tests/rooms benchmarks
 strict scripts scripts/lock.py
 echo "== pytest"
-"$py" -m pytest -q -p no:cacheprovider "$@"
+# Two workers, a test file each at a time (module fixtures, one Chromium a browser file):
+# most of the suite waits on servers, browsers and timers, not on the CPU, so two
+# workers halve the time even on two cores. AMERIKANER_TEST_WORKERS=0 runs in one process.
+"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile "$@"

@@ -17,6 +17,6 @@ def examples_dir() -> Path:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the browser tests last: Playwright's sync API keeps an event loop running in the
-    main thread for the rest of the session, which asyncio.run() in other tests refuses."""
+    """Run the browser tests last in a run on one process: the rest gives its verdict
+    sooner (each browser file closes its Chromium when it ends, tests/e2e/conftest.py)."""
     items.sort(key=lambda item: "e2e" in item.path.parts)

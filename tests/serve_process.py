@@ -6,6 +6,7 @@ same port and data folder."""
 from __future__ import annotations
 
 import os
+import random
 import resource
 import socket
 import subprocess
@@ -18,11 +19,24 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Below Linux's ephemeral range (32768 and up): the kernel never picks one of these for
+# an outgoing connection, so a port found free here stays free until the server binds it,
+# even while another copy of the suite opens thousands of loopback connections.
+SERVER_PORTS = range(20000, 32000)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A loopback port no socket holds: random within SERVER_PORTS, checked by binding."""
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.choice(SERVER_PORTS)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free loopback port in 200 tries")
 
 
 class ServeProcess:

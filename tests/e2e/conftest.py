@@ -49,7 +49,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         serve.stop()
 
 
-@pytest.fixture(scope="session")
+# One Chromium per test file, not per session: Playwright's sync API keeps an event loop
+# marked running in the main thread while it is open, which asyncio.run() in any other
+# test refuses. Under pytest-xdist (`--dist loadfile`, scripts/test.sh) a worker runs
+# other files after this one, so the browser must be gone when the file ends.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium not found at {CHROMIUM}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import importlib
 import logging
 import multiprocessing
 import os
@@ -101,6 +102,7 @@ class _Job:
 class _Worker:
     process: Any                    # multiprocessing's spawned Process
     conn: Connection
+    ready: bool = False             # its imports are done: it may be given jobs
     job: _Job | None = None
     overrun: asyncio.TimerHandle | None = None
 
@@ -123,12 +125,18 @@ def _die_with_parent() -> None:
         libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
 
 
-def _worker_main(conn: Connection, parent: int) -> None:
-    """A worker's life: run the jobs it is sent, one at a time, until the pipe closes."""
+def _worker_main(conn: Connection, parent: int, warm: tuple[str, ...]) -> None:
+    """A worker's life: import what its jobs need and say it is ready, then run the jobs
+    it is sent, one at a time, until the pipe closes."""
     _die_with_parent()
     if os.getppid() != parent:
         return  # the server died before the signal was set up
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle
+    # Imported before the first job, not during it: a job's hard limit is for thinking,
+    # and a new worker on a busy machine took seconds to import the bots.
+    for module in warm:
+        importlib.import_module(module)
+    conn.send(("ready", None))
     while True:
         try:
             fn, args = conn.recv()
@@ -144,10 +152,12 @@ def _worker_main(conn: Connection, parent: int) -> None:
 class SearchPool:
     """``workers`` processes, started on first use; ``await run(...)`` a job on one."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, warm: tuple[str, ...] = ()) -> None:
+        """``warm``: modules each worker imports before it takes jobs."""
         if workers < 1:
             raise ValueError("a search pool needs at least one worker")
         self.workers = workers
+        self._warm = warm
         self._context = multiprocessing.get_context("spawn")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: list[_Worker] = []
@@ -239,7 +249,7 @@ class SearchPool:
             return
         loop = self._start()
         while True:
-            idle = [w for w in self._pool if w.job is None]
+            idle = [w for w in self._pool if w.ready and w.job is None]
             if not idle:
                 return
             others = sum(1 for w in self._pool if w.job is not None and w.job.lane != Lane.BOT)
@@ -260,6 +270,10 @@ class SearchPool:
             worker.overrun = loop.call_later(job.hard, self._overran, worker)
 
     def _finished(self, worker: _Worker, reply: tuple[str, Any]) -> None:
+        if reply[0] == "ready":
+            worker.ready = True
+            self._dispatch()
+            return
         job = worker.job
         worker.job = None
         if worker.overrun is not None:
@@ -307,7 +321,8 @@ class SearchPool:
 
     def _spawn(self) -> None:
         parent_end, child_end = self._context.Pipe()
-        process = self._context.Process(target=_worker_main, args=(child_end, os.getpid()),
+        process = self._context.Process(target=_worker_main,
+                                        args=(child_end, os.getpid(), self._warm),
                                         name="amerikaner-search", daemon=True)
         process.start()
         child_end.close()  # so the parent's end sees EOF when the worker dies

@@ -21,6 +21,9 @@ swarm, PostgreSQL and nginx share the cores with the apps, and one uncapped proc
 runs out of CPU before the machine does, so without a cap the figures show the machine's
 limit, not what a second process adds.
 
+``--min-moves``, ``--until-matches`` and ``--window-cap`` end the swarm's window on events,
+as in load.py (tests/cluster/test_cluster_benchmark.py uses them).
+
 It needs benchmarks/load.py and swarm.py (the load benchmark) beside it, PostgreSQL and
 nginx (scripts/test.sh installs them).  Bounded in time; loopback only.
 """
@@ -155,6 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--idle-wait", type=float, default=2.0)
+    parser.add_argument("--min-moves", type=int, default=0,
+                        help="the window lasts until every room had this many moves in it")
+    parser.add_argument("--until-matches", type=int, default=0,
+                        help="... and until every room ended this many matches in it")
+    parser.add_argument("--window-cap", type=float, default=300.0,
+                        help="fail if those events have not come in this many seconds")
     parser.add_argument("--p99-ms", type=float, default=150.0)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--rules", type=json.loads, default=None,

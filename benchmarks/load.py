@@ -30,6 +30,15 @@ doubling from the first ``--rooms`` value, then bisection, each step a fresh ser
 bounded run (no floor), at most ``--max-rooms`` rooms and ``--max-steps`` steps; a count
 that fails is measured ``--confirm`` (1) more times and fails only if every run fails.
 
+``--min-moves N`` and ``--until-matches N`` end the window on events rather than on the
+clock: it lasts ``--duration`` and then until every room has had N moves in it (actions
+that reached all four seats) and, on the real server, its host has said ``rematch`` N
+times in it (N matches ended; the floor has no matches); the swarm then waits until every
+action sent in the window has landed.  What the window holds then follows from events, on
+a machine of any speed: tests/test_load_benchmark.py uses them.  A goal not reached within
+``--window-cap`` seconds (300) of window fails the run.  The figures per second are then
+over a window whose length the events chose.
+
 Everything is bounded in time (the swarm is killed after its setup allowance plus the
 run) and only loopback addresses are used.  ``--workers N`` (N > 1) measures 1 and then N
 server processes behind nginx sharing one PostgreSQL (benchmarks/cluster_load.py, which
@@ -74,6 +83,7 @@ SERVER_ENV = {
 FLOORS = (("floor", False), ("plain", True))  # FastAPI route; plain ASGI (--plain-floor)
 SETUP_S_PER_ROOM = 0.1                     # the swarm's allowance to create and connect
 SETUP_S_MIN = 60.0
+FLOOR_START_S = 60.0                       # the floor server answers /healthz within this
 
 
 def swarm_run(base: str, pid: int, mode: str, rooms: int, args: argparse.Namespace
@@ -81,9 +91,15 @@ def swarm_run(base: str, pid: int, mode: str, rooms: int, args: argparse.Namespa
     """Run benchmarks/swarm.py against one server; its JSON result."""
     cfg = {"base": base, "server_pid": pid, "mode": mode, "rooms": rooms,
            "think": args.think, "warmup": args.warmup, "duration": args.duration,
-           "idle_wait": args.idle_wait, "seed": args.seed, "rules": args.rules}
+           "idle_wait": args.idle_wait, "seed": args.seed, "rules": args.rules,
+           "min_moves": args.min_moves, "until_matches": args.until_matches,
+           "window_cap": args.window_cap}
+    # a window ended by events lasts at most the cap, and so does the wait for its last
+    # actions after it
+    window = (2 * args.window_cap if args.min_moves or args.until_matches
+              else args.duration)
     bound = (SETUP_S_MIN + SETUP_S_PER_ROOM * rooms + args.idle_wait + args.warmup
-             + args.duration + 30)
+             + window + 30)
     proc = subprocess.run([sys.executable, str(HERE / "swarm.py"), json.dumps(cfg)],
                           capture_output=True, text=True, timeout=bound, check=False)
     if proc.returncode != 0:
@@ -149,7 +165,7 @@ def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path,
             stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + FLOOR_START_S  # generous: a busy machine is slow
         while True:
             try:
                 if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
@@ -251,6 +267,10 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
         if "gc_pauses" in r:
             gens = {k: v for k, v in r["gc_pauses"].items() if k.startswith("gen")}
             extra += f" | GC pauses over 5 ms {gens or 'none'}"
+        goal = r.get("window_goal")
+        if goal:
+            extra += (f" | the window closed on events (every room {goal['fewest_moves']}+ "
+                      f"moves, {goal['fewest_matches']}+ matches)")
         if r["actions_incomplete"]:
             extra += f" | {r['actions_incomplete']} actions not seen by all four"
         if r["swarm_errors"]:
@@ -309,6 +329,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a person waits before acting, jittered +-50%%")
     parser.add_argument("--duration", type=float, default=20.0, help="measuring window, s")
+    parser.add_argument("--min-moves", type=int, default=0, metavar="N",
+                        help="keep the window open past --duration until every room has "
+                             "had N moves in it")
+    parser.add_argument("--until-matches", type=int, default=0, metavar="N",
+                        help="keep the window open past --duration until every room has "
+                             "ended N matches in it (its host said rematch; the real "
+                             "server only)")
+    parser.add_argument("--window-cap", type=float, default=300.0,
+                        help="with --min-moves or --until-matches: fail if the window's "
+                             "goal is not reached in this many seconds")
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds of play before the window (default 2 think + 1)")
     parser.add_argument("--idle-wait", type=float, default=2.0,
@@ -348,6 +378,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if min(args.rooms) < 1 or args.duration <= 0 or args.think < 0 or args.max_rooms < 1:
         parser.error("--rooms, --duration and --max-rooms must be positive, --think not "
                      "negative")
+    if args.min_moves < 0 or args.until_matches < 0 or args.window_cap < args.duration:
+        parser.error("--min-moves and --until-matches must not be negative, --window-cap "
+                     "not shorter than --duration")
     if args.workers < 1:
         parser.error("--workers: at least 1")
     if args.workers > 1 and args.search:
@@ -368,7 +401,9 @@ def main(argv: list[str] | None = None) -> int:
         cluster = ["--workers", str(args.workers), "--rooms", rooms, "--think", str(args.think),
                    "--duration", str(args.duration), "--warmup", str(args.warmup),
                    "--idle-wait", str(args.idle_wait), "--p99-ms", str(args.p99_ms),
-                   "--seed", str(args.seed)]
+                   "--seed", str(args.seed), "--min-moves", str(args.min_moves),
+                   "--until-matches", str(args.until_matches),
+                   "--window-cap", str(args.window_cap)]
         if args.rules is not None:
             cluster += ["--rules", json.dumps(args.rules)]
         if args.json is not None:
@@ -381,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                     "platform": platform.platform(), **machine_speed()},
         "think_s": args.think, "warmup_s": args.warmup, "duration_s": args.duration,
+        "min_moves": args.min_moves, "until_matches": args.until_matches,
     }
     args.times_slower = out["machine"]["times_slower_than_reference"]
     with tempfile.TemporaryDirectory(prefix="amerikaner-load-") as tmp:

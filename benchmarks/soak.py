@@ -39,6 +39,13 @@ bounded (the engine's and the views' caches fill as moves are played, SQLite's p
 the allocator's high-water mark) may stay after the first round but should not grow with
 the next; a leak does.
 
+``--until-deals N`` ends each round on events rather than on the clock alone: it lasts
+``--minutes`` and then until N deals have ended in it (the seats said ``ready`` 4 N times)
+and, with ``--churn``, at least one wave has come; past ``--minutes`` no further wave
+closes rooms, so that the rooms playing live to end their deals however slow the machine.
+A round that has not reached that in ``--round-cap`` seconds fails the run.
+tests/test_soak_benchmark.py uses it, so that what it checks follows from events.
+
 Everything is bounded in time (the whole run has a deadline; on any failure the server is
 stopped, and the players die with this process) and only loopback addresses are used.
 ``--server-env KEY=VALUE`` (repeatable) passes more environment to the server, to try an
@@ -68,7 +75,7 @@ from load import SERVER_ENV  # noqa: E402
 from procstat import rss_kib  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 from swarm import Room, connect_rooms, create_rooms  # noqa: E402
-from swarm_figures import Stats, SwarmConfig, percentile  # noqa: E402
+from swarm_figures import Goal, Stats, SwarmConfig, percentile  # noqa: E402
 from websockets.protocol import State  # noqa: E402
 
 WARMUP_THINK = 0.01        # the warm-up room plays its match as fast as it can
@@ -78,6 +85,8 @@ SWEEP_S_MAX = 15.0         # the server sweeps idle rooms at most this far apart
 EXPIRY_MARGIN_S = 30.0     # rooms must leave memory within idle + sweep + this
 SETUP_S_MIN, SETUP_S_PER_ROOM = 60.0, 0.1  # allowance to create and connect rooms
 MIB = 1024
+READY_PER_DEAL = 4         # a room's four seats each say ready when a deal ends
+EVENT_POLL_S = 0.05        # past --minutes, how often a round looks at its deal count
 
 
 class Soak:
@@ -169,11 +178,12 @@ class Soak:
 
     async def warm_up(self) -> None:
         stats = self.counting_stats()
+        # the match is over when its host says rematch: an event, awaited (bounded)
+        goal = stats.goal = Goal(1, 0, 1)
         [room] = await self.open_rooms(1, WARMUP_THINK, stats)
         t0 = time.monotonic()
-        while (not stats.between_matches["rematch"]
-               and time.monotonic() - t0 < self.args.warmup_bound):
-            await asyncio.sleep(0.1)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(goal.reached.wait(), self.args.warmup_bound)
         played = time.monotonic() - t0
         await self.close_rooms([room])
         expiry = await self.wait_expired()
@@ -196,7 +206,8 @@ class Soak:
             f"{row['rooms_playing']}, in memory {row['rooms_in_memory']}, moves {row['moves']}")
 
     async def soak_round(self, round_: int, churn: int) -> dict[str, Any]:
-        """``--rooms`` rooms play for ``--minutes`` in waves, then leave memory."""
+        """``--rooms`` rooms play for ``--minutes`` in waves (with ``--until-deals``, then
+        until their deals ended), then leave memory."""
         a = self.args
         t_setup = time.monotonic()
         live = await self.open_rooms(a.rooms, a.think, self.stats)
@@ -204,19 +215,39 @@ class Soak:
         say(f"round {round_ + 1} of {a.rounds}: {a.rooms} rooms playing (set up in "
             f"{t0 - t_setup:.1f} s); every {a.wave:g} s {churn} close and {churn} new come")
         end = t0 + 60 * a.minutes
+        ready0 = self.stats.between_matches["ready"]
+        waves = 0
+
+        def deals_ended() -> int:
+            return (self.stats.between_matches["ready"] - ready0) // READY_PER_DEAL
+
+        def events_due() -> bool:
+            """--until-deals: the deals (and, with churn, a wave) this round awaits."""
+            return bool(a.until_deals) and (deals_ended() < a.until_deals
+                                            or (churn > 0 and waves == 0))
+
         next_wave, next_sample = t0 + a.wave, t0 + a.sample
-        while (now := time.monotonic()) < end:
-            await asyncio.sleep(max(0.0, min(next_wave, next_sample, end) - now))
+        while (now := time.monotonic()) < end or events_due():
+            if a.until_deals and now - t0 > a.round_cap:
+                raise RuntimeError(
+                    f"round {round_ + 1}: {deals_ended()} of {a.until_deals} deals ended and "
+                    f"{waves} waves came in --round-cap {a.round_cap:g} s")
+            wake = min(next_wave, next_sample, end if now < end else now + EVENT_POLL_S)
+            await asyncio.sleep(max(0.0, wake - now))
             now = time.monotonic()
-            if now >= next_wave and now < end and churn:
+            # past --minutes only the first wave still comes: the rooms playing then
+            # live on until they end their deals
+            if now >= next_wave and (now < end or (events_due() and not waves)) and churn:
                 leaving, live = live[:churn], live[churn:]
                 await self.close_rooms(leaving)
                 live += await self.open_rooms(churn, a.think, self.stats)
                 next_wave += a.wave
-            if now >= next_sample and now < end:  # the sample at the end comes below
-                await self.sample(t0, live, round_)
+                waves += 1
+            if now >= next_sample and (now < end or events_due()):
+                await self.sample(t0, live, round_)  # the sample at the end comes below
                 next_sample += a.sample
         soak_s = time.monotonic() - t0
+        deals = deals_ended()
         await self.sample(t0, live, round_)
         for room in live:
             for seat in room.seats:
@@ -235,7 +266,8 @@ class Soak:
         say(f"rooms left memory ({expiry['rooms_left']} left after {expiry['seconds']} s, "
             f"then {a.settle:g} s): {mib(expired)}, live heap {heap:,} "
             f"{self.heap_seen['unit']} (after the warm-up room {self.heap_seen['warm']:,})")
-        return {"seconds": round(soak_s, 1), "sockets_closed": closed,
+        return {"seconds": round(soak_s, 1), "waves": waves, "deals_ended": deals,
+                "sockets_closed": closed,
                 "rooms_expired": expired, "heap_expired": heap, "expiry": expiry,
                 "playing_sockets_closed_by_server": dropped}
 
@@ -333,7 +365,8 @@ def deadline_s(args: argparse.Namespace) -> float:
     waves = int(60 * args.minutes / args.wave) + 1
     created = args.rooms + waves * max(1, round(args.churn * args.rooms))
     expiry = args.idle_seconds + SWEEP_S_MAX + EXPIRY_MARGIN_S + args.settle + 5
-    per_round = 60 * args.minutes + expiry + SETUP_S_MIN + SETUP_S_PER_ROOM * created
+    soak_s = max(60 * args.minutes, args.round_cap if args.until_deals else 0)
+    per_round = soak_s + expiry + SETUP_S_MIN + SETUP_S_PER_ROOM * created
     return float(args.warmup_bound + expiry + args.rounds * per_round + 60)
 
 
@@ -389,6 +422,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="seconds after the rooms left memory before the final RSS")
     parser.add_argument("--warmup-bound", type=float, default=60.0,
                         help="seconds the warm-up room may take to finish its match")
+    parser.add_argument("--until-deals", type=int, default=0, metavar="N",
+                        help="each round goes on past --minutes until N deals ended in it "
+                             "(and, with --churn, a wave came)")
+    parser.add_argument("--round-cap", type=float, default=600.0,
+                        help="with --until-deals: fail if a round has not reached its deals "
+                             "in this many seconds")
     parser.add_argument("--tolerance-pct", type=float, default=10.0)
     parser.add_argument("--tolerance-mib", type=float, default=5.0)
     parser.add_argument("--rules", type=json.loads,
@@ -400,9 +439,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, default=None, help="write every figure here")
     args = parser.parse_args(argv)
     if (args.minutes <= 0 or args.rooms < 1 or args.rounds < 1 or args.wave <= 0 or args.sample <= 0
-            or args.think < 0 or not 0 <= args.churn <= 1 or args.idle_seconds <= 0):
-        parser.error("--minutes, --rooms, --rounds, --wave, --sample and --idle-seconds must be "
-                     "positive, --think not negative, --churn between 0 and 1")
+            or args.think < 0 or not 0 <= args.churn <= 1 or args.idle_seconds <= 0
+            or args.until_deals < 0 or args.round_cap <= 0):
+        parser.error("--minutes, --rooms, --rounds, --wave, --sample, --idle-seconds and "
+                     "--round-cap must be positive, --think and --until-deals not negative, "
+                     "--churn between 0 and 1")
+    if args.until_deals and args.round_cap < 60 * args.minutes:
+        parser.error("--round-cap: not shorter than --minutes")
     try:
         args.server_env = dict(kv.split("=", 1) for kv in args.server_env)
     except ValueError:

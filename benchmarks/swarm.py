@@ -9,6 +9,14 @@ and busy; then, over the measuring window, the moves, the latency from sending a
 until all four seats of the room hold a state that reflects it, the server's CPU (read
 from ``/proc/PID/stat``) and the swarm's own CPU.
 
+The window lasts ``duration`` seconds after ``warmup``; with ``min_moves`` or
+``until_matches`` (load.py's ``--min-moves``, ``--until-matches``) it then stays open until
+every room has had that many moves in it and its host said ``rematch`` that many times in
+it, and after it the swarm waits until every action sent in it has reached all four seats
+(or was refused), rather than a fixed time: what the window holds then follows from
+events, on a machine of any speed.  A goal not reached within ``window_cap`` seconds of
+window fails the run.
+
 Mode ``game`` plays ``amerikaner serve``: create a room over HTTP, three joins, four
 sockets say ``hello`` with their tokens, the host says ``start``.  Mode ``floor`` plays
 benchmarks/floor_server.py: the same sockets and messages with no game behind them.
@@ -53,7 +61,7 @@ sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 import httpx  # noqa: E402
 from procstat import cpu_seconds, rss_kib  # noqa: E402
 from rooms_harness import WS_MAX, my_turn, pick_action  # noqa: E402
-from swarm_figures import SLOW_S, Stats, SwarmConfig, summarize  # noqa: E402
+from swarm_figures import SLOW_S, Stats, SwarmConfig, reach, summarize, window_goal  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
@@ -116,6 +124,8 @@ class Room:
                     self.pending.remove(p)
                     if self.stats.in_window(p.sent):
                         self.stats.moves += 1
+                        if self.stats.goal is not None:
+                            self.stats.goal.moved(self.code)
                         self.stats.latencies.append(now - p.sent)
                         if now - p.sent > SLOW_S:
                             second = int(p.sent - self.stats.window[0])
@@ -184,6 +194,10 @@ class Seat:
     def refused(self, code: str) -> None:
         self.room.stats.errors[code] += 1
         if code in ACTION_REFUSALS and self.acted_on >= 0:
+            stats = self.room.stats
+            if stats.goal is not None:  # refused: they will never land
+                stats.goal.refused(sum(p.seat == self.index and stats.in_window(p.sent)
+                                       for p in self.room.pending))
             self.room.pending = [p for p in self.room.pending if p.seat != self.index]
             self.acted_on = -2
             self.refusals += 1
@@ -224,7 +238,10 @@ class Seat:
             if phase == "match_over" and self.host and number not in self.rematched:
                 if not dry:
                     self.rematched.add(number)
-                    self.room.stats.between_matches["rematch"] += 1
+                    stats = self.room.stats
+                    stats.between_matches["rematch"] += 1
+                    if stats.goal is not None and stats.in_window(time.perf_counter()):
+                        stats.goal.rematched(self.room.code)
                 return {"type": "rematch"}
             return None
         if not my_turn(view):
@@ -242,6 +259,8 @@ class Seat:
         self.room.pending.append(Pending(self.index, now, self.version, fingerprint(view)))
         if self.room.stats.in_window(now):
             self.room.stats.sent += 1
+            if self.room.stats.goal is not None:
+                self.room.stats.goal.sent()
         return msg
 
     async def _send(self, msg: dict[str, Any]) -> None:
@@ -335,10 +354,16 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     for room in rooms:
         await room.seats[0]._send({"type": "start"})
     start = time.perf_counter() + cfg.warmup
-    stats.window = (start, start + cfg.duration)
+    goal = stats.goal = window_goal(cfg)
+    # an event-driven window stays open until its goal is reached; it ends below
+    stats.window = (start, start + cfg.duration if goal is None else float("inf"))
     await asyncio.sleep(cfg.warmup)
     cpu0, own0, epoch0 = cpu_seconds(pid), time.process_time(), time.time()
-    await asyncio.sleep(max(0.0, stats.window[1] - time.perf_counter()))
+    await asyncio.sleep(max(0.0, start + cfg.duration - time.perf_counter()))
+    if goal is not None:
+        await reach(goal, start, cfg)
+        stats.window = (start, time.perf_counter())
+        goal.close()
     server_cpu, own_cpu = cpu_seconds(pid) - cpu0, time.process_time() - own0
     stats.window_epoch = (epoch0, time.time())
     elapsed = time.perf_counter() - start
@@ -346,7 +371,11 @@ async def run(cfg: SwarmConfig) -> dict[str, Any]:
     swarm_rss = rss_kib(os.getpid())
     for seat in seats:
         seat.active = False
-    await asyncio.sleep(min(2.0, 0.5 + cfg.think))  # the window's last actions land
+    if goal is None:
+        await asyncio.sleep(min(2.0, 0.5 + cfg.think))  # the window's last actions land
+    else:  # every action of the window lands (or is refused); what has not is counted
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(goal.drained.wait(), cfg.window_cap)
     closed_early = dict(stats.closed)
     # sent in the window and not seen by all four seats: lost or still on their way
     stats.incomplete = sum(stats.in_window(p.sent) for r in rooms for p in r.pending)

@@ -1,13 +1,21 @@
 """The PostgreSQL store on a real server: the same contract as the SQLite store (appends
 all or nothing and numbered, checkpoints, records, idle rooms forgotten), and room
-ownership: one process at a time holds a room's lease, and every append is fenced."""
+ownership: one process at a time holds a room's lease, and every append is fenced.
+
+No test here waits for a lease to run out by the clock, save one that polls for it: a
+store that should stay alive holds a lease far longer than any test (``LONG``), and a
+process that "stops renewing" is made dead by the test, which moves its heartbeat into
+the past through its own connection (``lapse``).  The store's own clock (how long since
+its last renewal) is a fake one where it matters."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import asyncpg
 import pytest
 
 from app.rooms.core.effects import Save
@@ -21,6 +29,44 @@ def room(n: int) -> dict[str, Any]:
 
 def chat(text: str) -> dict[str, Any]:
     return {"k": "chat", "text": text}
+
+
+LONG = 600.0  # a lease no test outlives: a store that renews nothing stays alive throughout
+PATIENCE = 30.0  # seconds to wait for what happens by itself (a task, a lease's end)
+
+
+async def sql(database_url: str, query: str, *args: object) -> Any:
+    """One statement through the test's own connection; its first value."""
+    con = await asyncpg.connect(database_url)
+    try:
+        return await con.fetchval(query, *args)
+    finally:
+        await con.close()
+
+
+async def lapse(database_url: str, owner: str) -> None:
+    """``owner`` stopped renewing long enough ago (paused, cut off, dead): its heartbeat
+    is in the past, as it is once ``lease_seconds`` have gone by without a renewal."""
+    await sql(database_url, "UPDATE processes SET expires_at = now() - interval '1 second' "
+              "WHERE owner = $1", owner)
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Poll ``check`` until it says ``True``; fail after ``PATIENCE`` seconds."""
+    deadline = time.monotonic() + PATIENCE
+    while not await check():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.05)
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def test_appends_are_all_or_nothing_and_numbered(database_url: str) -> None:
@@ -54,12 +100,19 @@ def test_appends_are_all_or_nothing_and_numbered(database_url: str) -> None:
 
 def test_idle_rooms_are_forgotten_unless_a_live_process_serves_them(database_url: str) -> None:
     async def scenario() -> None:
-        store = await PostgresStore.connect(database_url)
+        # alive for the whole test: "inuse" stays served, however slow the machine
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG)
         for code in ("older", "inuse"):
             assert await store.acquire(code)
             await store.append(code, Save(0, [room(1)], [(1, {"r": 1})]))
         store.release("older")
-        await asyncio.sleep(0.2)  # the lease row goes in a moment, off the caller
+
+        async def let_go() -> bool:  # the lease row goes in a moment, off the caller
+            left = await sql(database_url, "SELECT count(*) FROM leases WHERE code = $1",
+                             "older")
+            return bool(left == 0)
+
+        await eventually(let_go, "the released lease row stayed")
         assert await store.forget_idle(older_than=0) == 0  # nothing is older than 1970
         assert await store.forget_idle(older_than=2**40) == 1  # "inuse" is leased
         assert await store.load("older") is None and not await store.exists("older")
@@ -74,8 +127,8 @@ def test_idle_rooms_are_forgotten_unless_a_live_process_serves_them(database_url
 def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
         database_url: str) -> None:
     async def scenario() -> None:
-        a = await PostgresStore.connect(database_url, lease_seconds=0.6, owner="A")
-        b = await PostgresStore.connect(database_url, lease_seconds=0.6, owner="B")
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
         assert await a.acquire("abcde") and await a.acquire("abcde")  # ours: again fine
         await a.append("abcde", Save(0, [room(1)], []))
         assert not await b.acquire("abcde")  # A is alive and holds it
@@ -83,7 +136,7 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
             await b.append("abcde", Save(1, [chat("b")], []))
         assert await a.renew() == set()
         # A stops renewing (paused, cut off, dead): its lease lapses and B takes the room
-        time.sleep(0.7)
+        await lapse(database_url, "A")
         assert await b.acquire("abcde")
         with pytest.raises(StoreError):  # A's write comes too late: fenced
             await a.append("abcde", Save(1, [chat("a")], []))
@@ -102,13 +155,33 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
 
 def test_a_lost_lease_is_reported_by_renew(database_url: str) -> None:
     async def scenario() -> None:
-        a = await PostgresStore.connect(database_url, lease_seconds=0.5, owner="A")
-        b = await PostgresStore.connect(database_url, lease_seconds=0.5, owner="B")
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
         assert await a.acquire("abcde") and await a.acquire("fghij")
-        time.sleep(0.6)
+        await lapse(database_url, "A")
         assert await b.acquire("abcde")
         assert await a.renew() == {"abcde"}  # "fghij" was not taken: renewed
-        assert not await b.acquire("fghij")
+        assert not await b.acquire("fghij")  # the renewal made A alive again
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_lease_lapses_by_itself_once_its_process_stops_renewing(database_url: str) -> None:
+    """The heartbeat's own expiry, on the database's clock: nothing but time passes."""
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=0.5, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        assert await a.acquire("abcde")
+        await a.append("abcde", Save(0, [room(1)], []))
+
+        async def taken() -> bool:
+            return await b.acquire("abcde")
+
+        await eventually(taken, "A's lease never lapsed")  # A renews nothing meanwhile
+        with pytest.raises(StoreError):  # fenced
+            await a.append("abcde", Save(1, [chat("a")], []))
         await a.close()
         await b.close()
 
@@ -117,12 +190,17 @@ def test_a_lost_lease_is_reported_by_renew(database_url: str) -> None:
 
 def test_a_store_that_cannot_reach_the_database_lets_its_rooms_go(database_url: str) -> None:
     async def scenario() -> None:
-        a = await PostgresStore.connect(database_url, lease_seconds=0.3, owner="A")
+        clock = FakeClock()
+        a = await PostgresStore.connect(database_url, lease_seconds=3.0, owner="A",
+                                        clock=clock)
         assert await a.acquire("abcde")
+        clock.now = 10.0
+        assert await a.renew() == set()  # renewed: the next deadline is 3 s from here
         await a._pool.close()  # the database is gone for this process
+        clock.now = 12.9
         assert await a.renew() == set()  # a blip: try again
         assert not await a.ping()
-        time.sleep(0.35)
+        clock.now = 13.0
         assert await a.renew() == {"abcde"}  # too long: another process may have it
 
     asyncio.run(scenario())

@@ -34,7 +34,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -116,8 +116,12 @@ class PostgresStore:
     appends_wait = True  # every append is a round trip to the server
 
     def __init__(self, pool: asyncpg.Pool, url: str, lease_seconds: float,
-                 owner: str | None = None) -> None:
+                 owner: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._pool = pool
+        # This process's clock, for how long ago the leases were last renewed (the
+        # leases themselves run on the database's clock); tests move it by hand.
+        self._clock = clock
         self.owner = owner or new_owner_id()
         self.lease_seconds = lease_seconds
         self.renew_every: float | None = lease_seconds / 3
@@ -126,11 +130,12 @@ class PostgresStore:
         self._releasing: set[str] = set()
         self._lease_lock = asyncio.Lock()
         self._flushing: asyncio.Task[None] | None = None
-        self._renewed_at = time.monotonic()
+        self._renewed_at = clock()
 
     @classmethod
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
-                      owner: str | None = None) -> PostgresStore:
+                      owner: str | None = None,
+                      clock: Callable[[], float] = time.monotonic) -> PostgresStore:
         """Open the pool and bring the schema up to date.  Raises ``StoreError``."""
         if lease_seconds <= 0:
             raise StoreError("AMERIKANER_LEASE_SECONDS must be a positive number of seconds")
@@ -146,7 +151,7 @@ class PostgresStore:
         except BaseException:
             await pool.close()
             raise
-        store = cls(pool, url, lease_seconds, owner)
+        store = cls(pool, url, lease_seconds, owner, clock)
         if was != VERSION:
             log.info("database schema migrated from version %d to %d", was, VERSION)
         return store
@@ -204,7 +209,7 @@ class PostgresStore:
 
     async def renew(self) -> set[str]:
         async with self._lease_lock:
-            started = time.monotonic()
+            started = self._clock()
             held = set(self._held)
             try:
                 async with self._con("renew the leases") as con:
@@ -212,11 +217,11 @@ class PostgresStore:
                     rows = await con.fetch("SELECT code FROM leases WHERE owner = $1 AND "
                                            "code = ANY($2::text[])", self.owner, list(held))
             except StoreError as exc:
-                if time.monotonic() - self._renewed_at < self.lease_seconds:
+                if self._clock() - self._renewed_at < self.lease_seconds:
                     log.warning("the leases could not be renewed (%s); trying again", exc)
                     return set()
                 log.error("the leases could not be renewed for %.1f s: every room of this "
-                          "process is let go (%s)", time.monotonic() - self._renewed_at, exc)
+                          "process is let go (%s)", self._clock() - self._renewed_at, exc)
                 self._held -= held
                 return held
             self._renewed_at = started

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -21,11 +22,22 @@ BIG = "y" * 2000  # a header worth noticing
 HANDSHAKE = (b"GET /ws/ABCD HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
              b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
              b"Sec-WebSocket-Version: 13\r\nX-Big: %s\r\n\r\n")
+EMPTY_TEXT = b"\x81\x80\x00\x00\x00\x00"  # a client's empty text frame (masked, key 0)
+PATIENCE = 30.0  # seconds to wait for what the server does by itself
+
+
+async def until(done: Callable[[], bool], timeout: float = PATIENCE) -> None:
+    """Let the server run until ``done()``, or at most ``timeout`` seconds (the caller
+    then checks what it expected, and fails)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not done() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
 
 
 async def _serve_one_socket() -> dict[str, Any]:
     seen: dict[str, Any] = {}
     accepted = asyncio.Event()
+    heard = asyncio.Event()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         assert scope["type"] == "websocket"
@@ -36,7 +48,7 @@ async def _serve_one_socket() -> dict[str, Any]:
         seen["direct"] = protocol.send_text_now if protocol else None
         accepted.set()
         while (await receive())["type"] != "websocket.disconnect":
-            pass
+            heard.set()
 
     http = guarded_protocol(10.0, 4, TrustedProxies(()))
     config = uvicorn.Config(app, ws=LeanWebSocketProtocol, http=http, lifespan="off",
@@ -47,14 +59,16 @@ async def _serve_one_socket() -> dict[str, Any]:
     port = sock.getsockname()[1]
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     try:
-        while not server.started:
-            await asyncio.sleep(0.01)
+        await until(lambda: server.started)
         # a handshake by hand: a client library in this process would hold the header too
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(HANDSHAKE % (port, BIG.encode()))
         assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
-        await asyncio.wait_for(accepted.wait(), 5)
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(accepted.wait(), PATIENCE)
+        # a message the app reads: what the server had to do before (the handshake, the
+        # upgrade, the accept) is done
+        writer.write(EMPTY_TEXT)
+        await asyncio.wait_for(heard.wait(), PATIENCE)
         gc.collect()
         protocols = [c for c in server.server_state.connections
                      if isinstance(c, LeanWebSocketProtocol)]
@@ -73,12 +87,10 @@ async def _serve_one_socket() -> dict[str, Any]:
         seen["sent_while_paused"] = direct(b'"held"')
         protocol.resume_writing()
         seen["sent"] = direct(b'"now"')
-        seen["frame"] = await asyncio.wait_for(reader.readexactly(7), 5)
+        seen["frame"] = await asyncio.wait_for(reader.readexactly(7), PATIENCE)
         writer.close()
-        for _ in range(100):
-            if not server.server_state.connections:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: not server.server_state.connections
+                    and http.open_sockets.count(address_key("127.0.0.1")) == 0)
         seen["open_after"] = http.open_sockets.count(address_key("127.0.0.1"))
     finally:
         server.should_exit = True
@@ -165,21 +177,16 @@ async def _closed_socket_survivors() -> dict[str, Any]:
     gc.collect()
     gc.disable()
     try:
-        while not server.started:
-            await asyncio.sleep(0.01)
+        await until(lambda: server.started)
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(HANDSHAKE % (port, b"x"))
         assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
-        for _ in range(100):
-            if protocols:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: bool(protocols))
         writer.close()
-        for _ in range(200):
-            if not server.server_state.connections:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.05)
+        # the server's close tasks end; a protocol in a reference cycle would stay (the
+        # collector is off) and be counted once the wait is over
+        await until(lambda: not server.server_state.connections
+                    and all(r() is None for r in protocols))
         return {"seen": len(protocols), "alive": sum(r() is not None for r in protocols)}
     finally:
         gc.enable()

@@ -1,5 +1,10 @@
 """People come and go: reconnecting mid-trick, the away bot and the hand-back, the host
-role passing on, a late friend taking a bot's seat, rooms leaving memory when idle."""
+role passing on, a late friend taking a bot's seat, rooms leaving memory when idle.
+
+How long each grace lasts, to the tick, is the pure room's to test with its hand-driven
+clock (test_core_people.py); here the server's wiring of them: the room's timer set and
+fired, its bot asked, frames to everyone.  Graces are 0 or far longer than a test, or
+short and waited for generously, and nothing is timed."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import time
 from collections.abc import Callable
 
 import httpx
+import pytest
 from rooms_harness import (
     Client,
     ServerThread,
@@ -17,6 +23,32 @@ from rooms_harness import (
     my_turn,
     pick_action,
 )
+
+from app.rules import Action, Match
+
+
+def record_bot_requests(server: ServerThread, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seats the server's bots are asked to play, in order.  A room asks in the step
+    that gave the turn (a ``Think`` effect starts a task, which asks at its first run), so
+    once a client's ping is answered every request made before it is in the list."""
+    asked: list[int] = []
+    thinkers = server.registry.thinkers
+    think = thinkers.think
+
+    async def recorded(level: str, match: Match, seat: int, seed: float) -> Action:
+        asked.append(seat)
+        action: Action = await think(level, match, seat, seed)
+        return action
+
+    monkeypatch.setattr(thinkers, "think", recorded)
+    return asked
+
+
+def answered_ping(client: Client) -> None:
+    """A ping and its pong: what the server sent this client before has arrived, and what
+    it did before (a step carried out, a bot asked) is done."""
+    client.send({"type": "ping"})
+    client.wait_for(lambda m: m["type"] == "pong")
 
 
 def test_reconnect_in_the_middle_of_a_trick_returns_the_seat_and_full_view(
@@ -43,14 +75,20 @@ def test_reconnect_in_the_middle_of_a_trick_returns_the_seat_and_full_view(
 
 
 def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
-        server: ServerThread) -> None:
+        server: ServerThread, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grace is 0: the room's timer fires as soon as Bo's turn sets it.  That the turn
+    waits ``grace_seconds`` first, and that nobody plays for a connected person, is in
+    test_core_people.py:
+    test_a_disconnected_persons_turn_waits_then_their_bot_plays_until_they_return
+    (and test_a_stand_in_passes_in_the_auction_and_never_commits_its_person)."""
+    asked = record_bot_requests(server, monkeypatch)
     room = create_room(server.base)
     code = room["room"]
     bo_token = join_room(server.base, code, "Bo")["token"]
     ann = Client(server.base, code, token=room["token"])
     bo = Client(server.base, code, token=bo_token)
-    ann.send({"type": "settings", "grace_seconds": 1})
-    ann.wait_state(lambda v: v["room"]["settings"]["grace_seconds"] == 1)
+    ann.send({"type": "settings", "grace_seconds": 0})
+    ann.wait_state(lambda v: v["room"]["settings"]["grace_seconds"] == 0)
     ann.send({"type": "start"})
     bo.wait_state(lambda v: v["phase"] != "lobby")
     bo.close()
@@ -58,17 +96,19 @@ def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
     ann.wait_state(lambda v: not v["room"]["seats"][1]["connected"])
     # Ann plays on; when it is Bo's turn, the grace period runs out and a bot steps in
     seen_turn = act_until(ann, lambda v: v["turn"] == 1, rng)
-    started = time.monotonic()
-    assert not seen_turn["room"]["seats"][1]["away"]
-    away = ann.wait_state(lambda v: v["room"]["seats"][1]["away"])
-    assert time.monotonic() - started >= 0.5
+    assert not seen_turn["room"]["seats"][1]["away"]  # the timer's step, not this one
+    stand_in = ann.wait_for(lambda m: m["type"] == "state"
+                            and {"type": "stand_in", "seat": 1} in m["events"])
+    assert stand_in["view"]["room"]["seats"][1]["away"]
     # the stand-in plays Bo's turn (in the auction it passes at once: never a contract)
-    assert away["turn"] == 1 or away["auction"][-1] == {"seat": 1, "bid": "pass"}
+    assert stand_in["view"]["turn"] == 1 or \
+        {"type": "bid", "seat": 1, "bid": "pass"} in stand_in["events"]
     moved = act_until(ann, lambda v: v["turn"] not in (1, None) or v["phase"] == "deal_over",
                       rng)
     assert moved["room"]["seats"][1]["away"]
     # Bo comes back: the seat is his at once, and the bot no longer plays it
     bo = Client(server.base, code, token=bo_token)
+    back = len(asked)  # Bo's hello came after every request before it (see above)
     assert bo.seat == 1 and bo.state is not None
     assert not bo.state["room"]["seats"][1]["away"]
     ann.wait_state(lambda v: v["room"]["seats"][1]["connected"]
@@ -88,9 +128,10 @@ def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
                 ann.send({"type": "ready"})
                 bo.send({"type": "ready"})
                 ann.wait_state(lambda v: v["phase"] != "deal_over")
-        time.sleep(0.3)  # a bot would have played by now (no bot delay in tests)
-        bo.drain(0.05)
-        assert bo.state is not None and bo.state["turn"] == 1, "a bot played Bo's turn"
+        # the step that gave Bo the turn would have asked a bot with it: none was
+        answered_ping(bo)
+        assert 1 not in asked[back:], "a bot was asked to play Bo's turn"
+        assert bo.state is not None and bo.state["turn"] == 1
         bo.act(pick_action(bo.state, both))
         assert bo.wait_for(lambda m: m["type"] in ("state", "error"))["type"] == "state"
 
@@ -119,24 +160,43 @@ def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread)
     assert cy.wait_state(lambda v: v["phase"] != "lobby")["room"]["host"] == 2
 
 
-def test_a_host_who_reloads_keeps_the_role_and_one_who_stays_away_hands_it_on(
+def test_a_host_who_reloads_keeps_the_role(
         make_server: Callable[..., ServerThread]) -> None:
-    server = make_server(host_grace=1.5)
+    """A grace far longer than the test: the role never moves while Ann reloads.  That it
+    holds until the grace's last moment and passes then is in test_core_people.py:
+    test_a_host_back_within_the_grace_keeps_the_role and
+    test_the_host_role_waits_out_its_grace_then_passes_to_the_next_connected_person."""
+    server = make_server(host_grace=600)
     room = create_room(server.base)
     code = room["room"]
     cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
     ann = Client(server.base, code, token=room["token"])
     cy = Client(server.base, code, token=cy_token)
     ann.close()  # a reload: back within the grace
+    gone = cy.wait_state(lambda v: not v["room"]["seats"][0]["connected"])
+    assert gone["room"]["host"] == 0
     ann = Client(server.base, code, token=room["token"])
     assert ann.state is not None and ann.state["room"]["you_are_host"]
-    cy.drain(2.0)  # longer than the grace: the role stayed with Ann all along
-    assert cy.state is not None and cy.state["room"]["host"] == 0
-    ann.close()  # now Ann stays away
-    gone = time.monotonic()
-    view = cy.wait_state(lambda v: v["room"]["host"] == 2)
-    assert time.monotonic() - gone >= 1.0, "the role passed before the grace was over"
-    assert view["room"]["you_are_host"]
+    answered_ping(cy)  # every state of the room since has reached Cy
+    hosts = {f["view"]["room"]["host"] for f in cy.frames if f["type"] == "state"}
+    assert hosts == {0}, "the role left Ann during her reload"
+
+
+def test_a_host_who_stays_away_hands_the_role_on_when_the_grace_runs_out(
+        make_server: Callable[..., ServerThread]) -> None:
+    """The room's timer passes the role on (a short grace, waited for generously)."""
+    server = make_server(host_grace=0.1)
+    room = create_room(server.base)
+    code = room["room"]
+    cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
+    ann = Client(server.base, code, token=room["token"])
+    cy = Client(server.base, code, token=cy_token)
+    ann.close()  # and Ann stays away
+    gone = cy.wait_state(lambda v: not v["room"]["seats"][0]["connected"])
+    assert gone["room"]["host"] == 0  # the step of her leaving starts the grace
+    view = cy.wait_state(lambda v: v["room"]["host"] == 2)  # the timer's step ends it
+    assert view["room"]["you_are_host"] and view["room"]["seats"][2]["host"]
+    assert not view["room"]["seats"][0]["connected"]
 
 
 def test_a_late_friend_takes_a_bot_seat_from_the_next_deal_on(server: ServerThread) -> None:

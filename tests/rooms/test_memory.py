@@ -36,7 +36,7 @@ def _new_protocols(before: set[int]) -> list[weakref.ref[Any]]:
             if isinstance(o, LeanWebSocketProtocol) and id(o) not in before]
 
 
-def _server_idle(server: ServerThread, code: str, timeout: float = 10) -> None:
+def _server_idle(server: ServerThread, code: str, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         runner = server.registry.rooms.get(code)
@@ -44,6 +44,19 @@ def _server_idle(server: ServerThread, code: str, timeout: float = 10) -> None:
             return
         time.sleep(0.02)
     raise AssertionError("the server still holds connections")
+
+
+def _alive_once_closed(refs: list[weakref.ref[Any]], timeout: float = 30) -> int:
+    """How many of ``refs`` are alive once the server's close tasks have ended: each
+    protocol goes as its last task lets go of it, by reference counting, or (in a
+    reference cycle, the collector being off) never; after ``timeout`` seconds, the
+    count of those still alive."""
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = sum(ref() is not None for ref in refs)
+        if alive == 0 or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.02)
 
 
 @pytest.mark.parametrize("how", ["closing handshake", "dropped sockets"])
@@ -76,8 +89,7 @@ def test_a_full_room_whose_people_all_leave_at_once_leaves_no_connection_behind(
             for thread in leaving:
                 thread.join(10)
         _server_idle(server, code)
-        time.sleep(0.3)  # the server's close tasks end
-        alive = sum(ref() is not None for ref in refs)
+        alive = _alive_once_closed(refs)
     finally:
         gc.enable()
     assert alive == 0, f"{alive} closed connections wait for a full collection"
@@ -91,7 +103,7 @@ def test_a_socket_that_leaves_before_its_hello_leaves_nothing_behind(
     gc.disable()
     try:
         people = [Client(server.base, code, hello=False) for _ in range(3)]
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         refs: list[weakref.ref[Any]] = []
         while len(refs) < 3 and time.monotonic() < deadline:
             refs = _new_protocols(before)
@@ -101,8 +113,7 @@ def test_a_socket_that_leaves_before_its_hello_leaves_nothing_behind(
         people[1].ws.socket.close()
         people[2].send({"type": "ping"})  # not a hello: refused and closed by the server
         _server_idle(server, code)
-        time.sleep(0.3)
-        alive = sum(ref() is not None for ref in refs)
+        alive = _alive_once_closed(refs)
     finally:
         gc.enable()
     assert alive == 0, f"{alive} closed connections wait for a full collection"
@@ -142,19 +153,32 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
         shrinks.append(len(collections))  # before the collection
 
     monkeypatch.setattr(srv.registry.store, "shrink", shrink_then_count)
+    sweeps: list[int] = []
+    maintain = srv.registry.store.maintain
+
+    async def maintain_then_count() -> None:
+        await maintain()
+        sweeps.append(len(sweeps))  # a sweep's last step: after its collection, if any
+
+    monkeypatch.setattr(srv.registry.store, "maintain", maintain_then_count)
     first, second = create_room(srv.base), create_room(srv.base)
     ann = Client(srv.base, first["room"], token=first["token"])
     bo = Client(srv.base, second["room"], token=second["token"])
     runners.extend(weakref.ref(r) for r in srv.registry.rooms.values())
     assert len(runners) == 2
     ann.close()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while first["room"] in srv.registry.rooms:
         assert time.monotonic() < deadline, "the idle room stayed in memory"
         time.sleep(0.05)
-    time.sleep(0.5)
+    # the sweep that let Ann's room go has ended (it would have collected before this)
+    ended = len(sweeps)
+    while len(sweeps) <= ended:
+        assert time.monotonic() < deadline, "the sweeps stopped"
+        time.sleep(0.05)
     assert collections == [] and shrinks == []  # Bo's room is still in memory
     bo.close()
+    deadline = time.monotonic() + 30
     while srv.registry.rooms or not trims:  # the trim follows the collection
         assert time.monotonic() < deadline, "no collection after the last room left"
         time.sleep(0.05)

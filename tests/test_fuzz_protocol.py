@@ -10,7 +10,10 @@ extra keys forbidden), and a refused message changed nothing: the room's ``versi
 ``game`` (``GET /api/rooms/{code}``) stay, and no state frame follows the refusal.  At the
 end of every run the table still plays its match to the end with legal moves.
 
-Bounded: few examples of few steps, derandomized, no example database."""
+Bounded: few examples of few steps, derandomized, no example database.  Nothing waits on
+the machine's speed: the room has no clock the steps could reach, so it moves only when a
+client does, and a socket the test closed is waited for through the room version its
+close brings; what the server logs late is read once it has stopped."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 import httpx
@@ -73,12 +76,23 @@ JSON = st.recursive(JSON_LEAF, lambda inner: st.one_of(
 # a message of a known type with made-up fields ("leave" and "rules" are left to COMMANDS:
 # a seat given back or a long match would change the table under test)
 FUZZ_TYPES = [t for t in CLIENT_TYPES if t not in ("leave", "rules")] + ["shout", ""]
+
+
+def keeps_the_room_still(msg: dict[str, Any]) -> bool:
+    """Whether ``msg`` cannot shorten a dropped person's grace under half a minute (the
+    shortest COMMANDS set is 40 s): a reconnection would then race the timer that gives
+    that person's turn to a bot (on a busy machine the bot could win), and the room
+    would move by itself between two checks."""
+    grace = msg.get("grace_seconds")
+    return not (msg["type"] == "settings" and isinstance(grace, int) and grace < 30)
+
+
 MESSAGE = st.builds(lambda kind, fields: {**fields, "type": kind},
                     st.sampled_from(FUZZ_TYPES),
                     st.dictionaries(st.sampled_from(["game", "action", "text", "seat", "level",
                                                      "token", "spectate", "reaction", "x",
                                                      "grace_seconds", "bot_pace"]),
-                                    JSON, max_size=3))
+                                    JSON, max_size=3)).filter(keeps_the_room_still)
 
 
 def nested(depth: int, kind: str) -> str:
@@ -163,6 +177,29 @@ class LiveServer:
         assert not problems, "\n---\n".join(problems)
         self.seen = len(self.process.output())
 
+    def check_to_the_end(self) -> None:
+        """``check``, on a log the server can add nothing to: what it writes late (about
+        a socket whose client already saw it close) is in once the process has stopped.
+        Then it is started again, on the same port and data; the log so far counts as
+        checked either way."""
+        assert self.alive(), self.process.output()[-3000:]
+        self.process.stop()
+        problems = self.problems()
+        self.seen = len(self.process.output())
+        self.process.start()
+        assert not problems, "\n---\n".join(problems)
+
+    def wait_gone(self, code: str) -> None:
+        """Wait until nobody is connected to room ``code``: the server has taken the close
+        of every socket it had (polled, 20 s at most)."""
+        deadline = time.monotonic() + 20
+        while True:
+            info = httpx.get(f"{self.base}/api/rooms/{code}", timeout=10).json()
+            if info["spectators"] == 0 and not any(s["connected"] for s in info["seats"]):
+                return
+            assert time.monotonic() < deadline, f"sockets of room {code} still there: {info}"
+            time.sleep(0.01)
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
@@ -188,6 +225,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
     """One room: ``clients[0..3]`` are the seats, the rest spectators."""
 
     server: LiveServer
+    rooms: ClassVar[list[str]] = []  # every run's room, in order
 
     def __init__(self) -> None:
         super().__init__()
@@ -195,11 +233,12 @@ class ProtocolFuzz(RuleBasedStateMachine):
         self.http = httpx.Client(base_url=base, timeout=10)
         room = create_room(base, rules=RULES)
         self.code: str = room["room"]
+        self.rooms.append(self.code)
         self.tokens: list[str | None] = [room["token"]] + [
             join_room(base, self.code, name)["token"] for name in NAMES]
         self.tokens += [None] * SPECTATORS
         self.clients = [self.connect(i) for i in range(len(self.tokens))]
-        self.settle(churn=True)
+        self.settle()  # (each connection's hello was answered: nothing is on its way)
 
     # helpers
 
@@ -213,16 +252,20 @@ class ProtocolFuzz(RuleBasedStateMachine):
         info: dict[str, Any] = r.json()
         return info
 
-    def settle(self, churn: bool = False) -> None:
-        """Wait until every client has the room's latest state; ``churn``: sockets came
-        and went, so first until the room is still (the server may still be seeing a
-        socket go)."""
+    def settle(self, version: int = 0) -> None:
+        """Wait until every client has the room's latest state.  ``version``: the version
+        the room reaches once the server has taken the close of every socket the test
+        closed, a new version each (``Disconnect``), which it does a moment after the
+        client saw the close: first until the room is there (polled, 20 s at most).  A
+        hello's version is there by the time its welcome came, and the room has no clock
+        of its own within reach, so it is still from then on."""
+        deadline = time.monotonic() + 20
         info = self.room()
-        while churn:
-            time.sleep(0.02)
-            again = self.room()
-            churn = again["version"] != info["version"]
-            info = again
+        while info["version"] < version:
+            assert time.monotonic() < deadline, \
+                f"version {info['version']}, not {version}: a closed socket was not taken"
+            time.sleep(0.01)
+            info = self.room()
         version = info["version"]
         for c in self.clients:
             if c.version < version:
@@ -262,12 +305,13 @@ class ProtocolFuzz(RuleBasedStateMachine):
     def actor(self) -> Client | None:
         return next((c for c in self.clients[:4] if c.state and my_turn(c.state)), None)
 
-    def replace(self, i: int) -> None:
-        """``clients[i]`` was closed: connect it again and catch everyone up."""
+    def replace(self, i: int, version: int) -> None:
+        """``clients[i]`` was closed by the server, the room being at ``version`` before:
+        connect it again and catch everyone up."""
         self.clients[i].close()
         OPEN_CLIENTS.remove(self.clients[i])
         self.clients[i] = self.connect(i)
-        self.settle(churn=True)
+        self.settle(version + 2)  # its close and the new socket's hello
 
     # rules
 
@@ -357,6 +401,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
     def rapid_reconnect(self, who: int, times: int, tabs: bool) -> None:
         """Close and open again, several times in a row, at once; ``tabs``: the new
         connection opens before the old one closes (two tabs on one seat)."""
+        version = self.room()["version"]
         for _ in range(times):
             old = self.clients[who]
             if tabs:
@@ -366,7 +411,8 @@ class ProtocolFuzz(RuleBasedStateMachine):
                 old.close()
                 self.clients[who] = self.connect(who)
             OPEN_CLIENTS.remove(old)
-        self.settle(churn=True)
+            version += 2  # the old socket's close and the new one's hello
+        self.settle(version)
 
     @rule(who=st.integers(0, 5))
     def huge_frame(self, who: int) -> None:
@@ -378,7 +424,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
             c.wait_for(lambda m: False, timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
         assert self.room()["game"] == before["game"]
-        self.replace(who)
+        self.replace(who, before["version"])
 
     @rule(first=st.one_of(GARBAGE, MESSAGE.map(json.dumps),
                           st.just(json.dumps({"type": "hello", "token": "no-such-token"}))))
@@ -386,10 +432,12 @@ class ProtocolFuzz(RuleBasedStateMachine):
         """A stranger's first message that is not a good hello: an error, then closed."""
         before = self.room()
         c = Client(self.server.base, self.code, hello=False)
+        welcomed = False
         try:
             c.send_raw(first)
             reply = c.wait_for(lambda m: m["type"] in ("error", "welcome"))
             if reply["type"] == "welcome":
+                welcomed = True
                 return  # {"type": "hello"} and some made-up fields may be a good hello
             with pytest.raises(ConnectionClosed) as closed:
                 c.wait_for(lambda m: False, timeout=10)
@@ -400,7 +448,8 @@ class ProtocolFuzz(RuleBasedStateMachine):
         finally:
             c.close()
             OPEN_CLIENTS.remove(c)
-            self.settle(churn=True)
+            # welcomed: its hello and its close; refused: it never was in the room
+            self.settle(before["version"] + 2 if welcomed else 0)
 
     @rule(who=st.integers(0, 5), burst=st.lists(st.one_of(
         st.sampled_from(CHATTER), MESSAGE, GARBAGE.filter(lambda g: len(g) < 1000)),
@@ -418,7 +467,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
         c.send({"type": "ping"})
         while pings >= 0:
             pings -= c.recv(10)["type"] == "pong"
-        self.settle(churn=True)
+        self.settle()  # (the last pong came after every message of the burst was handled)
 
     # one path segment once decoded (a "/", even as %2F, would be another path)
     @rule(code=st.text(min_size=1, max_size=40).filter(
@@ -497,6 +546,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
 def test_protocol_fuzz(live: LiveServer) -> None:
     live.check()
     ProtocolFuzz.server = live
+    ProtocolFuzz.rooms.clear()
     run_state_machine_as_test(
         ProtocolFuzz, settings=settings(
             max_examples=6, stateful_step_count=30, deadline=None, derandomize=True,
@@ -504,8 +554,11 @@ def test_protocol_fuzz(live: LiveServer) -> None:
             # no shrinking: each step costs real sockets, and a failing run of at most 30
             # steps reads well as it is (shrinking one took over five minutes)
             phases=[Phase.explicit, Phase.generate]))
-    time.sleep(0.2)
-    live.check()  # a late line of the last run
+    # a late line of the last run: every room has taken the close of every socket, and
+    # the whole log is read once the server can write no more
+    for code in ProtocolFuzz.rooms:
+        live.wait_gone(code)
+    live.check_to_the_end()
 
 
 def test_a_text_frame_that_is_not_utf8_is_closed_without_a_traceback(
@@ -519,8 +572,7 @@ def test_a_text_frame_that_is_not_utf8_is_closed_without_a_traceback(
         with pytest.raises(ConnectionClosed) as closed:
             c.recv(10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
-        time.sleep(0.2)  # let the server write its log
-        assert server.problems() == []
+        server.check_to_the_end()  # what the server logged of that socket, late lines too
     finally:
         server.seen = len(server.process.output())  # the fuzz checks its own steps only
         c.close()

@@ -67,7 +67,7 @@ class NginxServer:
             as_unprivileged([nginx, "-p", str(self.root), "-e", str(self.root / "error.log"),
                              "-c", str(self.root / "nginx.conf")]),
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 break

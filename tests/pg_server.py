@@ -78,7 +78,7 @@ class PostgresServer:
 
     def _wait_ready(self) -> None:
         pg_isready = find_binary("pg_isready")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             assert self.proc is not None
             if self.proc.poll() is not None:

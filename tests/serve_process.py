@@ -63,10 +63,11 @@ class ServeProcess:
                  "--port", str(self.port), "--data-dir", str(self.data_dir)],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 preexec_fn=self._limit_files if self.max_files else None)
-        deadline = time.monotonic() + 20
+        # Generous: on a busy machine the imports alone took 10 s; a crash ends it sooner.
+        deadline = time.monotonic() + 120
         while True:
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{self.base}/healthz", timeout=10).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

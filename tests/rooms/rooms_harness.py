@@ -44,7 +44,7 @@ class ServerThread:
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
@@ -85,7 +85,7 @@ class Client:
     def __init__(self, base: str, code: str, token: str | None = None, spectate: bool = False,
                  hello: bool = True, origin: str | None = None) -> None:
         url = base.replace("http://", "ws://") + f"/ws/{code}"
-        kwargs: dict[str, Any] = {"compression": None, "open_timeout": 5,
+        kwargs: dict[str, Any] = {"compression": None, "open_timeout": 30,
                                   "max_size": 2 * WS_MAX, "legacy": True}
         if origin is not None:
             kwargs["origin"] = origin
@@ -113,7 +113,7 @@ class Client:
     def send_raw(self, text: str | bytes) -> None:
         self.ws.send(text)
 
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
+    def recv(self, timeout: float = 30) -> dict[str, Any]:
         raw = self.ws.recv(timeout=timeout)
         msg: dict[str, Any] = json.loads(raw)
         frame_adapter.validate_python(msg)  # every frame fits the protocol's models
@@ -127,7 +127,7 @@ class Client:
         return msg
 
     def wait_for(self, pred: Callable[[dict[str, Any]], bool],
-                 timeout: float = 20) -> dict[str, Any]:
+                 timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -138,14 +138,14 @@ class Client:
                 return msg
 
     def wait_state(self, pred: Callable[[dict[str, Any]], bool],
-                   timeout: float = 20) -> dict[str, Any]:
+                   timeout: float = 60) -> dict[str, Any]:
         if self.state is not None and pred(self.state):
             return self.state
         msg = self.wait_for(lambda m: m["type"] == "state" and pred(m["view"]), timeout)
         view: dict[str, Any] = msg["view"]
         return view
 
-    def error(self, timeout: float = 10) -> dict[str, Any]:
+    def error(self, timeout: float = 30) -> dict[str, Any]:
         return self.wait_for(lambda m: m["type"] == "error", timeout)
 
     def drain(self, quiet: float = 0.2) -> None:

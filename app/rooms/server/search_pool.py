@@ -58,6 +58,7 @@ class PoolStats(TypedDict):
 
     workers: int              # processes it keeps
     alive: int                # of them running now (a dead one is replaced at once)
+    ready: int                # of them done with their imports, taking jobs
     started: bool             # started on the first search
     running: LaneCounts       # jobs on a worker now, by lane
     waiting: LaneCounts       # jobs waiting for a worker, by lane
@@ -358,6 +359,7 @@ class SearchPool:
         return {
             "workers": self.workers,
             "alive": sum(1 for w in self._pool if w.process.is_alive()),
+            "ready": sum(1 for w in self._pool if w.ready),
             "started": self._loop is not None,
             "running": {"bot": running.count(Lane.BOT), "hint": running.count(Lane.HINT),
                         "review": running.count(Lane.REVIEW)},

@@ -51,9 +51,13 @@ class ServeProcess:
                     "AMERIKANER_ROOMS_PER_MINUTE": "0", **(env or {})}
         self.max_files = max_files
         self.port = port or free_port()
+        # a port we chose may be taken by another suite's server before ours binds it:
+        # then start picks another (a port the caller chose is kept)
+        self._own_port = port is None
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = data_dir / "serve.log"
         self.proc: subprocess.Popen[bytes] | None = None
+        self._retries = 0
 
     def start(self) -> ServeProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -71,6 +75,12 @@ class ServeProcess:
                     return self
             except httpx.HTTPError:
                 pass
+            if (self.proc.poll() is not None and self._own_port and self._retries < 5
+                    and "address already in use" in self.output()[-2000:]):
+                self._retries += 1
+                self.port = free_port()
+                self.base = f"http://127.0.0.1:{self.port}"
+                return self.start()
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(f"amerikaner serve did not start:\n{self.output()}")

@@ -40,10 +40,12 @@ def seconds(locator: Any) -> int:
 
 
 def counts_down(locator: Any, page: Any) -> None:
-    """A countdown's number goes down within two seconds."""
+    """A countdown's number goes down (waited for: a busy machine's browser may update
+    it late, but it must update)."""
     first = seconds(locator)
-    page.wait_for_timeout(1600)
-    assert seconds(locator) < first, f"the countdown stayed at {first}"
+    page.wait_for_function(
+        "([el, first]) => parseInt(el.innerText.replace(/\\D/g, ''), 10) < first",
+        arg=[locator.element_handle(), first], timeout=30_000)
 
 
 def test_your_turn_title_focus_and_keys(new_page: Any) -> None:
@@ -132,14 +134,14 @@ def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
     expect(ann.locator("#chat-log").get_by_text("Bob took a seat.")).to_be_visible()
     ann.get_by_text("Change the rules").click()
     grace = ann.get_by_role("spinbutton", name="Seconds before a bot plays for someone away")
-    grace.fill("5")
+    grace.fill("30")  # long enough to be seen counting on a busy machine
     grace.press("Tab")
     ann.get_by_role("button", name="Start").click()
     expect(hand(ann).get_by_role("button")).to_have_count(12)
     bob.close()
 
     saw_grace = False
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while phase(ann) == "auction" and time.monotonic() < deadline:
         grace_clock = ann.locator(".seat[aria-label='Bob'] .seat-clock.grace [data-until]")
         # 4 on the clock (more than 3 s left): it is still there after 1.6 s.

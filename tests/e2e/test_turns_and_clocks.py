@@ -11,11 +11,13 @@ import re
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP
 from .players import (
     BID,
+    SHORT,
     deal_over,
     enabled_cards,
     hand,
@@ -198,7 +200,10 @@ def test_first_lead_and_call_by_keyboard(new_page: Any) -> None:
         # The highest bid wins the auction (unless a bot says Amerikaner).
         bids = page.get_by_role("button", name=BID, disabled=False)
         if page.get_by_role("button", name="Pass", exact=True).is_visible() and bids.count():
-            bids.last.click()
+            try:
+                bids.last.click(timeout=SHORT)
+            except PlaywrightError:
+                continue  # the next state came under us: look again
         elif phase(page) == "lead" or not take_turn(page, bid=False):
             page.wait_for_timeout(60)
     # The new turn put the focus on a card to lead: Enter picks it, Enter calls.

@@ -16,6 +16,9 @@ import pytest
 from serve_process import ServeProcess as BaseServeProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
+# expect()'s own 5 s default ran out on a machine running two copies of the suite: a
+# generous bound that only a hang reaches (actions have the contexts' 15 s)
+sync_api.expect.set_options(timeout=30_000)
 
 CHROMIUM = os.environ.get("AMERIKANER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

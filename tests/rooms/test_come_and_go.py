@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -137,11 +138,8 @@ def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
 
 
 def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread) -> None:
-    room = create_room(server.base)
+    room, ann, cy = host_and_guest(server)
     code = room["room"]
-    cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
-    ann = Client(server.base, code, token=room["token"])
-    cy = Client(server.base, code, token=cy_token)
     watcher = Client(server.base, code, spectate=True)
     cy.send({"type": "start"})
     assert cy.error()["code"] == "not_host"
@@ -160,6 +158,15 @@ def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread)
     assert cy.wait_state(lambda v: v["phase"] != "lobby")["room"]["host"] == 2
 
 
+def host_and_guest(server: ServerThread) -> tuple[dict[str, Any], Client, Client]:
+    """A room with Ann (its host) and Cy (seat 2) connected: the room, Ann, Cy."""
+    room = create_room(server.base)
+    cy_token = join_room(server.base, room["room"], "Cy", seat=2)["token"]
+    ann = Client(server.base, room["room"], token=room["token"])
+    cy = Client(server.base, room["room"], token=cy_token)
+    return room, ann, cy
+
+
 def test_a_host_who_reloads_keeps_the_role(
         make_server: Callable[..., ServerThread]) -> None:
     """A grace far longer than the test: the role never moves while Ann reloads.  That it
@@ -167,11 +174,8 @@ def test_a_host_who_reloads_keeps_the_role(
     test_a_host_back_within_the_grace_keeps_the_role and
     test_the_host_role_waits_out_its_grace_then_passes_to_the_next_connected_person."""
     server = make_server(host_grace=600)
-    room = create_room(server.base)
+    room, ann, cy = host_and_guest(server)
     code = room["room"]
-    cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
-    ann = Client(server.base, code, token=room["token"])
-    cy = Client(server.base, code, token=cy_token)
     ann.close()  # a reload: back within the grace
     gone = cy.wait_state(lambda v: not v["room"]["seats"][0]["connected"])
     assert gone["room"]["host"] == 0
@@ -186,11 +190,7 @@ def test_a_host_who_stays_away_hands_the_role_on_when_the_grace_runs_out(
         make_server: Callable[..., ServerThread]) -> None:
     """The room's timer passes the role on (a short grace, waited for generously)."""
     server = make_server(host_grace=0.1)
-    room = create_room(server.base)
-    code = room["room"]
-    cy_token = join_room(server.base, code, "Cy", seat=2)["token"]
-    ann = Client(server.base, code, token=room["token"])
-    cy = Client(server.base, code, token=cy_token)
+    _room, ann, cy = host_and_guest(server)
     ann.close()  # and Ann stays away
     gone = cy.wait_state(lambda v: not v["room"]["seats"][0]["connected"])
     assert gone["room"]["host"] == 0  # the step of her leaving starts the grace

@@ -88,7 +88,7 @@ def hint_job(job: Job) -> dict[str, Any]:
         return explain(view, random.Random(), deadline).to_json()
     except Exception:
         log.exception("the strong bot's hint failed; the easy bot's is given")
-        return plain_hint(choose_action("easy", view, random.Random()))
+        return easy_hint(view)
 
 
 def plain_hint(action: Action) -> dict[str, Any]:
@@ -104,9 +104,14 @@ def plain_hint(action: Action) -> dict[str, Any]:
     return {"action": wire, "key": "hint.play", "params": {"card": wire["play"]}}
 
 
+def easy_hint(view: SeatView) -> dict[str, Any]:
+    """The easy bot's action as a hint, when the search cannot give one."""
+    return plain_hint(choose_action("easy", view, random.Random()))
+
+
 def quick_hint(match: Match, seat: int) -> dict[str, Any]:
-    """The easy bot's action as a hint, when the search cannot give one (thread-safe)."""
-    return plain_hint(choose_action("easy", SeatView(match, seat), random.Random()))
+    """``easy_hint`` for ``seat`` of ``match``, in the bots' thread (no worker needed)."""
+    return easy_hint(SeatView(match, seat))
 
 
 def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -259,6 +259,15 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
     page.get_by_role("button", name=BID, disabled=False).last.click()
 
     page.get_by_role("checkbox", name="Four-colour deck").check()
+    # The host holds the next deal back for 300 s (the most the settings allow), so the
+    # audit of the finished deal below, in three languages and two sizes, is not cut
+    # short by the next deal however slow the machine is.
+    page.get_by_text("Table settings").click()
+    pause = page.locator("#settings-box").get_by_role("spinbutton", name="Seconds between deals")
+    pause.fill("300")
+    pause.press("Tab")
+    expect(pause).to_have_value("300")
+    page.get_by_text("Table settings").click()
     done: set[str] = set()
     for _ in range(3000):
         if deal_over(page):
@@ -284,7 +293,11 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
     assert deal_over(page), "the deal did not end"
     assert "play" in done, "never played into a trick on our turn"
 
-    # The next deal starts by itself after a pause (30 s in these tests): the audit fits.
+    # The next deal waits 300 s (set above): the audit fits on any machine.
+    left = page.evaluate("Number(document.querySelector("
+                         "'#result .next-deal-clock [data-until]').dataset.until)"
+                         " - Date.now() / 1000")
+    assert left > 60, f"the pause between deals was not lengthened ({left:.0f} s left)"
     audit(page, "deal over, four-colour deck", ["en", "nb", "fr"], phase="deal_over")
     assert audit.disabled_measured, "no disabled button was seen (bids or Discard)"
     audit.assert_clean()

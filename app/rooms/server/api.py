@@ -72,9 +72,21 @@ def json_body(model: type[BaseModel], example: dict[str, Any]) -> dict[str, Any]
     """``openapi_extra`` for a route that reads ``model`` itself (``_body``): the request
     body FastAPI cannot see."""
     schema = model.model_json_schema()
-    assert "$defs" not in schema, "inline models only: nothing to resolve the refs"
-    media = {"schema": schema, "example": example}
+    defs = schema.pop("$defs", {})  # the enums (BotPace): written out where they are used
+    media = {"schema": _inline(schema, defs), "example": example}
     return {"requestBody": {"required": True, "content": {"application/json": media}}}
+
+
+def _inline(schema: Any, defs: dict[str, Any]) -> Any:
+    """``schema`` with each ``$ref`` to ``defs`` replaced by what it names (the bodies
+    hold no recursive type, so this ends)."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return _inline(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+        return {k: _inline(v, defs) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_inline(v, defs) for v in schema]
+    return schema
 
 
 # What a client does next with a new seat (OpenAPI links, followed by stateful testing).

@@ -193,9 +193,9 @@ def _read_deal(raw: object, i: int, rules: RuleSet,
 def _rotation_reason(match: Match) -> str:
     """Why the dealer is who it is after the previous deal (RULES.md 3.3)."""
     last = match.deals[-1]
-    if last.outcome is not Outcome.VOID:
+    if last.outcome != Outcome.VOID:
         return "the deal passes left after every scored deal"
-    if (last.void_reason is VoidReason.ALL_PASSED
+    if (last.void_reason == VoidReason.ALL_PASSED
             and match.rules.options.all_pass == "redeal_next_dealer"):
         return "after everyone passed, these rules pass the deal left"
     return "a void deal is dealt again by the same dealer"
@@ -320,8 +320,8 @@ def _why_not(action: Action, deal: DealState, seat: int, exc: ActionError) -> st
 
 
 def _how_it_ended(deal: DealState) -> str:
-    if deal.outcome is Outcome.VOID:
-        why = ("everyone passed" if deal.void_reason is VoidReason.ALL_PASSED
+    if deal.outcome == Outcome.VOID:
+        why = ("everyone passed" if deal.void_reason == VoidReason.ALL_PASSED
                else "the bidder had no legal first lead")
         return f"it was void ({why}) and is dealt again"
     return "its last trick has been played"

@@ -254,7 +254,7 @@ class SeatView:
 
     def _result_wire(self) -> ResultWire | None:
         d = self._deal
-        if d is None or d.phase != OVER or d.outcome is None or d.outcome is Outcome.VOID:
+        if d is None or d.phase != OVER or d.outcome is None or d.outcome == Outcome.VOID:
             return None
         o = self._match.rules.options
         kitty_trick = bool(o.kitty_trick and o.kitty and d.bidder is not None
@@ -264,7 +264,7 @@ class SeatView:
 
     def _redeal_reason(self) -> VoidReason | None:
         deals = self._match.deals
-        if len(deals) >= 2 and deals[-2].outcome is Outcome.VOID and deals[-1].phase != OVER:
+        if len(deals) >= 2 and deals[-2].outcome == Outcome.VOID and deals[-1].phase != OVER:
             return deals[-2].void_reason
         return None
 

@@ -10,15 +10,21 @@
 
 /** Where a table is: the deal's phases, the match's between and after deals, the lobby. */
 export const Phase = Object.freeze({
+  /** a room with no match yet */
   LOBBY: "lobby",
+  /** bids and passes */
   AUCTION: "auction",
+  /** the bidder puts cards back after taking the kitty */
   DISCARD: "discard",
+  /** the bidder's first lead, with the call of a partner's card */
   LEAD: "lead",
+  /** tricks */
   PLAY: "play",
   /** a deal that is finished (scored or void) */
   OVER: "over",
   /** the match between deals */
   DEAL_OVER: "deal_over",
+  /** the last deal is scored: the match has its winners */
   MATCH_OVER: "match_over",
 });
 /** @typedef {typeof Phase[keyof typeof Phase]} PhaseValue */

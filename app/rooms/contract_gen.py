@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,11 @@ def build_schema() -> dict[str, Any]:
             description)
     for enum in schema_doc.ENUMS:
         add(enum.__name__, enum, "serialization")
+    for _, classes in schema_doc.SECTIONS:  # last: every union holds the plain dict
+        for cls in classes:
+            for field, shapes in _payloads(cls).items():
+                defs[cls.__name__]["properties"][field] = {"anyOf": [
+                    {"$ref": REF.format(model=shape.__name__)} for shape in shapes]}
     defs["BotLevel"] = {"enum": list(BOT_LEVELS), "title": "BotLevel", "type": "string",
                         "description": "The bot levels a seat can get, weakest first."}
     return {
@@ -77,8 +83,11 @@ def build_schema() -> dict[str, Any]:
     }
 
 
-def schema_text() -> str:
-    return json.dumps(build_schema(), indent=1, ensure_ascii=False) + "\n"
+def _payloads(cls: type) -> dict[str, tuple[type, ...]]:
+    """``cls``'s fields whose wire shape a ``frames.Payload`` names."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return {name: meta.shapes for name, hint in hints.items()
+            for meta in getattr(hint, "__metadata__", ()) if isinstance(meta, frames.Payload)}
 
 
 def outputs() -> dict[Path, str]:

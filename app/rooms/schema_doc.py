@@ -38,7 +38,8 @@ SECTIONS: list[tuple[str, list[type]]] = [
         messages.BackToLobby, messages.Leave, messages.Ping]),
     ("Server to client (WebSocket)", [
         frames.StateFrame, frames.WelcomeFrame, frames.ErrorFrame, frames.HintFrame,
-        frames.ReviewFrame, frames.PongFrame]),
+        frames.ReviewFrame, frames.Review, frames.ReviewDecision, frames.ReviewFailed,
+        frames.PongFrame]),
     ("The view", [
         frames.View, wire.ContractWire, wire.TrickCard, wire.LastTrick, wire.AuctionEntry,
         wire.ResultWire, frames.RoomInfo, frames.SeatInfo, frames.RoomSettings, frames.Clock,

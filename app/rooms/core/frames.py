@@ -8,11 +8,12 @@ from these classes (``python -m app.rooms.contract_gen``) and a test keeps them 
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from app.rules.phases import Phase
 from app.rules.wire import FORBID, GameEventWire, WireView
 
 # -- the room around the game ---------------------------------------------------------
@@ -204,6 +205,57 @@ class HintFrame(TypedDict):
     params: dict[str, Any]    # its parameters: card ids, suit letters, numbers
 
 
+class Payload:
+    """``Annotated`` metadata of a field that Python still builds as a plain dict: its wire
+    shape is one of ``shapes``, which the generated schema, docs and client types use
+    (pydantic's runtime checks ignore it)."""
+
+    def __init__(self, *shapes: type) -> None:
+        self.shapes = shapes
+
+
+@with_config(FORBID)
+class ReviewDecision(TypedDict):
+    """One decision of the reviewed seat, judged by the strong bot."""
+
+    index: int                # its position in the deal's actions
+    phase: Phase              # auction, discard, lead or play
+    trick: int | None         # the 1-based trick of a play
+    chosen: dict[str, Any]    # the action taken (record shape)
+    best: dict[str, Any]      # the strong bot's choice
+    chosen_points: float | None  # what the action taken was worth (expected points)
+    best_points: float | None  # what the best was worth
+    loss: float               # best_points - chosen_points (0: the best was chosen)
+    loss_error: float | None  # the loss's standard error over the samples (null: unknown)
+    samples: int              # the deals sampled
+
+
+@with_config(FORBID)
+class Review(TypedDict):
+    """A review of one seat's decisions in one finished deal (docs/bots.md)."""
+
+    seat: int
+    decisions: list[ReviewDecision]  # biggest losses first
+    bidder: int | None
+    contract: int | str | None  # the winning bid
+    side_tricks: int | None   # what the bidder's side took (kitty trick included)
+    double_dummy: int | None  # what it takes with perfect play (same counting)
+    double_dummy_from_trick: int | None  # 1: from the first lead
+    points: float | None      # the seat's points in the deal
+    total_loss: float         # the sum of the decisions' losses
+
+
+@with_config(FORBID)
+class ReviewFailed(TypedDict):
+    """No review this time: asking again tries again."""
+
+    error: str                # why, for the player
+    busy: NotRequired[bool]   # the search workers were all busy
+
+
+ReviewPayload = Annotated[dict[str, Any], Payload(Review, ReviewFailed)]
+
+
 @with_config(FORBID)
 class ReviewFrame(TypedDict):
     """A person's review of their own decisions in a finished deal (asked for with
@@ -214,7 +266,7 @@ class ReviewFrame(TypedDict):
     match: int                # the room's match number
     deal: int                 # the deal's index in the match (void deals count)
     seat: int
-    review: dict[str, Any]
+    review: ReviewPayload     # a Review, or a ReviewFailed
 
 
 @with_config(FORBID)

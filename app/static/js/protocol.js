@@ -606,9 +606,45 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * A review of one seat's decisions in one finished deal (docs/bots.md).
+ * @typedef {object} Review
+ * @property {number} seat
+ * @property {Array<ReviewDecision>} decisions biggest losses first
+ * @property {(number | null)} bidder
+ * @property {(number | string | null)} contract the winning bid
+ * @property {(number | null)} side_tricks what the bidder's side took (kitty trick included)
+ * @property {(number | null)} double_dummy what it takes with perfect play (same counting)
+ * @property {(number | null)} double_dummy_from_trick 1: from the first lead
+ * @property {(number | null)} points the seat's points in the deal
+ * @property {number} total_loss the sum of the decisions' losses
+ */
+
+/**
  * Seated person, after a deal: review my decisions in the last finished deal.
  * @typedef {object} ReviewAsk
  * @property {"review"} type
+ */
+
+/**
+ * One decision of the reviewed seat, judged by the strong bot.
+ * @typedef {object} ReviewDecision
+ * @property {number} index its position in the deal's actions
+ * @property {PhaseValue} phase auction, discard, lead or play
+ * @property {(number | null)} trick the 1-based trick of a play
+ * @property {Record<string, any>} chosen the action taken (record shape)
+ * @property {Record<string, any>} best the strong bot's choice
+ * @property {(number | null)} chosen_points what the action taken was worth (expected points)
+ * @property {(number | null)} best_points what the best was worth
+ * @property {number} loss best_points - chosen_points (0: the best was chosen)
+ * @property {(number | null)} loss_error the loss's standard error over the samples (null: unknown)
+ * @property {number} samples the deals sampled
+ */
+
+/**
+ * No review this time: asking again tries again.
+ * @typedef {object} ReviewFailed
+ * @property {string} error why, for the player
+ * @property {boolean} [busy] the search workers were all busy
  */
 
 /**
@@ -618,7 +654,7 @@ export const LIMITS = Object.freeze({
  * @property {number} match the room's match number
  * @property {number} deal the deal's index in the match (void deals count)
  * @property {number} seat
- * @property {Record<string, any>} review
+ * @property {(Review | ReviewFailed)} review a Review, or a ReviewFailed
  */
 
 /**

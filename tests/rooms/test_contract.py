@@ -113,7 +113,9 @@ def test_a_played_match_sends_only_frames_the_schema_accepts() -> None:
 def test_the_schema_refuses_what_the_protocol_refuses() -> None:
     server_frame, client = validator("ServerFrame"), validator("ClientMessage")
     assert not server_frame.is_valid({"type": "pong", "extra": 1})
-    assert not server_frame.is_valid({"type": "error", "code": "x"})
+    assert not server_frame.is_valid({"type": "error", "code": "bad_rules"})
+    assert not server_frame.is_valid({"type": "error", "code": "oops", "message": "?"})
+    assert server_frame.is_valid({"type": "error", "code": "bad_rules", "message": "?"})
     assert not server_frame.is_valid({"type": "nope"})
     assert not server_frame.is_valid({"type": "review", "match": 1, "deal": 0, "seat": 0,
                                       "review": {"seat": 0}})

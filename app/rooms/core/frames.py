@@ -16,6 +16,23 @@ from typing_extensions import TypedDict
 from app.rules.phases import Phase
 from app.rules.wire import FORBID, GameEventWire, WireView
 
+from .wire_enums import BotPace, ErrorCode
+
+
+class WireShape:
+    """``Annotated`` metadata of a field that Python still builds as a plain ``str`` or
+    dict: on the wire it is one of ``shapes`` (an enum, a ``TypedDict``), which the
+    generated schema, docs and client types use (pydantic's runtime checks ignore it)."""
+
+    def __init__(self, *shapes: type) -> None:
+        self.shapes = shapes
+
+
+PaceWord = Annotated[str, WireShape(BotPace)]
+PhaseWord = Annotated[str, WireShape(Phase)]
+ErrorCodeWord = Annotated[str, WireShape(ErrorCode)]
+
+
 # -- the room around the game ---------------------------------------------------------
 
 
@@ -80,7 +97,7 @@ class RoomSettings(TypedDict):
     grace_seconds: int        # a disconnected person's turn waits this long for them
     next_deal_pause: int      # seconds between deals unless everyone is ready sooner
     turn_seconds: int         # a connected person's time per move; 0: no limit
-    bot_pace: str             # a BotPace: relaxed, normal or fast
+    bot_pace: PaceWord        # relaxed, normal or fast
     spectator_chat: bool      # spectators may chat
     bot_levels: list[str]
 
@@ -188,7 +205,7 @@ class ErrorFrame(TypedDict):
     """A refusal, to the sender only: nothing changed."""
 
     type: Literal["error"]
-    code: str                 # an ErrorCode
+    code: ErrorCodeWord
     message: str              # for the player to read
     option: NotRequired[str]  # bad_rules: the option at fault
 
@@ -203,15 +220,6 @@ class HintFrame(TypedDict):
     action: dict[str, Any]    # record shape
     key: str                  # the reason, an i18n key ("hint.bid_expected")
     params: dict[str, Any]    # its parameters: card ids, suit letters, numbers
-
-
-class Payload:
-    """``Annotated`` metadata of a field that Python still builds as a plain dict: its wire
-    shape is one of ``shapes``, which the generated schema, docs and client types use
-    (pydantic's runtime checks ignore it)."""
-
-    def __init__(self, *shapes: type) -> None:
-        self.shapes = shapes
 
 
 @with_config(FORBID)
@@ -253,7 +261,7 @@ class ReviewFailed(TypedDict):
     busy: NotRequired[bool]   # the search workers were all busy
 
 
-ReviewPayload = Annotated[dict[str, Any], Payload(Review, ReviewFailed)]
+ReviewPayload = Annotated[dict[str, Any], WireShape(Review, ReviewFailed)]
 
 
 @with_config(FORBID)
@@ -290,7 +298,7 @@ def error_frame(code: str, message: str, option: str | None = None) -> ErrorFram
 
 @with_config(FORBID)
 class HttpError(TypedDict):
-    code: str
+    code: ErrorCodeWord
     message: str
     option: NotRequired[str]
 
@@ -320,7 +328,7 @@ class PublicRoom(TypedDict):
     """``GET /api/rooms/{code}``: lobby info for anyone with the link."""
 
     room: str
-    phase: str
+    phase: PhaseWord
     practice: bool
     version: int
     game: int

@@ -435,7 +435,7 @@ export const LIMITS = Object.freeze({
  * A refusal, to the sender only: nothing changed.
  * @typedef {object} ErrorFrame
  * @property {"error"} type
- * @property {string} code an ErrorCode
+ * @property {ErrorCodeValue} code
  * @property {string} message for the player to read
  * @property {string} [option] bad_rules: the option at fault
  */
@@ -472,7 +472,7 @@ export const LIMITS = Object.freeze({
 
 /**
  * @typedef {object} HttpError
- * @property {string} code
+ * @property {ErrorCodeValue} code
  * @property {string} message
  * @property {string} [option]
  */
@@ -564,7 +564,7 @@ export const LIMITS = Object.freeze({
  * `GET /api/rooms/{code}`: lobby info for anyone with the link.
  * @typedef {object} PublicRoom
  * @property {string} room
- * @property {string} phase
+ * @property {PhaseValue} phase
  * @property {boolean} practice
  * @property {number} version
  * @property {number} game
@@ -688,7 +688,7 @@ export const LIMITS = Object.freeze({
  * @property {number} grace_seconds a disconnected person's turn waits this long for them
  * @property {number} next_deal_pause seconds between deals unless everyone is ready sooner
  * @property {number} turn_seconds a connected person's time per move; 0: no limit
- * @property {string} bot_pace a BotPace: relaxed, normal or fast
+ * @property {BotPaceValue} bot_pace relaxed, normal or fast
  * @property {boolean} spectator_chat spectators may chat
  * @property {Array<string>} bot_levels
  */

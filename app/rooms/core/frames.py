@@ -2,18 +2,36 @@
 
 Frames are ``TypedDict``s: built as plain dicts on the hot path, checked by mypy where
 they are built, and validated by the tests with extra keys forbidden (``frame_adapter``).
-docs/protocol.md's field tables are generated from these classes
-(``python -m app.rooms.schema_doc``) and a test keeps them equal.
+docs/protocol.md's field tables, the JSON Schema and the client's typedefs are generated
+from these classes (``python -m app.rooms.contract_gen``) and a test keeps them equal.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from app.rules.phases import Phase
 from app.rules.wire import FORBID, GameEventWire, WireView
+
+from .wire_enums import BotPace, ErrorCode
+
+
+class WireShape:
+    """``Annotated`` metadata of a field that Python still builds as a plain ``str`` or
+    dict: on the wire it is one of ``shapes`` (an enum, a ``TypedDict``), which the
+    generated schema, docs and client types use (pydantic's runtime checks ignore it)."""
+
+    def __init__(self, *shapes: type) -> None:
+        self.shapes = shapes
+
+
+PaceWord = Annotated[str, WireShape(BotPace)]
+PhaseWord = Annotated[str, WireShape(Phase)]
+ErrorCodeWord = Annotated[str, WireShape(ErrorCode)]
+
 
 # -- the room around the game ---------------------------------------------------------
 
@@ -35,8 +53,11 @@ class SeatInfo(TypedDict):
     again: bool               # match over: this person said "Play again"
 
 
+# The wire_enums ``ChatKind``, ``SeatEventKind`` and ``CountdownKind`` as ``Literal``s: the
+# core still passes these words as plain strings (tests/test_contract.py keeps each
+# ``Literal`` equal to its enum, which is the declaration docs and client read).
 ChatKind = Literal["text", "system", "reaction"]
-REACTIONS = ("nice", "oops", "thanks", "wow", "gg")
+CountdownKind = Literal["grace", "turn"]
 
 
 @with_config(FORBID)
@@ -57,7 +78,7 @@ class Clock(TypedDict):
 
     seat: int
     until: float              # epoch seconds
-    kind: Literal["grace", "turn"]  # a dropped person's grace, or the turn timer
+    kind: CountdownKind       # a dropped person's grace, or the turn timer
 
 
 @with_config(FORBID)
@@ -76,7 +97,7 @@ class RoomSettings(TypedDict):
     grace_seconds: int        # a disconnected person's turn waits this long for them
     next_deal_pause: int      # seconds between deals unless everyone is ready sooner
     turn_seconds: int         # a connected person's time per move; 0: no limit
-    bot_pace: str             # relaxed, normal or fast
+    bot_pace: PaceWord        # relaxed, normal or fast
     spectator_chat: bool      # spectators may chat
     bot_levels: list[str]
 
@@ -184,8 +205,8 @@ class ErrorFrame(TypedDict):
     """A refusal, to the sender only: nothing changed."""
 
     type: Literal["error"]
-    code: str
-    message: str
+    code: ErrorCodeWord
+    message: str              # for the player to read
     option: NotRequired[str]  # bad_rules: the option at fault
 
 
@@ -202,6 +223,48 @@ class HintFrame(TypedDict):
 
 
 @with_config(FORBID)
+class ReviewDecision(TypedDict):
+    """One decision of the reviewed seat, judged by the strong bot."""
+
+    index: int                # its position in the deal's actions
+    phase: Phase              # auction, discard, lead or play
+    trick: int | None         # the 1-based trick of a play
+    chosen: dict[str, Any]    # the action taken (record shape)
+    best: dict[str, Any]      # the strong bot's choice
+    chosen_points: float | None  # what the action taken was worth (expected points)
+    best_points: float | None  # what the best was worth
+    loss: float               # best_points - chosen_points (0: the best was chosen)
+    loss_error: float | None  # the loss's standard error over the samples (null: unknown)
+    samples: int              # the deals sampled
+
+
+@with_config(FORBID)
+class Review(TypedDict):
+    """A review of one seat's decisions in one finished deal (docs/bots.md)."""
+
+    seat: int
+    decisions: list[ReviewDecision]  # biggest losses first
+    bidder: int | None
+    contract: int | str | None  # the winning bid
+    side_tricks: int | None   # what the bidder's side took (kitty trick included)
+    double_dummy: int | None  # what it takes with perfect play (same counting)
+    double_dummy_from_trick: int | None  # 1: from the first lead
+    points: float | None      # the seat's points in the deal
+    total_loss: float         # the sum of the decisions' losses
+
+
+@with_config(FORBID)
+class ReviewFailed(TypedDict):
+    """No review this time: asking again tries again."""
+
+    error: str                # why, for the player
+    busy: NotRequired[bool]   # the search workers were all busy
+
+
+ReviewPayload = Annotated[dict[str, Any], WireShape(Review, ReviewFailed)]
+
+
+@with_config(FORBID)
 class ReviewFrame(TypedDict):
     """A person's review of their own decisions in a finished deal (asked for with
     ``review``): the strong bot's choices and what each was worth, biggest losses first,
@@ -211,7 +274,7 @@ class ReviewFrame(TypedDict):
     match: int                # the room's match number
     deal: int                 # the deal's index in the match (void deals count)
     seat: int
-    review: dict[str, Any]
+    review: ReviewPayload     # a Review, or a ReviewFailed
 
 
 @with_config(FORBID)
@@ -235,7 +298,7 @@ def error_frame(code: str, message: str, option: str | None = None) -> ErrorFram
 
 @with_config(FORBID)
 class HttpError(TypedDict):
-    code: str
+    code: ErrorCodeWord
     message: str
     option: NotRequired[str]
 
@@ -265,7 +328,7 @@ class PublicRoom(TypedDict):
     """``GET /api/rooms/{code}``: lobby info for anyone with the link."""
 
     room: str
-    phase: str
+    phase: PhaseWord
     practice: bool
     version: int
     game: int

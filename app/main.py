@@ -6,7 +6,6 @@ with uvicorn.  The database and the room registry live for the app's lifespan.
 
 from __future__ import annotations
 
-import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -21,19 +20,20 @@ from starlette.types import Receive, Scope, Send
 
 from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages
+from app.rooms.server.connection import DirectSend
 from app.rooms.server.registry import Registry
 from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
 from app.rooms.store import RoomStore
 from app.rooms.store.sqlite import SqliteStore
+from app.runtime import memory
+from app.runtime.websocket import direct_send
 from app.settings import Settings
 from app.web import logfilters
 from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
-from app.web.wsprotocol import LeanWebSocketProtocol, lean_protocol
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 WS_PREFIX = "/ws/"
-GC_YOUNG_THRESHOLD = 10_000  # allocations between young collections (Python's default: 700)
 log = logging.getLogger("amerikaner")
 
 
@@ -43,14 +43,13 @@ class AmerikanerApp(FastAPI):
     which a room's socket needs and whose coroutine frames it would otherwise keep alive
     for the whole connection (memory per socket; measured in benchmarks/load.py)."""
 
-    room_socket: (Callable[[WebSocket, str, LeanWebSocketProtocol | None], Awaitable[None]]
-                  | None) = None
+    room_socket: Callable[[WebSocket, str, DirectSend | None], Awaitable[None]] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (self.room_socket is not None and scope["type"] == "websocket"
                 and scope["path"].startswith(WS_PREFIX)):
             await self.room_socket(WebSocket(scope, receive, send),
-                                   scope["path"][len(WS_PREFIX):], lean_protocol(send))
+                                   scope["path"][len(WS_PREFIX):], direct_send(send))
             return
         await super().__call__(scope, receive, send)
 
@@ -68,12 +67,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         app.state.registry = registry
         registry.start()
         log.info("rooms stored in %s", room_store.description)
-        # What start-up made lives as long as the process: out of the collector's sight,
-        # so that full collections (which pause every room) scan only the rooms' objects;
-        # and young collections less often, as a server with many rooms allocates a lot.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+        memory.tune_collector()  # start-up's objects out of the collector's sight
         try:
             yield
         finally:
@@ -109,10 +103,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     app.include_router(api.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
 
-    async def ws(websocket: WebSocket, code: str,
-                 protocol: LeanWebSocketProtocol | None) -> None:
+    async def ws(websocket: WebSocket, code: str, direct: DirectSend | None) -> None:
         await websocket_endpoint(websocket, code, app.state.registry, settings, guards,
-                                 protocol)
+                                 direct)
 
     app.room_socket = ws
     if STATIC_DIR.is_dir():

@@ -4,7 +4,7 @@ WebSocket compression is off (it costs CPU per frame and has a history of memory
 blow-ups) and frames are limited to 64 KiB.  Settings come from ``AMERIKANER_*``
 environment variables (docs/operations.md); the flags override them.  The data folder is
 checked first (``app.datacheck``: one line and exit status 2 if it cannot be used), and
-HTTP is served by ``app.web.protocol`` (a deadline for each request, a cap on sockets per
+HTTP is served by ``app.runtime.http`` (a deadline for each request, a cap on sockets per
 address).  Proxy headers are read by the app, from ``AMERIKANER_TRUSTED_PROXIES`` only
 (``app.web.addresses``), never by uvicorn's own rule (which trusts 127.0.0.1).
 """
@@ -16,8 +16,8 @@ import logging
 import sys
 from pathlib import Path
 
-from . import allocator
 from .datacheck import DataDirError, check_data_dir
+from .runtime import allocator
 from .settings import Settings, SettingsError
 
 WS_MAX_SIZE = 64 * 1024
@@ -36,12 +36,12 @@ def run_serve(args: argparse.Namespace) -> int:
         return _refuse(str(exc))
     except ValueError as exc:  # a trusted proxy that is no address or network
         return _refuse(f"AMERIKANER_TRUSTED_PROXIES: {exc}")
-    allocator.ensure(settings.allocator)  # may start this command afresh (allocator.py)
+    allocator.ensure(settings.allocator)  # may start this command afresh (app/runtime/allocator.py)
     import uvicorn  # the web stack, after the restart (if any): imported once
 
     from .main import create_app
-    from .web.protocol import guarded_protocol
-    from .web.wsprotocol import LeanWebSocketProtocol
+    from .runtime.http import guarded_protocol
+    from .runtime.websocket import LeanWebSocketProtocol
 
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from .allocator import ALLOCATORS
+from .runtime.allocator import ALLOCATORS
 
 
 class SettingsError(ValueError):
@@ -38,7 +38,7 @@ class Settings:
     hello_timeout: float = 30.0
     max_rooms: int = 2000                    # rooms in memory at once
     log_level: str = "info"
-    allocator: str = "malloc"                # malloc or pymalloc (app/allocator.py)
+    allocator: str = "malloc"                # malloc or pymalloc (app/runtime/allocator.py)
     # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
     trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
     rooms_per_minute: int = 10               # rooms one address may create in 60 s

@@ -23,7 +23,7 @@ two deals by default) that the host restarts with ``rematch``.
 
 The server's live heap is read empty, warm and after each round: ``heap_bytes`` of
 ``/healthz`` (the C library's bytes in use) when the server runs on ``malloc`` (its
-default, app/allocator.py), else ``allocated_blocks`` (Python's own allocator's blocks).
+default, app/runtime/allocator.py), else ``allocated_blocks`` (Python's own allocator's blocks).
 After the rooms left it should be back at the warm figure (within ``--tolerance-pct``, or
 1 MiB, or 5,000 blocks), or something leaks.  The RSS need not come back so far: an
 allocator keeps pages that still hold a live object, and Python's own returns a 1 MiB

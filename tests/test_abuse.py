@@ -27,8 +27,8 @@ from serve_process import ServeProcess
 from uvicorn.server import ServerState
 from websockets.sync.client import connect
 
+from app.runtime.http import GuardedProtocol, guarded_protocol
 from app.web.addresses import TrustedProxies
-from app.web.protocol import GuardedProtocol, guarded_protocol
 
 OTHER = "127.0.0.2"  # another client's address (loopback answers 127/8)
 WAIT = 30.0  # seconds an answer, a close or a log line may take before the test fails
@@ -153,7 +153,8 @@ def test_one_address_cannot_hold_more_rooms_than_allowed_and_the_cap_counts_load
         # idle one that waited longest give way, and the health check says rooms come in
         health = httpx.get(srv.base + "/healthz").json()
         assert health["rooms"] == 3 and health["accepting_rooms"] is True
-        # the server runs on malloc (app/allocator.py): its live heap is glibc's bytes in use
+        # the server runs on malloc (app/runtime/allocator.py): its live heap is glibc's
+        # bytes in use
         assert health["allocator"] == "malloc" and health["heap_bytes"] > 1_000_000
         assert health["allocated_blocks"] == 0  # Python's own allocator is not in use
         assert create(other, srv.base).status_code == 201
@@ -326,7 +327,7 @@ class HeldTransport(asyncio.Transport):
 
 def test_the_request_deadline_runs_from_the_connection_and_from_each_answer(
         caplog: pytest.LogCaptureFixture) -> None:
-    """app/web/protocol.py on a stopped clock: a request has the deadline (2 s here) from
+    """app/runtime/http.py on a stopped clock: a request has the deadline (2 s here) from
     the connection, bytes trickling in do not reset it; once complete, the app's time is
     not the client's; a kept-alive connection's next request has it again, from the
     answer.  Closed with nothing said, and one ``slow_request`` line each."""

@@ -1,5 +1,5 @@
 """``amerikaner serve`` runs on the C library's malloc unless told otherwise
-(app/allocator.py): how it gets there (a restart of the same command) and when it does
+(app/runtime/allocator.py): how it gets there (a restart of the same command) and when it does
 not (an allocator chosen before the start, or Python's own asked for)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from app import allocator
+from app.runtime import allocator
 from app.settings import Settings, SettingsError
 
 

@@ -13,12 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from starlette.requests import Request
 
+from app.rooms.server.connection import FloodGuard
 from app.settings import Settings
 from app.web import audit
 from app.web.addresses import TrustedProxies, address_key, client_address, resolve
 from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
-from app.web.limits import FloodGuard, OpenCounter, WindowLimit
+from app.web.limits import OpenCounter, WindowLimit
 
 
 class Clock:
@@ -131,7 +132,6 @@ def test_the_guards_of_an_app_follow_its_settings() -> None:
     assert guards.address(scope) == "2001:db8::1"
     assert guards.key("2001:db8::1") == "2001:db8::/64"
     assert guards.room_creation.limit == 7 and guards.ws_per_seat.limit == 2
-    assert guards.flood_guard().limit == 230 and guards.flood_guard() is not guards.flood_guard()
 
 
 # -- addresses ------------------------------------------------------------------------------

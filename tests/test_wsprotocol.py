@@ -1,5 +1,5 @@
 """What an open WebSocket keeps alive on the server: uvicorn with the protocols of
-``amerikaner serve`` (app/web/protocol.py, app/web/wsprotocol.py), a real client.
+``amerikaner serve`` (app/runtime/http.py, app/runtime/websocket.py), a real client.
 
 Memory per idle socket is what ``benchmarks/load.py`` measures; these tests pin the
 reasons it is low, so that a change upstream or here that brings them back fails."""
@@ -14,9 +14,9 @@ from typing import Any
 
 import uvicorn
 
+from app.runtime.http import GuardedProtocol, guarded_protocol
+from app.runtime.websocket import LeanWebSocketProtocol, lean_protocol
 from app.web.addresses import TrustedProxies, address_key
-from app.web.protocol import GuardedProtocol, guarded_protocol
-from app.web.wsprotocol import LeanWebSocketProtocol, lean_protocol
 
 BIG = "y" * 2000  # a header worth noticing
 HANDSHAKE = (b"GET /ws/ABCD HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
@@ -137,7 +137,7 @@ def test_a_frame_written_straight_is_what_a_websocket_client_reads() -> None:
     from websockets.protocol import State
     from websockets.uri import parse_uri
 
-    from app.web.wsprotocol import _text_header
+    from app.runtime.websocket import _text_header
 
     for length in (0, 1, 125, 126, 127, 65535, 65536, 70000):
         data = ("é" * (length // 2) + "x" * (length % 2)).encode()

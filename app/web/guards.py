@@ -1,6 +1,5 @@
 """The per-client limits of one app, made once from the settings (``app.state.guards``):
-who a client is, rooms created per minute, WebSockets per address and per seat, and a
-fresh flood guard for each WebSocket connection."""
+who a client is, rooms created per minute, WebSockets per address and per seat."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from typing import Any
 from app.settings import Settings
 
 from .addresses import TrustedProxies, address_key, client_address
-from .limits import FloodGuard, OpenCounter, WindowLimit
+from .limits import OpenCounter, WindowLimit
 
 
 @dataclass(frozen=True)
@@ -20,16 +19,12 @@ class Guards:
     room_creation: WindowLimit     # keys: address_key(address)
     ws_per_address: OpenCounter    # keys: address_key(address)
     ws_per_seat: OpenCounter       # keys: (room code, seat)
-    rate: float
-    burst: int
-    flood_window: float
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Guards:
         return cls(TrustedProxies(settings.trusted_proxies),
                    WindowLimit(settings.rooms_per_minute, 60.0),
-                   OpenCounter(settings.ws_per_address), OpenCounter(settings.ws_per_seat),
-                   settings.rate, settings.burst, settings.flood_window)
+                   OpenCounter(settings.ws_per_address), OpenCounter(settings.ws_per_seat))
 
     def address(self, scope: Mapping[str, Any]) -> str:
         """The client's address for an ASGI scope (``request.scope``, ``websocket.scope``)."""
@@ -39,8 +34,3 @@ class Guards:
     def key(address: str) -> str:
         """What the per-address limits count by."""
         return address_key(address)
-
-    def flood_guard(self) -> FloodGuard:
-        """A new connection's flood guard: twice what the rate allows over the window,
-        plus a burst."""
-        return FloodGuard.for_rate(self.rate, self.burst, self.flood_window)

@@ -6,14 +6,10 @@ default), so tests step time by hand.
   events all left the window are dropped.
 - ``OpenCounter``: at most ``limit`` things open at once per key (WebSockets per address,
   per seat; sockets per address).
-- ``FloodGuard``: one connection's messages over a sliding window; a connection that sends
-  more than ``limit`` in ``window`` seconds is flooding, however it paces itself.  Memory:
-  the timestamps of the window's messages, at most ``limit + 1``.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -92,38 +88,3 @@ class OpenCounter:
     def __len__(self) -> int:
         """Keys with something open."""
         return len(self._open)
-
-
-class FloodGuard:
-    """One connection's inbound messages: ``note()`` says ``False`` once more than
-    ``limit`` arrived within ``window`` seconds (the connection should be closed).
-
-    Counted are all messages, accepted or refused, so a flood paced to slip through the
-    token bucket between refusals is caught too."""
-
-    __slots__ = ("_clock", "_times", "limit", "window")
-
-    def __init__(self, limit: int, window: float, clock: Clock = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self._clock = clock
-        self._times: deque[float] = deque(maxlen=limit + 1)
-
-    @classmethod
-    def for_rate(cls, rate: float, burst: int, window: float,
-                 clock: Clock = time.monotonic) -> FloodGuard:
-        """The guard for a connection limited to ``rate`` messages a second with bursts of
-        ``burst``: twice what the rate allows over the window, plus a burst."""
-        return cls(max(1, math.ceil(2 * rate * window) + burst), window, clock)
-
-    def note(self) -> bool:
-        """Count one message; ``True`` while within the limit."""
-        now = self._clock()
-        times = self._times
-        times.append(now)
-        # only the window's messages are kept: a connection that lives for hours holds a
-        # few timestamps, not the last ``limit`` of them
-        since = now - self.window
-        while times[0] < since:
-            times.popleft()
-        return len(times) <= self.limit

@@ -27,20 +27,10 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
         yield srv
 
 
-@pytest.fixture(params=["inline", "read_by_task"])
-def either_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerThread]:
-    """``server`` with each way of taking messages: inline as they arrive (the protocol
-    of ``amerikaner serve``), and through the ASGI receive by each connection's task
-    (uvicorn's own protocol; a PostgreSQL store does this too)."""
-    plain = request.param == "read_by_task"
-    with ServerThread(make_settings(tmp_path / "data"), plain_protocol=plain) as srv:
-        yield srv
-
-
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerThread]]:
     """``make_server(store=None, plain_protocol=False, **settings)``: a server with these
-    settings (``plain_protocol``: see ``either_server``), on the
+    settings (``plain_protocol``: uvicorn's own WebSocket protocol, not app/runtime's), on the
     test's data folder (a second one restarts on the same data), stopped after the test."""
     with ExitStack() as stack:
         def make(store: RoomStore | None = None, plain_protocol: bool = False,

@@ -18,8 +18,8 @@ from websockets.sync.client import ClientConnection, connect
 from app.main import create_app
 from app.rooms.core.frames import frame_adapter
 from app.rooms.store import RoomStore
+from app.runtime.websocket import LeanWebSocketProtocol
 from app.settings import Settings
-from app.web.wsprotocol import LeanWebSocketProtocol
 
 WS_MAX = 64 * 1024
 OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
@@ -27,9 +27,9 @@ OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
 
 class ServerThread:
     """``create_app(settings, store)`` served by uvicorn in a background thread, with the
-    WebSocket protocol of ``amerikaner serve`` (messages taken inline as they arrive,
-    frames written straight to the socket), or with uvicorn's own (``plain_protocol``:
-    messages through the ASGI receive, read by each connection's task)."""
+    WebSocket protocol of ``amerikaner serve`` (app/runtime/websocket.py: frames written
+    straight to the socket), or with uvicorn's own (``plain_protocol``: every frame through
+    the ASGI send)."""
 
     def __init__(self, settings: Settings, store: RoomStore | None = None,
                  plain_protocol: bool = False) -> None:

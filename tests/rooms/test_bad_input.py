@@ -16,9 +16,8 @@ import pytest
 from rooms_harness import Client, ServerThread, create_room, join_room, my_turn
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from app.rooms.server import connections
-from app.rooms.server.connections import RateLimiter
-from app.rooms.server.session import CLOSE_FLOOD
+from app.rooms.server import connection
+from app.rooms.server.connection import CLOSE_FLOOD, FloodGuard, RateLimiter
 
 
 def version_of(base: str, code: str) -> int:
@@ -91,8 +90,7 @@ MALFORMED: list[tuple[str | bytes, str]] = [
 ]
 
 
-def test_malformed_messages_get_an_error_and_change_nothing(either_server: ServerThread) -> None:
-    server = either_server
+def test_malformed_messages_get_an_error_and_change_nothing(server: ServerThread) -> None:
     room = create_room(server.base)
     code = room["room"]
     ann = Client(server.base, code, token=room["token"])
@@ -161,8 +159,7 @@ def test_commands_not_allowed_for_the_sender_or_not_now(server: ServerThread) ->
     assert stale.error()["code"] == "bad_token"
 
 
-def test_stale_out_of_turn_and_illegal_actions(either_server: ServerThread) -> None:
-    server = either_server
+def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
     base = server.base
     room = create_room(base, rules={"preset": "standard"})
     code = room["room"]
@@ -219,9 +216,8 @@ def catch_up(c: Client, game: int) -> None:
         c.wait_for(lambda m: m["type"] == "state" and m["game"] == game)
 
 
-def test_two_people_racing_on_one_game(either_server: ServerThread) -> None:
+def test_two_people_racing_on_one_game(server: ServerThread) -> None:
     """Two tabs of one seat race on a person's turn: exactly one action is taken."""
-    server = either_server
     base = server.base
     room = create_room(base)
     code = room["room"]
@@ -306,7 +302,7 @@ def test_the_token_bucket_refills_with_time_and_warns_once_a_streak(
     """The limiter's arithmetic on a fake clock (it reads ``time.monotonic`` of its
     module): the server test below cannot let time pass on purpose."""
     now = [1000.0]
-    monkeypatch.setattr(connections, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(connection, "time", SimpleNamespace(monotonic=lambda: now[0]))
     limiter = RateLimiter(rate=4, burst=10)  # steps of 1/8 s: exact in binary
     assert [limiter.allow() for _ in range(12)] == [True] * 10 + [False] * 2
     assert limiter.strikes == 2  # the session warns at the first strike of a streak only
@@ -326,7 +322,7 @@ def test_rate_limit_and_frame_size_limit(make_server: Callable[..., ServerThread
     # the answers, where waiting for a quiet gap would be a guess.  Its window (10^4 s)
     # holds every message of the test.
     srv = make_server(rate=0.001, burst=10, flood_window=10_000.0)
-    flood_limit = srv.app.state.guards.flood_guard().limit
+    flood_limit = FloodGuard.for_rate(0.001, 10, 10_000.0).limit
     assert flood_limit > 20  # room for a streak of refusals after the burst
     room = create_room(srv.base)
     code = room["room"]

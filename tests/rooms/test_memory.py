@@ -7,23 +7,18 @@ after every room had left."""
 
 from __future__ import annotations
 
-import ast
 import gc
-import sys
 import threading
 import time
 import types
 import weakref
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from rooms_harness import Client, ServerThread, create_room, join_room
 
-from app.web.wsprotocol import LeanWebSocketProtocol
-
-ROOM_CODE = sorted((Path(__file__).parents[2] / "app" / "rooms").rglob("*.py"))
+from app.runtime.websocket import LeanWebSocketProtocol
 
 
 def _protocols() -> set[int]:
@@ -125,7 +120,7 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
     server hardly runs: when no room is left in memory, the sweep empties the store's
     caches, runs a full collection (cheap then) and trims the C heap, and not while other
     rooms are in memory."""
-    from app.rooms.server import memory
+    from app.runtime import memory
 
     srv = make_server(idle_seconds=0.3)
     collections: list[int] = []
@@ -198,39 +193,10 @@ def test_when_the_last_room_leaves_memory_its_leftovers_are_collected(
     assert held == [0], "a room that left memory was still held while collecting"
 
 
-def test_names_made_at_run_time_are_not_kept_by_the_attribute_cache() -> None:
-    """The interpreter's attribute cache keeps a reference to each name it caches; names
-    made afresh at run time (C code looking an attribute up by a new string) are scattered
-    over the heap and keep arenas of Python's allocator from going back to the system.
-    ``give_back`` empties the cache (the soak found ~900 such strings after 300 rooms)."""
-    from app.rooms.server import memory
-
-    class Probe:
-        __match_args__ = ()
-
-    name = "".join(["__match", "_args__"])  # a new string, as C code makes them
-    alone = sys.getrefcount(name)
-    getattr(Probe, name)
-    assert sys.getrefcount(name) > alone  # the cache keeps it
-    memory.give_back()
-    assert sys.getrefcount(name) == alone
-
-
-def test_rooms_match_effects_by_keyword() -> None:
-    """A positional class pattern (``case Send(to, frame)``) looks ``__match_args__`` up by
-    a new string at every match, which the attribute cache then keeps: the room and its
-    runner match their events and effects by keyword, once a move or more."""
-    for path in ROOM_CODE:
-        tree = ast.parse(path.read_text(), str(path))
-        positional = [f"{path.name}:{node.lineno}" for node in ast.walk(tree)
-                      if isinstance(node, ast.MatchClass) and node.patterns]
-        assert positional == [], f"positional class patterns: {positional}"
-
-
 def test_the_c_heap_is_trimmed_where_the_c_library_can() -> None:
     """glibc (this machine, the Docker image) has ``malloc_trim``; it returns 1 when it
     gave memory back, 0 when there was none to give."""
-    from app.rooms.server import memory
+    from app.runtime import memory
 
     assert memory.MALLOC_TRIM is not None
     assert memory.MALLOC_TRIM(0) in (0, 1)

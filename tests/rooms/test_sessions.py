@@ -1,6 +1,6 @@
-"""A connection's messages on their way to the room (app/rooms/server/session.py): taken
-inline as they arrive, or read by the connection's task; in order either way, even when a
-handling has to wait; a flood closes the connection on both paths."""
+"""A connection's messages on their way to the room (app/rooms/server/connection.py): read
+by the connection's task one at a time, in order, even when a handling has to wait; a
+flood closes the connection, whatever WebSocket protocol the server runs."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from rooms_harness import Client, ServerThread, create_room
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.effects import Save
-from app.rooms.server.session import CLOSE_FLOOD
+from app.rooms.server.connection import CLOSE_FLOOD
 from app.rooms.store.sqlite import SqliteStore
 
 
 class WaitingSqlite(SqliteStore):
-    """SQLite whose appends suspend (as a database server's would) though the store says
-    they do not: messages taken inline must then wait for each other, in order."""
+    """SQLite whose appends suspend, as a database server's do: the messages that come
+    meanwhile wait for their turn, in order."""
 
     def __init__(self, data_dir: Path) -> None:
         super().__init__(data_dir)
@@ -38,11 +38,10 @@ def chat_lines(c: Client, count: int) -> list[str]:
     return [line["text"] for line in view["room"]["chat"]]
 
 
-@pytest.mark.parametrize("plain", [False, True], ids=["inline", "read_by_task"])
 def test_messages_reach_the_room_in_order_when_handlings_wait(
-        make_server: Callable[..., ServerThread], tmp_path: Path, plain: bool) -> None:
+        make_server: Callable[..., ServerThread], tmp_path: Path) -> None:
     store = WaitingSqlite(tmp_path / "data")
-    srv = make_server(store=store, plain_protocol=plain)
+    srv = make_server(store=store)
     room = create_room(srv.base)
     ann = Client(srv.base, room["room"], token=room["token"])
     ann.wait_state(lambda v: True)
@@ -65,11 +64,12 @@ def test_messages_reach_the_room_in_order_when_handlings_wait(
     assert heard == expected
 
 
-@pytest.mark.parametrize("plain", [False, True], ids=["inline", "read_by_task"])
-def test_a_flood_closes_the_connection_on_both_paths(
-        make_server: Callable[..., ServerThread], plain: bool) -> None:
+def test_a_flood_closes_the_connection_on_uvicorn_s_own_protocol_too(
+        make_server: Callable[..., ServerThread]) -> None:
+    """Without app/runtime's protocol every frame goes through the ASGI send (the drain):
+    the pong answers, the error and the close still come, in order."""
     # a window of a minute: however slow the machine, the flood's messages all come in it
-    srv = make_server(plain_protocol=plain, rate=5, burst=5, flood_window=60.0)
+    srv = make_server(plain_protocol=True, rate=5, burst=5, flood_window=60.0)
     room = create_room(srv.base)
     ann = Client(srv.base, room["room"], token=room["token"])
     ann.wait_state(lambda v: True)

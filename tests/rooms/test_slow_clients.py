@@ -14,7 +14,8 @@ from typing import Any
 from rooms_harness import Client, ServerThread, create_room, join_room
 from starlette.websockets import WebSocketState
 
-from app.rooms.server.connections import CLOSE_TOO_SLOW, Connection
+from app.rooms.server.connection import CLOSE_TOO_SLOW, Connection
+from app.settings import Settings
 
 
 def chat_starting(prefix: str) -> Callable[[dict[str, Any]], bool]:
@@ -88,7 +89,7 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
 
     async def scenario() -> tuple[bool, int | None]:
         ws = StuckSocket()
-        conn = Connection(ws, queue_size=4, send_timeout=600, rate=10, burst=10)  # type: ignore[arg-type]
+        conn = Connection(ws, Settings(send_queue=4, send_timeout=600))  # type: ignore[arg-type]
         for i in range(10):
             conn.send_encoded(f"frame {i}".encode())  # never waits, whatever the peer does
         closed = conn.closed  # at once, by the overflow: no timeout could have done it
@@ -113,6 +114,12 @@ def test_frames_go_at_once_and_in_order_and_a_send_that_waits_keeps_them_in_orde
             self.sending = 0       # sends under way now
             self.most_at_once = 0  # sends ever under way together
 
+        def write_now(self, data: bytes) -> bool:
+            """The server protocol's direct write: only while the client reads."""
+            if self.open.is_set():
+                self.sent.append(data.decode())
+            return self.open.is_set()
+
         async def send_text(self, text: str) -> None:
             self.sending += 1
             self.most_at_once = max(self.most_at_once, self.sending)
@@ -128,7 +135,8 @@ def test_frames_go_at_once_and_in_order_and_a_send_that_waits_keeps_them_in_orde
 
     async def scenario() -> tuple[list[str], list[str], list[str], int | None, int]:
         ws = SlowSocket()
-        conn = Connection(ws, queue_size=8, send_timeout=600, rate=10, burst=10)  # type: ignore[arg-type]
+        conn = Connection(ws, Settings(send_queue=8, send_timeout=600),  # type: ignore[arg-type]
+                          direct=ws.write_now)
         conn.send_encoded(b"a")
         conn.send_encoded(b"b")
         at_once = list(ws.sent)  # sent without any task running

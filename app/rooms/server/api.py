@@ -21,7 +21,6 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ValidationError, with_config
 from typing_extensions import TypedDict
 
-from app.allocator import current as current_allocator
 from app.rooms.core.effects import JoinRequest
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
@@ -29,10 +28,11 @@ from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
 from app.rooms.store import StoreError
 from app.rules.wire import FORBID
+from app.runtime import memory
+from app.runtime.allocator import current as current_allocator
 from app.web import audit
 from app.web.guards import Guards
 
-from . import memory
 from .registry import Registry
 from .rules_info import rules_info
 from .search_pool import PoolStats
@@ -118,7 +118,7 @@ class Health(TypedDict):
     # on malloc) and bytes in use in the C library's heap (glibc; null elsewhere)
     allocated_blocks: int
     heap_bytes: int | None
-    allocator: str            # "malloc" or "pymalloc" (app/allocator.py)
+    allocator: str            # "malloc" or "pymalloc" (app/runtime/allocator.py)
     search: PoolStats         # the worker processes of the searching bots (search_pool.py)
 
 

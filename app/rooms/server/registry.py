@@ -32,10 +32,10 @@ from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RestoreError
 from app.rooms.store import DamagedRoom, RoomStore, StoreError
+from app.runtime import memory
 from app.settings import Settings
 from app.web import audit
 
-from . import memory
 from .runner import RoomRunner
 from .thinking import Thinkers
 
@@ -240,7 +240,7 @@ class Registry:
             try:
                 if self.sweep():
                     # the last rooms are gone (and no frame holds one any more): what the
-                    # store's caches and the allocators keep goes back (memory.py)
+                    # store's caches and the allocators keep goes back (app/runtime/memory.py)
                     await self.store.shrink()
                     memory.give_back()
                 await self.store.maintain()

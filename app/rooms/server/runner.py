@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -38,13 +38,24 @@ from app.rooms.core.room import RoomCore
 from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
 
-from .connections import Connection
 from .thinking import Thinkers, decide
 
 log = logging.getLogger("amerikaner.rooms")
 
 CLOSE_TRY_AGAIN = 1013
 _SEEDS = random.Random()  # each bot decision gets its own generator, seeded from this one
+
+
+class Peer(Protocol):
+    """A connection as its room sends to it (app/rooms/server/connection.py)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def address(self) -> str: ...  # as the per-address limits count it
+    def send_encoded(self, data: bytes) -> None: ...
+    def close_after_flush(self, code: int) -> None: ...
+    def close(self, code: int = 1000) -> None: ...
 
 
 class RoomRunner:
@@ -54,7 +65,7 @@ class RoomRunner:
         self.thinkers = thinkers
         self.code = core.code
         self.store = store
-        self.conns: dict[int, Connection] = {}
+        self.conns: dict[int, Peer] = {}
         self.closed = False
         self.idle_since = time.monotonic()
         self.creator: str | None = None     # who created it here (the rooms-held limit)
@@ -94,10 +105,10 @@ class RoomRunner:
             self._carry_out(step)
             return step
 
-    def attach(self, conn: Connection) -> None:
+    def attach(self, conn: Peer) -> None:
         self.conns[conn.id] = conn
 
-    def detach(self, conn: Connection) -> None:
+    def detach(self, conn: Peer) -> None:
         self.conns.pop(conn.id, None)
         if not self.conns:
             self.idle_since = time.monotonic()
@@ -106,8 +117,6 @@ class RoomRunner:
 
     def _carry_out(self, step: Step) -> None:
         for effect in step.effects:
-            # keyword patterns: a positional one looks ``__match_args__`` up by a new
-            # string each time, which the attribute cache keeps (memory.py)
             match effect:
                 case Send(to=to, frame=frame):
                     data = orjson.dumps(frame)  # once for all its connections

@@ -1,8 +1,8 @@
-"""The WebSocket endpoint ``/ws/{code}``: handshake checks, ``hello``, then a loop that
-parses every message and hands it to the room's runner.
+"""The WebSocket endpoint ``/ws/{code}``: handshake checks and ``hello``; then the bound
+connection hands its messages to the room (app/rooms/server/connection.py).
 
 Thin by design: refusals (``RoomError``) become an error frame to the sender only, and
-nothing changed; ``ping`` is answered here, without the room.  A room that another server
+nothing changed.  A room that another server
 process serves is refused before the upgrade, with HTTP 503 and ``Retry-After``, so that
 a proxy passes the handshake to the next process (or the client comes back).
 """
@@ -24,12 +24,10 @@ from app.rooms.core.messages import Hello, parse_client_message
 from app.settings import Settings
 from app.web import audit
 from app.web.guards import Guards
-from app.web.wsprotocol import LeanWebSocketProtocol
 
-from .connections import Connection
+from .connection import Connection, DirectSend
 from .registry import Registry, RoomElsewhere
 from .runner import CLOSE_TRY_AGAIN, RoomRunner
-from .session import Session
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -55,10 +53,9 @@ def origin_allowed(ws: WebSocket, extra: tuple[str, ...]) -> bool:
 
 async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
                              settings: Settings, guards: Guards,
-                             protocol: LeanWebSocketProtocol | None = None) -> None:
-    """One room's WebSocket from handshake to close; ``protocol``, the server's protocol
-    of this socket if it is ours (app/web/wsprotocol.py), takes frames straight to the
-    socket and hands messages over as they arrive."""
+                             direct: DirectSend | None = None) -> None:
+    """One room's WebSocket from handshake to close; ``direct``, where the server offers
+    it (app/runtime/websocket.py), writes frames straight to the socket."""
     address = guards.address(ws.scope)
     if not origin_allowed(ws, settings.origins):
         audit.refused("origin", address=address, origin=ws.headers.get("origin"))
@@ -74,23 +71,15 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     seat_key: tuple[str, int] | None = None
     runner: RoomRunner | None = None
     conn: Connection | None = None
-    session: Session | None = None
     try:
         await ws.accept()
-        conn = Connection(ws, settings.send_queue, settings.send_timeout, settings.rate,
-                          settings.burst, protocol.send_text_now if protocol else None)
-        conn.address = key
+        conn = Connection(ws, settings, key, address, direct)
         runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
-            session = Session(runner, conn, settings, guards, address)
-            await _read(session, protocol if not registry.store.appends_wait else None)
+            await conn.serve(runner)
     except WebSocketDisconnect:
         pass
     finally:
-        if protocol is not None:
-            protocol.on_message = None
-        if session is not None:
-            session.stop()
         guards.ws_per_address.release(key)
         if seat_key is not None:
             guards.ws_per_seat.release(seat_key)
@@ -126,30 +115,6 @@ async def _served_elsewhere(ws: WebSocket, code: str, registry: Registry) -> boo
     return False
 
 
-async def _receive(ws: WebSocket, conn: Connection | None = None) -> str | bytes:
-    """The next frame's data; ``WebSocketDisconnect`` when the client goes or the server
-    drops the connection (a client too slow to read is not waited for: dropping it
-    cancels this wait, see ``Connection.receiving``)."""
-    if conn is None:
-        message = await ws.receive()
-    else:
-        if conn.drop_code is not None:
-            raise WebSocketDisconnect(conn.drop_code)
-        task = conn.receiving = asyncio.current_task()
-        try:
-            message = await ws.receive()
-        except asyncio.CancelledError:
-            if conn.drop_code is None or task is None or task.uncancel():
-                raise  # not our drop: a real cancellation
-            raise WebSocketDisconnect(conn.drop_code) from None
-        finally:
-            conn.receiving = None
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    return text if text is not None else message.get("bytes") or b""
-
-
 async def _refuse(conn: Connection, exc: RoomError, close: int) -> None:
     conn.send(error_frame(exc.code, exc.message, exc.option))
     await conn.finish(close)
@@ -165,9 +130,9 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
     except RoomError as exc:
         await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
         return None, None
-    try:  # not wait_for: a client gone before its hello would leave a cycle (connections.py)
+    try:  # not wait_for: a client gone before its hello would leave a cycle
         async with asyncio.timeout(settings.hello_timeout):
-            raw = await _receive(conn.ws)
+            raw = await conn.receive()
     except TimeoutError:
         await _refuse(conn, RoomError("hello_required", "say hello first"), CLOSE_NO_HELLO)
         return None, None
@@ -199,18 +164,3 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
         await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
         return None, None
     return runner, seat_key
-
-
-async def _read(session: Session, protocol: LeanWebSocketProtocol | None) -> None:
-    """The connection's messages until it ends: taken inline as they arrive when
-    ``protocol`` is given (session.py; this task then only waits for the end), else
-    read here and handled one by one."""
-    conn = session.conn
-    if protocol is not None:
-        protocol.on_message = session.receive
-    while not conn.closed:
-        raw = await _receive(conn.ws, conn)
-        if protocol is not None:
-            session.receive(raw)  # a message from before ``on_message`` was set
-        else:
-            await session.handle(raw)

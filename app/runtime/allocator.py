@@ -1,5 +1,12 @@
 """Which memory allocator ``amerikaner serve`` runs its interpreter with.
 
+What pays for it: benchmarks/soak.py (300 rooms, then none) ended 5.7 MiB over the warm
+figure on ``malloc`` against about 30 MiB on Python's own allocator; ``malloc`` costs the
+room's own step more CPU (+18 % in benchmarks/move_cost.py), lost in the noise of a whole
+server under load (benchmarks/load.py at 250 rooms: 0.57 to 0.69 ms a move on ``malloc``,
+0.61 to 0.76 on pymalloc) (docs/performance.md, "The runtime tuning"; docs/scaling.md,
+"Memory soak").
+
 Python's own allocator (pymalloc) carves small objects out of 1 MiB arenas and gives an
 arena back to the system only when every object in it is gone.  A server that has held
 many rooms keeps a few long-lived objects scattered over the arenas those rooms used
@@ -8,7 +15,7 @@ arenas: after 300 rooms had played and left, about 30 MiB more than before they 
 (benchmarks/soak.py; docs/scaling.md, "Memory soak").  With the C library's ``malloc``
 (``PYTHONMALLOC=malloc``) a kept object keeps only its 4 KiB page, and glibc's
 ``malloc_trim``, which the server runs when its last room leaves memory
-(``app/rooms/server/memory.py``), gives the free pages back: the same soak ended 6 MiB
+(``app/runtime/memory.py``), gives the free pages back: the same soak ended 6 MiB
 above where it was before the rooms came.  So ``serve`` runs on ``malloc`` by default;
 ``AMERIKANER_ALLOCATOR=pymalloc`` keeps Python's own.
 

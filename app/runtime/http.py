@@ -14,6 +14,12 @@ protocol with two additions:
   and closed.  A trusted proxy's own address is not capped (its clients are many).
 
 ``guarded_protocol(...)`` makes the class for ``uvicorn.Config(http=...)``.
+
+What pays for it is not a speed figure but a bound: without it a client trickling a byte
+every few seconds holds a socket for ever; tests/test_abuse.py (slow and half-open
+clients, the cap per address) holds the behaviour, and tests/test_runtime_uvicorn.py
+fails, naming what moved, when the locked uvicorn changes what this class relies on
+(only public names of ``HttpToolsProtocol``: no ``_name`` of uvicorn's).
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from . import audit
-from .addresses import TrustedProxies, address_key
-from .limits import OpenCounter
+from app.web import audit
+from app.web.addresses import TrustedProxies, address_key
+from app.web.limits import OpenCounter
 
 _BUSY_TEXT = b"too many connections from this address"
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n"
@@ -41,14 +47,14 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._key: str | None = None  # the address counted, until released
-        self._timer: asyncio.TimerHandle | None = None
+        self.guard_key: str | None = None  # the address counted, until released
+        self.deadline_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else None
         if address is None or address in self.trusted:
-            self._arm()
+            self.arm_deadline()
             return
         key = address_key(address)
         if not self.open_sockets.acquire(key):
@@ -56,33 +62,33 @@ class GuardedProtocol(HttpToolsProtocol):
             transport.write(_BUSY)
             transport.close()
             return
-        self._key = key
-        self._arm()
+        self.guard_key = key
+        self.arm_deadline()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        self._release()
+        self.disarm_deadline()
+        self.release_address()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         cycle = self.cycle
-        if (self._timer is not None and cycle is not None and not cycle.more_body
+        if (self.deadline_timer is not None and cycle is not None and not cycle.more_body
                 and not cycle.response_complete):
-            self._disarm()  # the request is in: the app's time is not the client's
+            self.disarm_deadline()  # the request is in: the app's time is not the client's
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
-            self._arm()  # a kept-alive connection: the next request has its deadline too
+            self.arm_deadline()  # a kept-alive connection: the next request has its deadline too
 
     def handle_websocket_upgrade(self) -> None:
-        self._disarm()
+        self.disarm_deadline()
         super().handle_websocket_upgrade()
         # the socket now belongs to the WebSocket protocol: release when it closes
         ws = self.transport.get_protocol()
         ws_lost = ws.connection_lost
-        key, self._key = self._key, None
+        key, self.guard_key = self.guard_key, None
         counter = self.open_sockets  # not ``self``: this HTTP protocol is done with and
         # should not live (with its parser and headers) as long as the WebSocket
 
@@ -92,28 +98,29 @@ class GuardedProtocol(HttpToolsProtocol):
             # The protocol holds this function, which holds the protocol: a cycle that
             # only a full collection would free (rare on a busy server, so every closed
             # WebSocket stayed in memory, with its transport and buffers, for minutes).
-            ws.__dict__.pop("connection_lost", None)
+            # Deleting the instance's attribute brings the class's method back.
+            del ws.connection_lost
             ws_lost(exc)
 
         ws.connection_lost = lost  # type: ignore[method-assign]
 
-    def _arm(self) -> None:
-        self._disarm()
+    def arm_deadline(self) -> None:
+        self.disarm_deadline()
         if self.deadline > 0:
-            self._timer = self.loop.call_later(self.deadline, self._too_slow)
+            self.deadline_timer = self.loop.call_later(self.deadline, self.too_slow)
 
-    def _disarm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    def disarm_deadline(self) -> None:
+        if self.deadline_timer is not None:
+            self.deadline_timer.cancel()
+            self.deadline_timer = None
 
-    def _release(self) -> None:
-        if self._key is not None:
-            self.open_sockets.release(self._key)
-            self._key = None
+    def release_address(self) -> None:
+        if self.guard_key is not None:
+            self.open_sockets.release(self.guard_key)
+            self.guard_key = None
 
-    def _too_slow(self) -> None:
-        self._timer = None
+    def too_slow(self) -> None:
+        self.deadline_timer = None
         if not self.transport.is_closing():
             audit.refused("slow_request", address=self.client[0] if self.client else "unknown",
                           deadline=self.deadline)

@@ -1,20 +1,25 @@
-"""uvicorn's WebSocket protocol, lighter for a connection that lives for hours.
+"""uvicorn's WebSocket protocol, lighter for a connection that lives for hours, and a
+way to write a frame that can go at once without the ASGI ``send``'s round.
 
 uvicorn's ``websockets-sansio`` protocol (its default with the websockets library) keeps
 the handshake's request and response, with all their headers, for the connection's whole
 life though it never reads them again once the handshake is answered; at thousands of idle
-sockets that is a few kilobytes each (``benchmarks/load.py``, memory per idle room).
-``LeanWebSocketProtocol`` lets them go: the request once the ASGI scope is made from it
-(the scope keeps the headers the app reads; websockets' parser holds on to the request
-object itself, so its headers are emptied), the response once it is sent.
+sockets that is a few kilobytes each.  ``LeanWebSocketProtocol`` lets them go: the request
+once the ASGI scope is made from it (the scope keeps the headers the app reads;
+websockets' parser holds on to the request object itself, so its headers are emptied),
+the response once it is sent.
 
 It also lets the rooms write a frame straight to the socket (``send_text_now``): a server
 sends every seat a frame per move, and the ASGI ``send`` costs a message dict, a
-coroutine and an event's wait each time for what is nearly always one write.  And the
-other way, an app may take messages as they arrive (``on_message``) instead of through
-the ASGI ``receive``: no message dict, queue and wake-up of a task per message, and no
-pause and resume of reading the socket around each (uvicorn pauses reading until the app
-has taken the message; taken at once, there is nothing to wait for).
+coroutine, a task to run it in (the room does not wait for its sends) and an event's wait
+each time, for what is nearly always one write.
+
+What pays for it (docs/performance.md, "The runtime tuning"): ``python
+benchmarks/load.py --rooms 250 --duration 15`` held 90.0 to 91.4 KiB per idle room of
+four sockets with it and 109.5 KiB with uvicorn's own protocol (2026-12-03), and 0.50 to
+0.60 ms of server CPU a move against 0.66 (one run, a saturated machine).
+tests/test_runtime_uvicorn.py fails, naming what moved, when the locked uvicorn or
+websockets change what this class relies on (public names only: no ``_name`` of theirs).
 """
 
 from __future__ import annotations
@@ -28,31 +33,9 @@ from websockets.exceptions import InvalidState, ProtocolError
 from websockets.http11 import Request
 from websockets.protocol import State
 
-DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it cannot
-
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     """``WebSocketsSansIOProtocol`` that drops the handshake once it is done with."""
-
-    # Set by the app to take complete messages (a text's ``str``, a binary's ``bytes``) as
-    # they arrive; it must not raise.  Disconnects still go through ``receive``.
-    on_message: Callable[[str | bytes], None] | None = None
-
-    def send_receive_event_to_app(self) -> None:
-        handler = self.on_message
-        if handler is None or self.close_sent:
-            super().send_receive_event_to_app()
-            return
-        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
-        message: str | bytes = data
-        if self.curr_msg_data_type == "text":
-            try:
-                message = data.decode()
-            except UnicodeDecodeError:  # what uvicorn does with it: close 1007
-                super().send_receive_event_to_app()
-                return
-        self.frames = []
-        handler(message)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -111,3 +94,9 @@ def lean_protocol(send: object) -> LeanWebSocketProtocol | None:
     app is a method of its protocol), else ``None``."""
     owner = getattr(send, "__self__", None)
     return owner if isinstance(owner, LeanWebSocketProtocol) else None
+
+
+def direct_send(send: object) -> Callable[[bytes], bool] | None:
+    """Where the ASGI ``send`` is our protocol's, its ``send_text_now``; else ``None``."""
+    protocol = lean_protocol(send)
+    return protocol.send_text_now if protocol is not None else None

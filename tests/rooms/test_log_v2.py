@@ -1,0 +1,63 @@
+"""Rooms saved by the code of version 2 (log entries written as dicts with a kind ``k``,
+before the log became typed records) load: ``fixtures/room-log-v2.json`` is a room's
+whole log written by that code (fixtures/make_room_log_v2.py, run at commit dd6a186: a
+match of three deals, a back to the lobby, new rules, a second match in its third deal;
+chat, reactions, settings, seats left, taken, away and taken over, the host passed on)
+and the room restored from it then.  Restoring it now gives the same room."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from app.rooms.core.room import RoomCore, Timing
+
+FIXTURE = Path(__file__).parent / "fixtures" / "room-log-v2.json"
+
+
+def saved() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(FIXTURE.read_text())
+    return data
+
+
+def observed(core: RoomCore) -> dict[str, Any]:
+    """The fixture's ``expected`` keys, read from a room loaded now."""
+    state = core.state
+    match = state.match
+    assert match is not None
+    return {
+        "code": state.code,
+        "seats": [s.to_data() for s in state.seats],
+        "host": state.host,
+        "phase": str(match.phase),
+        "turn": match.turn,
+        "dealer": match.dealer,
+        "totals": list(match.totals),
+        "scored": [list(p) for p in match.scored],
+        "deals": len(match.deals),
+        "tricks_played": match.deal.tricks_played if match.deal else None,
+        "game": state.game,
+        "seq": state.seq,
+        "version": core.version,
+        "match_number": state.match_number,
+        "recorded_match": state.recorded_match,
+        "next_deal_at": state.next_deal_at,
+        "settings": {"grace_seconds": state.grace_seconds,
+                     "next_deal_pause": state.next_deal_pause,
+                     "turn_seconds": state.turn_seconds, "bot_pace": str(state.bot_pace),
+                     "spectator_chat": state.spectator_chat},
+        "chat": [dict(line) for line in state.chat],
+        "history": [dict(h) for h in state.history],
+        "rules": state.rules.to_json(),
+    }
+
+
+def test_a_room_saved_by_version_2_loads_as_it_was() -> None:
+    data = saved()
+    first = data["first_seq"]
+    core = RoomCore.restore(data["entries"][first:], first, Timing(0, 0), random.Random(0))
+    assert observed(core) == data["expected"]
+
+

@@ -28,7 +28,6 @@ from .effects import AskHint, Think
 from .errors import RoomError
 from .lobby import require_host, require_lobby
 from .records import (
-    Acted,
     BackInLobby,
     Dealt,
     HistoryAdded,
@@ -62,7 +61,7 @@ def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
     if state.seats[seat].takeover:
         raise RoomError("not_your_turn", "a bot plays this seat until the next deal")
     try:
-        d.record(Acted.of(seat, action), match.deal)
+        d.act(seat, action)
     except ActionError as exc:
         raise RoomError(exc.code, str(exc)) from None
 
@@ -82,7 +81,7 @@ def bot_moved(d: Draft, seat: int, level: str, game: int, action: Action) -> Non
         rt.bot_move = (game, seat, level, action)  # settle shows it at the planned time
         return
     # The rules accepted this action on the bot's copy at this game (the adapter checks).
-    d.record(Acted.of(seat, action), match.deal)
+    d.act(seat, action)
 
 
 def deal(d: Draft) -> None:
@@ -222,7 +221,7 @@ def _settle_match(d: Draft) -> bool:
         if not due:
             return False
         # A bot standing in for a person never commits them to a contract.
-        d.record(Acted.of(turn, PASS), current)
+        d.act(turn, PASS)
         return True
     held = rt.bot_move
     if held is not None and held[0] == game:
@@ -232,7 +231,7 @@ def _settle_match(d: Draft) -> bool:
             return False
         rt.bot_move = None
         if held[1] == turn and held[2] == level:
-            d.record(Acted.of(turn, held[3]), current)
+            d.act(turn, held[3])
             return True
     if rt.thinking != game:
         ask_bot(d, turn, level)  # at once: the search runs while the delay passes

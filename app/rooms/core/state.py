@@ -158,10 +158,11 @@ class RoomState:
         self.game = 0                    # records of the match so far
         self.pending: list[Record] = []  # records made since the last ``take_pending``
 
-    def record(self, record: Record) -> list[Event]:
+    def record(self, record: Record, action: Action | None = None) -> list[Event]:
         """Log ``record`` and apply it; the game events it made.  The engine raises (and
-        nothing is logged or changed) if a game action is not allowed."""
-        events = apply(self, record)
+        nothing is logged or changed) if a game action is not allowed; ``action`` is an
+        ``Acted`` record's, when the caller has it (not read back from the record)."""
+        events = apply(self, record, action)
         self.pending.append(record)
         return events
 
@@ -219,6 +220,16 @@ class Draft:
     def record(self, record: Record, deal: DealState | None = None) -> None:
         """Log and apply ``record``; its game events happened in ``deal``."""
         events = self.state.record(record)
+        if events:
+            self.happened.append((deal, events))
+
+    def act(self, seat: int, action: Action) -> None:
+        """Log and apply a game action (the engine raises, and nothing changes, if the
+        rules refuse it)."""
+        match = self.state.match
+        assert match is not None
+        deal = match.deal
+        events = self.state.record(Acted.of(seat, action), action)
         if events:
             self.happened.append((deal, events))
 
@@ -295,13 +306,13 @@ def replay(entries: Sequence[Record | object], first_seq: int, chance: Chance) -
         raise RestoreError(f"entry {at} ({records[at - first_seq].k}): {exc}") from exc
 
 
-def apply(state: RoomState, record: Record) -> list[Event]:
+def apply(state: RoomState, record: Record, action: Action | None = None) -> list[Event]:
     """Apply ``record`` to ``state``; the game events it made (``evolve``'s work)."""
     events: list[Event] = []
     match record:
         case Acted(seat=seat):
             assert state.match is not None, "an action outside a match"
-            events = list(state.match.apply(seat, record.action))
+            events = list(state.match.apply(seat, action or record.action))
         case Dealt(dealer=dealer, hands=hands, kitty=kitty):
             match = state.match
             if match is None or match.dealer != dealer:

@@ -124,7 +124,7 @@ class Acted(_Record):
 
     @classmethod
     def of(cls, seat: int, action: Action) -> Acted:
-        return cls.model_validate({"seat": seat, **action.to_json()})
+        return cls(seat=seat, **action.to_json())
 
     @property
     def action(self) -> Action:

@@ -38,6 +38,7 @@ import orjson
 from app.rooms.core.effects import Connect, JoinRequest, Received, Send, Step, Tick
 from app.rooms.core.messages import Hello, parse_client_message
 from app.rooms.core.room import RoomCore, Timing
+from app.rooms.server.chance import chance_of
 from app.rooms.store.sqlite import SqliteStore
 from app.rules import RuleSet
 
@@ -63,7 +64,7 @@ def measure(moves: int, seed: int, rules: dict[str, Any]) -> dict[str, Any]:
         store = SqliteStore(Path(tmp))
         loop = asyncio.new_event_loop()
         core, token, save = RoomCore.create("abcdefghjk", RuleSet.from_json(rules), False,
-                                            "Ann", 30, 10, Timing(0.0, 0.0), rng)
+                                            "Ann", 30, 10, Timing(0.0, 0.0), chance_of(rng))
         loop.run_until_complete(store.append(core.code, save))
         now = 1_000_000.0
 

@@ -302,18 +302,28 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
     """One change's costs on a mid-deal room: the save (one log entry), the views and
     frames of four seats, a bot's decision."""
     from app.rooms.core.effects import Save
+    from app.rooms.core.records import Acted, Dealt, MatchBegun
     from app.rooms.core.room import Conn, RoomCore, Timing
     from app.rooms.core.views import state_sends
+    from app.rooms.server.chance import chance_of
     from app.rooms.store.sqlite import SqliteStore
+    from app.rules.cards import ids_of
 
     store = SqliteStore(tmp / "in_process")
     core, _, save = RoomCore.create("abcdefghjk", RuleSet.from_json(RULES_JSON), False,
-                                    "Ann", 30, 10, Timing(0.0, 0.0), rng)
+                                    "Ann", 30, 10, Timing(0.0, 0.0), chance_of(rng))
     loop = asyncio.new_event_loop()
     loop.run_until_complete(store.append(core.code, save))
     state = core.state
-    state.new_match(0)
-    state.deal()
+
+    def deal() -> None:
+        assert state.match is not None
+        hands, kitty = state.chance.deal(state.rules)
+        state.record(Dealt(dealer=state.match.dealer, hands=[ids_of(h) for h in hands],
+                           kitty=ids_of(kitty)))
+
+    state.record(MatchBegun(dealer=0))
+    deal()
     match = state.match
     assert match is not None
     bot = get_bot("random")
@@ -321,15 +331,15 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
         seat = match.turn
         assert match.deal is not None
         if seat is None:
-            state.deal()
+            deal()
             continue
         if match.deal.action_count >= 25:
             break
-        state.act(seat, bot.choose(SeatView(match, seat), rng))
+        state.record(Acted.of(seat, bot.choose(SeatView(match, seat), rng)))
     for i in range(len(state.seats)):
         core.conns[i] = Conn(i)
     state.take_pending()
-    entry = {"k": "act", "seat": 1, "play": "KD"}
+    entry = Acted(seat=1, play="KD")
     seq = [state.seq]
 
     def save_one() -> None:
@@ -337,7 +347,7 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
         seq[0] += 1
 
     def views() -> None:
-        for send in state_sends(core, []):
+        for send in state_sends(core.state, core.rt, []):
             json.dumps(send.frame, separators=(",", ":"))
 
     out = {"save": _timed(save_one, 2000, 2.0), "views_all_seats": _timed(views, 2000, 2.0)}

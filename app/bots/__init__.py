@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from app.bot_levels import ADVISOR_BOT, ALIASES, BOT_LEVELS, DEFAULT_SEAT_BOT, level_name
 from app.rules import Action, SeatView
 
 from .base import Bot
@@ -25,8 +26,6 @@ NORMAL = Settings(budget=0.02, samples=10, exact=3, exact_now=4, search_auction=
 STRONG = Settings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
                   bid_bonus=0.2, relative=True)
 
-BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "strong")
-ALIASES: dict[str, str] = {"heuristic": "easy"}
 BOTS: dict[str, Bot] = {
     "random": RandomBot(),
     "easy": HeuristicBot(),
@@ -34,18 +33,10 @@ BOTS: dict[str, Bot] = {
     "strong": SearchBot("strong", STRONG),
 }
 BOTS.update({old: BOTS[new] for old, new in ALIASES.items()})
-# The level that stands in for a person who dropped and that rooms fill seats with.
-BEST_BOT = "easy"
-DEFAULT_ROOM_BOT = BEST_BOT
-HINT_BOT = "strong"
-
-
-def level_name(name: str) -> str:
-    """The level a bot name stands for (``heuristic`` -> ``easy``); ValueError if none."""
-    name = ALIASES.get(name, name)
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_LEVELS)}")
-    return name
+# The old names of app/bot_levels.py's DEFAULT_SEAT_BOT and ADVISOR_BOT.
+BEST_BOT = DEFAULT_SEAT_BOT
+DEFAULT_ROOM_BOT = DEFAULT_SEAT_BOT
+HINT_BOT = ADVISOR_BOT
 
 
 def get_bot(name: str) -> Bot:
@@ -62,5 +53,6 @@ def choose_action(level: str, view: SeatView, rng: random.Random,
     return bot.choose(view, rng, deadline)
 
 
-__all__ = ["ALIASES", "BEST_BOT", "BOTS", "BOT_LEVELS", "DEFAULT_ROOM_BOT", "HARD_CAP",
-           "HINT_BOT", "Bot", "choose_action", "get_bot", "level_name"]
+__all__ = ["ADVISOR_BOT", "ALIASES", "BEST_BOT", "BOTS", "BOT_LEVELS", "DEFAULT_ROOM_BOT",
+           "DEFAULT_SEAT_BOT", "HARD_CAP", "HINT_BOT", "Bot", "choose_action", "get_bot",
+           "level_name"]

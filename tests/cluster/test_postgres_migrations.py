@@ -10,9 +10,18 @@ import asyncpg
 import pytest
 
 from app.rooms.core.effects import Save
+from app.rooms.core.records import Chatted, Checkpoint
 from app.rooms.store import StoredRoom
 from app.rooms.store.postgres import PostgresStore
 from app.rooms.store.postgres_schema import VERSION, SchemaTooNew, migrate
+
+ROOM = Checkpoint(code="abcde", practice=False, rules={"preset": "standard"}, seats=[],
+                  host=None, grace_seconds=0, next_deal_pause=0, match_number=0,
+                  recorded_match=0, game=0)
+
+
+def chat(text: str) -> Chatted:
+    return Chatted(seat=None, name="Ann", text=text, at=0.0)
 
 
 async def versions(url: str) -> list[int]:
@@ -30,7 +39,7 @@ def test_an_empty_database_gets_every_version(database_url: str) -> None:
         stores = await asyncio.gather(*(PostgresStore.connect(database_url) for _ in range(3)))
         assert await versions(database_url) == list(range(1, VERSION + 1))
         assert await stores[0].acquire("abcde")
-        await stores[0].append("abcde", Save(0, [{"k": "room"}], []))
+        await stores[0].append("abcde", Save(0, [ROOM], []))
         for store in stores:
             await store.close()
 
@@ -44,18 +53,17 @@ def test_a_version_1_database_keeps_its_rooms(database_url: str) -> None:
         # a room written by a version-1 server: no owner column yet
         await con.execute("INSERT INTO rooms VALUES ('abcde', 1, 1, 0)")
         await con.executemany("INSERT INTO log(code, seq, entry) VALUES ('abcde', $1, $2)",
-                              [(0, '{"k":"room"}'), (1, '{"k":"chat","text":"hi"}')])
+                              [(0, ROOM.to_json()), (1, chat("hi").to_json())])
         await con.execute("INSERT INTO records VALUES ('abcde', 1, '{\"r\":1}', 1)")
         await con.close()
         assert await versions(database_url) == [1]
 
         store = await PostgresStore.connect(database_url, owner="B")
         assert await versions(database_url) == list(range(1, VERSION + 1))
-        assert await store.load("abcde") == StoredRoom(0, [{"k": "room"},
-                                                           {"k": "chat", "text": "hi"}])
+        assert await store.load("abcde") == StoredRoom(0, [ROOM, chat("hi")])
         assert await store.load_record("abcde") == {"r": 1}
         assert await store.acquire("abcde")
-        await store.append("abcde", Save(2, [{"k": "chat", "text": "v2"}], []))
+        await store.append("abcde", Save(2, [chat("v2")], []))
         con = await asyncpg.connect(database_url)
         owners = [r[0] for r in await con.fetch("SELECT owner FROM log WHERE code='abcde' "
                                                 "ORDER BY seq")]

@@ -36,8 +36,10 @@ from app.rooms.core.effects import (
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, StateFrame, frame_adapter
 from app.rooms.core.messages import Hello, RoomMessage, parse_client_message
+from app.rooms.core.records import Record
 from app.rooms.core.room import RoomCore, Timing
-from app.rooms.core.state import Entry, RoomState
+from app.rooms.core.state import RoomState, replay
+from app.rooms.server.chance import chance_of
 from app.rooms.server.thinking import decide, hint_job, job_of
 from app.rules import Match, RuleSet, SeatView
 
@@ -55,9 +57,9 @@ class Table:
         core, token, save = RoomCore.create(
             CODE, RuleSet.from_json(rules or {"preset": "standard"}), practice, "Ann",
             grace_seconds, next_deal_pause, Timing(bot_delay, host_grace),
-            random.Random(seed))
+            chance_of(random.Random(seed)))
         self.core = core
-        self.log: list[Entry] = []
+        self.log: list[Record] = []
         self.first = 0              # the last checkpoint's number: replays start there
         self.records: list[tuple[int, dict[str, Any]]] = []
         self._keep(save)
@@ -173,7 +175,7 @@ class Table:
 
     def replayed(self) -> RoomState:
         """The room rebuilt from its log since the last checkpoint."""
-        return RoomState.replay(self.log[self.first:], self.first, random.Random(0))
+        return replay(self.log[self.first:], self.first, chance_of(random.Random(0)))
 
     def assert_consistent(self) -> None:
         """The log rebuilds exactly the live room."""

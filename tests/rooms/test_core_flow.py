@@ -185,7 +185,8 @@ def test_practice_hints_are_asked_as_effects_and_reach_that_seat_only() -> None:
         hint = send.frame["action"]
         t.act(ann, hint)
         # an answer that comes after the game moved on is dropped
-        step = t.handle(HintReady(0, game, hint))
+        step = t.handle(HintReady(0, game, {"action": {"play": "2C"}, "key": "hint.play",
+                                            "params": {}}))
         assert not step.effects
         hints += 1
     assert hints >= 1

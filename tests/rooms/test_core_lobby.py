@@ -19,7 +19,7 @@ def test_a_new_room_has_its_creator_as_host_and_starts_its_log_with_a_checkpoint
     state = t.core.state
     assert state.host == 0 and state.seats[0].human and state.seats[0].name == "Ann"
     assert [s.bot for s in state.seats] == [None, BEST_BOT, BEST_BOT, BEST_BOT]
-    assert t.log[0]["k"] == "room" and t.first == 0
+    assert t.log[0].k == "room" and t.first == 0
     assert state.game == 0 and state.match is None
     assert t.tokens[0] not in str(t.log) and "token_hash" in str(t.log)  # the hash only
     t.assert_consistent()

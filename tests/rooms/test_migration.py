@@ -19,6 +19,7 @@ from app.rooms.core.codes import hash_token
 from app.rooms.core.effects import Connect, Received
 from app.rooms.core.messages import Hello, Start
 from app.rooms.core.room import RoomCore, Timing
+from app.rooms.server.chance import chance_of
 from app.rooms.store.sqlite import SqliteStore
 from app.rooms.store.sqlite_schema import VERSION
 from app.rules import Match, RuleSet, SeatView, parse_action
@@ -94,9 +95,9 @@ def test_a_version_1_room_in_the_middle_of_a_match_comes_back(
         store = SqliteStore(tmp_path / "data")  # migrates
         stored = await store.load(CODE)
         await store.close()
-        assert stored is not None and stored.entries[0]["k"] == "room"
+        assert stored is not None and stored.entries[0].k == "room"
         return RoomCore.restore(stored.entries, stored.first_seq, Timing(0.0, 0.0),
-                                random.Random(1))
+                                chance_of(random.Random(1)))
 
     core = asyncio.run(load())
     state = core.state
@@ -142,7 +143,7 @@ def test_a_version_2_log_comes_back_in_version_3s_table(tmp_path: Path) -> None:
     async def play() -> RoomCore:
         store = SqliteStore(data)
         core, token, save = RoomCore.create(CODE, RuleSet.from_json({"preset": "standard"}),
-                                            True, "Ann", 30, 10, Timing(0.0, 0.0), rng)
+                                            True, "Ann", 30, 10, Timing(0.0, 0.0), chance_of(rng))
         await store.append(CODE, save)
         for event in (Connect(1, Hello(type="hello", token=token)),
                       Received(1, Start(type="start"))):
@@ -170,7 +171,7 @@ def test_a_version_2_log_comes_back_in_version_3s_table(tmp_path: Path) -> None:
         await store.close()
         assert stored is not None
         return RoomCore.restore(stored.entries, stored.first_seq, Timing(0.0, 0.0),
-                                random.Random(1))
+                                chance_of(random.Random(1)))
 
     back = asyncio.run(load())
     assert back.state.game == core.state.game and back.state.match is not None

@@ -6,21 +6,29 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from app.rooms.core.effects import Save
+from app.rooms.core.records import Chatted, Checkpoint
 from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.sqlite import SqliteStore
 
 
-def room(n: int) -> dict[str, Any]:
-    return {"k": "room", "n": n}
+def room(n: int) -> Checkpoint:
+    """A checkpoint record (the store reads no more of it than its kind)."""
+    return Checkpoint(code=f"room{n}", practice=False, rules={"preset": "standard"}, seats=[],
+                      host=None, grace_seconds=0, next_deal_pause=0, match_number=n,
+                      recorded_match=0, game=0)
 
 
-def chat(text: str) -> dict[str, Any]:
-    return {"k": "chat", "text": text}
+def chat(text: str) -> Chatted:
+    return Chatted(seat=None, name="Ann", text=text, at=0.0)
+
+
+def unwritable() -> Chatted:
+    """A record that cannot be written (its text is no string)."""
+    return Chatted.model_construct(seat=None, name="Ann", text=object(), at=0.0)
 
 
 def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:
@@ -30,8 +38,8 @@ def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:
         assert await store.exists("abcde") and not await store.exists("zzzzz")
         with pytest.raises(StoreError):  # entry 1 is taken: no part of this save is kept
             await store.append("abcde", Save(1, [chat("b"), chat("c")], [(1, {"r": 1})]))
-        with pytest.raises(TypeError):  # cannot be written: nothing is
-            await store.append("abcde", Save(2, [chat("x"), {"k": "bad", "v": object()}], []))
+        with pytest.raises(ValueError):  # cannot be written: nothing is
+            await store.append("abcde", Save(2, [chat("x"), unwritable()], []))
         assert await store.load("abcde") == StoredRoom(0, [room(1), chat("a")])
         assert await store.load_record("abcde") is None
         await store.append("abcde", Save(2, [chat("b")], [(1, {"r": 1})]))

@@ -28,6 +28,7 @@ from shared_helpers import download_record
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.effects import Save
+from app.rooms.core.records import SeatSet
 from app.rooms.store import StoreError
 from app.rooms.store.sqlite import SqliteStore
 
@@ -202,7 +203,7 @@ def test_a_failed_write_at_each_kind_of_change_loses_nothing(
             store.armed = True
             actor.act(action)
             people.broken()
-            assert any(e["k"] == "act" for e in store.failed[-1].entries)
+            assert any(e.k == "act" for e in store.failed[-1].entries)
             if kind == "last_card_of_match":
                 assert store.failed[-1].records, "the record was in the failed write"
             failed.append(kind)
@@ -238,7 +239,7 @@ def ready_all(people: People, store: FlakyStore, failed: list[str]) -> int:
         store.armed = True
         people.clients[0].send({"type": "ready"})
         people.broken()
-        assert [e["k"] for e in store.failed[-1].entries] == ["ready"]
+        assert [e.k for e in store.failed[-1].entries] == ["ready"]
         failed.append("ready")
     for seat in sorted(people.clients):
         c = people.clients[seat]
@@ -261,7 +262,7 @@ def away_and_back(people: People, store: FlakyStore) -> None:
     di = Client(people.base, people.code, hello=False)
     di.send({"type": "hello", "token": people.tokens[3]})
     people.broken(extra=(di,))
-    assert any(e["k"] == "seat" and not e["data"]["away"] for e in store.failed[-1].entries)
+    assert any(isinstance(e, SeatSet) and not e.data.away for e in store.failed[-1].entries)
     view = people.clients[3].state
     assert view is not None and not view["room"]["seats"][3]["away"]
 

@@ -1,7 +1,9 @@
-"""The room as a pure state machine: no I/O, no asyncio, no clock of its own.
+"""The room as a pure state machine: no I/O, no asyncio, no clock or randomness of its own.
 
-``RoomCore.handle(input, now)`` takes one input (a connection's message, a timer, a bot's
-move) and returns a ``Step``: the log entries to save, then the effects (frames to send,
-connections to close, bots and hints to ask for, when to wake it next).  The adapters in
-``app/rooms/server`` and ``app/rooms/store`` carry the effects out.
+``decide`` (room.py) takes one input (a connection's message, a timer, a bot's move) and
+returns a ``Step``: the log's new records (records.py) to save, then the effects (frames to
+send, connections to close, bots and hints to ask for, when to wake it next); ``evolve``
+(state.py) is how each record changes the room, and a room is rebuilt by folding it over
+its log.  ``RoomCore`` holds a room for the server.  The adapters in ``app/rooms/server``
+and ``app/rooms/store`` carry the effects out.
 """

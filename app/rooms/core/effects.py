@@ -2,21 +2,83 @@
 
 An input is one thing that happened (a connection said something, a timer fired, a bot
 or a hint came back from its thread, an HTTP join); ``RoomCore.handle`` answers with a
-``Step``: first ``save`` (the log entries and finished records to write; nothing else may
-happen unless that write succeeds), then ``effects`` in order.
+``Step``: first ``save`` (the log's new records and finished game records to write;
+nothing else may happen unless that write succeeds), then ``effects`` in order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired
+
+from pydantic import JsonValue
+from typing_extensions import TypedDict
 
 from app.rules import Action, Match, RuleSet
 
 from .frames import Frame, JoinedRoom
 from .messages import Hello, RoomMessage
+from .records import Checkpoint, JsonObject, Record
 
-Entry = dict[str, Any]
+# -- what the bots' threads hand back -------------------------------------------------
+
+
+class ActionJson(TypedDict, total=False):
+    """An action in the game record's shape (GAME-RECORD.md)."""
+
+    bid: int | str
+    discard: list[str]
+    play: str
+    call: str
+    grand: bool
+
+
+class HintPayload(TypedDict):
+    """A practice hint: the strong bot's action and its reason (``app.bots.hints``)."""
+
+    action: ActionJson
+    key: str                        # the reason, an i18n key ("hint.bid_expected")
+    params: dict[str, JsonValue]    # its parameters: card ids, suit letters, numbers
+    samples: NotRequired[int]
+
+
+class DecisionJson(TypedDict):
+    """One decision of a reviewed seat (``app.bots.review.Decision``)."""
+
+    index: int
+    phase: str
+    trick: int | None
+    chosen: ActionJson
+    best: ActionJson
+    chosen_points: float | None
+    best_points: float | None
+    loss: float
+    loss_error: float | None
+    samples: int
+
+
+class ReviewJson(TypedDict):
+    """A deal's review for one seat (``app.bots.review.Review.to_json()``)."""
+
+    seat: int
+    decisions: list[DecisionJson]
+    bidder: int | None
+    contract: int | str | None
+    side_tricks: int | None
+    double_dummy: int | None
+    double_dummy_from_trick: int | None
+    points: float | None
+    total_loss: float
+
+
+class ReviewFailed(TypedDict):
+    """No review: the pool was busy, or the search failed (asking again tries again)."""
+
+    error: str
+    busy: NotRequired[bool]
+
+
+ReviewPayload = ReviewJson | ReviewFailed
 
 # -- inputs ---------------------------------------------------------------------------
 
@@ -63,7 +125,7 @@ class HintReady:
 
     seat: int
     game: int
-    hint: dict[str, Any]
+    hint: HintPayload
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +135,7 @@ class ReviewReady:
     seat: int
     match: int
     deal: int
-    review: dict[str, Any]
+    review: ReviewPayload
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +155,16 @@ Input = (Connect | Disconnect | Received | Tick | BotMoved | HintReady | ReviewR
 @dataclass(frozen=True, slots=True)
 class Save:
     """Append ``entries`` to the room's log as entries ``first_seq``, ``first_seq + 1``...
-    and keep these finished matches' records, in one transaction."""
+    and keep these finished matches' records (GAME-RECORD.md), in one transaction."""
 
     first_seq: int
-    entries: list[Entry]
-    records: list[tuple[int, dict[str, Any]]]
+    entries: list[Record]
+    records: list[tuple[int, JsonObject]]
 
     @property
     def checkpoint(self) -> bool:
         """The entries start with a checkpoint: the log before it may be forgotten."""
-        return bool(self.entries) and self.entries[0]["k"] == "room"
+        return bool(self.entries) and isinstance(self.entries[0], Checkpoint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +211,7 @@ class AskReview:
     match: int
     deal: int
     rules: RuleSet
-    record: dict[str, Any]    # the deal in the game record's shape
+    record: JsonObject        # the deal in the game record's shape
 
 
 Effect = Send | Close | Think | AskHint | AskReview

@@ -2,24 +2,22 @@
 the start (rules, bot levels), settings, chat, and the start itself.
 
 Each command checks who may do it and when, and raises ``RoomError`` before changing
-anything; then it changes the room through ``RoomState`` (which logs it).  Tokens are
-made here and only their hashes are kept.
+anything; then it changes the room by records (``Draft.record``).  A seat's token comes
+from the room's ``Chance``; only its hash is kept.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from app.bots import BEST_BOT, BOT_LEVELS, level_name
+from app.bot_levels import BOT_LEVELS, DEFAULT_SEAT_BOT, BotLevel, level_name
 from app.rules import RuleSet, RulesetError
 from app.text import TextError, clean_chat, clean_name, name_key
 
 from .errors import RoomError
 from .frames import JoinedRoom
+from .messages import SettingsMessage
+from .records import NextDealAt, RulesSet, SeatSet, SettingsSet
 from .seats import Seat
-
-if TYPE_CHECKING:
-    from .room import RoomCore
+from .state import Draft, RoomState
 
 
 def checked_name(raw: str) -> str:
@@ -31,23 +29,23 @@ def checked_name(raw: str) -> str:
         raise RoomError(exc.code, exc.message, 400) from None
 
 
-def require_free_name(room: RoomCore, name: str) -> None:
+def require_free_name(state: RoomState, name: str) -> None:
     """Names are unique within a room (compared as people read them)."""
     key = name_key(name)
-    for seat in room.state.seats:
+    for seat in state.seats:
         if seat.name is not None and name_key(seat.name) == key:
             raise RoomError("name_taken", f"{seat.name} is already at this table: choose "
                             "another name", 409)
 
 
-def checked_rules(raw: dict[str, Any] | None) -> RuleSet:
+def checked_rules(raw: object) -> RuleSet:
     try:
         return RuleSet.shared(raw)
     except RulesetError as exc:
         raise RoomError("bad_rules", str(exc), 400, option=exc.option) from None
 
 
-def checked_level(level: str) -> str:
+def checked_level(level: str) -> BotLevel:
     """A bot level as players may pick it (``heuristic``, the old name, is ``easy``)."""
     try:
         return level_name(level)
@@ -56,18 +54,17 @@ def checked_level(level: str) -> str:
                         f"{', '.join(BOT_LEVELS)}") from None
 
 
-def require_host(room: RoomCore, seat: int | None) -> None:
-    if seat is None or seat != room.state.host:
+def require_host(state: RoomState, seat: int | None) -> None:
+    if seat is None or seat != state.host:
         raise RoomError("not_host", "only the host can do that", 403)
 
 
-def require_lobby(room: RoomCore) -> None:
-    if room.state.match is not None:
+def require_lobby(state: RoomState) -> None:
+    if state.match is not None:
         raise RoomError("wrong_phase", "the match has started", 409)
 
 
-def joinable_seats(room: RoomCore) -> list[int]:
-    state = room.state
+def joinable_seats(state: RoomState) -> list[int]:
     if state.practice:
         return []
     if state.match is None:
@@ -75,15 +72,15 @@ def joinable_seats(room: RoomCore) -> list[int]:
     return [s.index for s in state.seats if s.bot is not None and not s.human]
 
 
-def join(room: RoomCore, name: str, seat: int | None) -> JoinedRoom:
+def join(d: Draft, name: str, seat: int | None) -> JoinedRoom:
     """Seat a person.  In the lobby a free seat; after the start a bot seat, which the
     person plays from the next deal on (``takeover``)."""
     name = checked_name(name)
-    state = room.state
+    state = d.state
     if state.practice:
         raise RoomError("private_room", "this is a private practice table", 403)
-    require_free_name(room, name)
-    free = joinable_seats(room)
+    require_free_name(state, name)
+    free = joinable_seats(state)
     if seat is not None:
         if seat >= len(state.seats):
             raise RoomError("bad_seat", f"this room has seats 0 to {len(state.seats) - 1}", 409)
@@ -93,86 +90,89 @@ def join(room: RoomCore, name: str, seat: int | None) -> JoinedRoom:
         raise RoomError("no_free_seat", "every seat is taken", 409)
     else:
         seat = free[0]
-    s = state.seats[seat].copy()
-    token = s.claim(name)
+    token = state.chance.token()
+    s = state.seats[seat].claimed(name, token)
     if state.match is None:
-        s.bot = None
-    state.set_seat(s)
-    room.happened({"type": "seat_taken", "seat": seat, "name": name})
-    room.say(None, name, "seat_taken", "system")
+        s = s.copy(bot=None)
+    d.record(SeatSet(seat=seat, data=s.to_data()))
+    d.happen({"type": "seat_taken", "seat": seat, "name": name})
+    d.say(None, name, "seat_taken", "system")
     return {"seat": seat, "token": token, "takeover": s.takeover}
 
 
-def leave(room: RoomCore, seat: int | None) -> None:
+def leave(d: Draft, seat: int | None) -> None:
     """Give the seat back: in the lobby, or after the match (the seat goes to a bot)."""
     if seat is None:
         raise RoomError("not_seated", "you have no seat to leave")
-    match = room.state.match
+    state = d.state
+    match = state.match
     if match is not None and not match.finished:
         raise RoomError("wrong_phase", "you can leave in the lobby or after the match", 409)
-    if seat == room.state.host:
+    if seat == state.host:
         raise RoomError("host_cannot_leave", "the host cannot give the seat back")
-    name = room.state.seats[seat].name or ""
-    room.state.set_seat(Seat(seat, bot=BEST_BOT))
-    for conn in room.conns.values():
+    name = state.seats[seat].name or ""
+    d.record(SeatSet(seat=seat, data=Seat(seat, bot=DEFAULT_SEAT_BOT).to_data()))
+    for conn in d.rt.conns.values():
         if conn.seat == seat:  # the person keeps watching
             conn.seat = None
-    room.happened({"type": "seat_left", "seat": seat})
-    room.say(None, name, "seat_left", "system")
+    d.happen({"type": "seat_left", "seat": seat})
+    d.say(None, name, "seat_left", "system")
 
 
-def set_rules(room: RoomCore, seat: int | None, raw: dict[str, Any]) -> None:
-    require_host(room, seat)
-    require_lobby(room)
+def set_rules(d: Draft, seat: int | None, raw: object) -> None:
+    require_host(d.state, seat)
+    require_lobby(d.state)
     rules = checked_rules(raw)
     n = rules.options.players
-    cut = [s for s in room.state.seats[n:] if s.human]
+    cut = [s for s in d.state.seats[n:] if s.human]
     if cut:
         raise RoomError("seats_taken", f"seat {cut[0].index} is taken: {n} players do not fit")
-    room.state.set_rules(rules)
+    d.record(RulesSet(rules=rules.to_json()))
 
 
-def seat_bot(room: RoomCore, seat: int | None, target: int, level: str) -> None:
-    require_host(room, seat)
-    require_lobby(room)
-    state = room.state
+def seat_bot(d: Draft, seat: int | None, target: int, level: str) -> None:
+    require_host(d.state, seat)
+    require_lobby(d.state)
+    state = d.state
     if target >= len(state.seats) or state.seats[target].human:
         raise RoomError("bad_seat", f"seat {target} is not an empty seat")
-    state.set_seat(state.seats[target].copy(bot=checked_level(level)))
+    d.record(SeatSet(seat=target,
+                     data=state.seats[target].copy(bot=checked_level(level)).to_data()))
 
 
-def settings(room: RoomCore, seat: int | None, changes: dict[str, Any], now: float) -> None:
-    """The host changes these settings (only the keys given)."""
-    require_host(room, seat)
-    if not changes:
+def settings(d: Draft, seat: int | None, message: SettingsMessage) -> None:
+    """The host changes these settings (only the ones given)."""
+    require_host(d.state, seat)
+    changes = SettingsSet.model_validate(message.model_dump(exclude={"type"}))
+    if changes == SettingsSet():
         raise RoomError("bad_message", "settings: name at least one setting")
-    state = room.state
-    state.set_settings(changes)
-    if "grace_seconds" in changes or "turn_seconds" in changes:
-        room.grace.clear()
-        room.turn_clock = None
-    pause = changes.get("next_deal_pause")
+    state = d.state
+    d.record(changes)
+    if changes.grace_seconds is not None or changes.turn_seconds is not None:
+        d.rt.grace.clear()
+        d.rt.turn_clock = None
+    pause = changes.next_deal_pause
     if pause is not None and state.next_deal_at is not None:
-        state.set_next_deal_at(now + pause)
+        d.record(NextDealAt(at=d.now + pause))
 
 
-def speaker(room: RoomCore, seat: int | None) -> str:
+def speaker(state: RoomState, seat: int | None) -> str:
     """Who a chat line is from: a seated person, or a spectator when the host allows."""
     if seat is None:
-        if not room.state.spectator_chat:
+        if not state.spectator_chat:
             raise RoomError("not_seated", "the host has turned spectators' chat off")
         return "Spectator"
-    return room.state.seats[seat].name or f"Seat {seat + 1}"
+    return state.seats[seat].name or f"Seat {seat + 1}"
 
 
-def chat(room: RoomCore, seat: int | None, text: str) -> None:
-    name = speaker(room, seat)
+def chat(d: Draft, seat: int | None, text: str) -> None:
+    name = speaker(d.state, seat)
     try:
         text = clean_chat(text)
     except TextError as exc:
         raise RoomError(exc.code, exc.message) from None
-    room.say(seat, name, text, "text")
+    d.say(seat, name, text, "text")
 
 
-def react(room: RoomCore, seat: int | None, reaction: str) -> None:
-    room.say(seat, speaker(room, seat), reaction, "reaction")
+def react(d: Draft, seat: int | None, reaction: str) -> None:
+    d.say(seat, speaker(d.state, seat), reaction, "reaction")

@@ -6,41 +6,21 @@ kept with the room so that asking again, or from another tab, costs nothing.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
-
 from app.rules.record import deal_to_record
 
-from .effects import AskReview, Send
+from .effects import AskReview, ReviewPayload, Send
 from .errors import RoomError
 from .frames import ReviewFrame
-
-if TYPE_CHECKING:
-    from .room import RoomCore
+from .state import Draft, ReviewKey, Runtime
 
 KEEP = 32  # reviews kept per room (a review is a few kilobytes)
-Key = tuple[int, int, int]  # match number, deal index, seat
 
 
-class ReviewCache:
-    """The reviews made for this room, and the ones being made (runtime only)."""
-
-    def __init__(self) -> None:
-        self.done: OrderedDict[Key, dict[str, Any]] = OrderedDict()
-        self.asked: set[Key] = set()
-
-    def keep(self, key: Key, review: dict[str, Any]) -> None:
-        self.asked.discard(key)
-        self.done[key] = review
-        while len(self.done) > KEEP:
-            self.done.popitem(last=False)
-
-
-def ask(room: RoomCore, seat: int | None) -> None:
+def ask(d: Draft, seat: int | None) -> None:
     """Review ``seat``'s decisions in the last finished deal (sent when ready)."""
     if seat is None:
         raise RoomError("not_seated", "a review is of your own decisions: take a seat")
-    state = room.state
+    state, rt = d.state, d.rt
     match = state.match
     deal = match.deal if match is not None else None
     if match is None or deal is None or not deal.over or deal.outcome == "void":
@@ -48,27 +28,34 @@ def ask(room: RoomCore, seat: int | None) -> None:
     if state.seats[seat].takeover:
         raise RoomError("not_your_turn", "you did not play this deal")
     key = (state.match_number, len(match.deals) - 1, seat)
-    cached = room.reviews.done.get(key)
+    cached = rt.reviews.get(key)
     if cached is not None:
-        room.emit(Send(room.conns_of_seat(seat), frame(key, cached)))
-    elif key not in room.reviews.asked:
-        room.reviews.asked.add(key)
-        room.emit(AskReview(seat, key[0], key[1], state.rules, deal_to_record(deal)))
+        d.emit(Send(rt.conns_of_seat(seat), frame(key, cached)))
+    elif key not in rt.reviews_asked:
+        rt.reviews_asked.add(key)
+        d.emit(AskReview(seat, key[0], key[1], state.rules, deal_to_record(deal)))
 
 
-def ready(room: RoomCore, seat: int, match_number: int, deal: int,
-          review: dict[str, Any]) -> None:
+def ready(d: Draft, seat: int, match_number: int, deal: int, review: ReviewPayload) -> None:
     key = (match_number, deal, seat)
+    rt = d.rt
     if "error" in review:
         # not kept: asking again tries again (the pool was busy, or the search failed)
-        room.reviews.asked.discard(key)
+        rt.reviews_asked.discard(key)
     else:
-        room.reviews.keep(key, review)
-    conns = room.conns_of_seat(seat)
+        _keep(rt, key, review)
+    conns = rt.conns_of_seat(seat)
     if conns:
-        room.emit(Send(conns, frame(key, review)))
+        d.emit(Send(conns, frame(key, review)))
 
 
-def frame(key: Key, review: dict[str, Any]) -> ReviewFrame:
+def _keep(rt: Runtime, key: ReviewKey, review: ReviewPayload) -> None:
+    rt.reviews_asked.discard(key)
+    rt.reviews[key] = review
+    while len(rt.reviews) > KEEP:
+        del rt.reviews[next(iter(rt.reviews))]  # the oldest
+
+
+def frame(key: ReviewKey, review: ReviewPayload) -> ReviewFrame:
     return {"type": "review", "match": key[0], "deal": key[1], "seat": key[2],
-            "review": review}
+            "review": dict(review)}

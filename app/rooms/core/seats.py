@@ -12,10 +12,10 @@ The states a seat can be in:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from .codes import hash_token, new_token, token_matches
+from .codes import hash_token, token_matches
 from .frames import SeatInfo
+from .records import SeatData
 
 
 @dataclass
@@ -45,15 +45,11 @@ class Seat:
         """This seat with ``changes`` (seats are replaced, never edited, once logged)."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
-    def claim(self, name: str) -> str:
-        """A person takes the seat: a new token for them (only its hash is kept)."""
-        token = new_token()
-        self.name = name
-        self.token_hash = hash_token(token)
-        self.away = False
-        self.ready = False
-        self.again = False
-        return token
+    def claimed(self, name: str, token: str) -> Seat:
+        """This seat taken by a person, who holds ``token`` (a new one: only its hash is
+        kept)."""
+        return replace(self, name=name, token_hash=hash_token(token), away=False,
+                       ready=False, again=False)
 
     def holds(self, token: str) -> bool:
         """Whether ``token`` is this seat's."""
@@ -79,11 +75,11 @@ class Seat:
             "again": self.again,
         }
 
-    def to_data(self) -> dict[str, Any]:
-        return {"name": self.name, "token_hash": self.token_hash, "bot": self.bot,
-                "away": self.away, "ready": self.ready, "again": self.again}
+    def to_data(self) -> SeatData:
+        return SeatData(name=self.name, token_hash=self.token_hash, bot=self.bot,
+                        away=self.away, ready=self.ready, again=self.again)
 
     @classmethod
-    def from_data(cls, index: int, data: dict[str, Any]) -> Seat:
-        return cls(index, data.get("name"), data.get("token_hash"), data.get("bot"),
-                   bool(data.get("away")), bool(data.get("ready")), bool(data.get("again")))
+    def from_data(cls, index: int, data: SeatData) -> Seat:
+        return cls(index, data.name, data.token_hash, data.bot, data.away, data.ready,
+                   data.again)

@@ -1,265 +1,380 @@
-"""A room's lasting state and its log: every change is one entry, and replaying the
-entries rebuilds the room exactly.
+"""A room's state, and ``evolve``: the one way a record of its log changes it.
 
-Each method below is the only way its part of the state changes, and it records the
-entry that says so; ``replay`` calls the same methods for stored entries.  So a room
-rebuilt from its log is by construction the room that wrote it.  Entries are small JSON
-objects with a kind ``k``; game entries use the game record's shapes:
+The lasting state (``RoomState``: what the log rebuilds) and the runtime state
+(``Runtime``: connections and timers, which a restart forgets) are what ``decide``
+(room.py) reads; ``Draft`` is one step being decided: the records it makes (each applied
+at once, so that what follows sees it), the happenings the views will tell, the effects.
 
-| k | fields | what |
-|---|---|---|
-| `room` | the whole room but its match | a checkpoint: at creation and before each match |
-| `match` | `dealer` | a new match, its first dealer |
-| `deal` | `dealer`, `hands`, `kitty` | a deal as dealt (GAME-RECORD.md) |
-| `act` | `seat` and the action | a game action (GAME-RECORD.md) |
-| `seat` | `seat`, `data` | a seat's holder, bot level, away and ready flags |
-| `rules`, `settings`, `host`, `chat`, `history` | | the room around it |
-| `next_deal_at`, `recorded`, `lobby` | | between deals, a match's record kept, back to the lobby |
+A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``).  A
+live room takes the same way: what it decides becomes records (records.py), and each is
+applied with ``evolve`` as it is made (``RoomState.record``), so a room rebuilt from its
+log is by construction the room that wrote it.  ``evolve`` changes the state it is given
+(the engine's ``Match`` is mutable: copying it for every card would cost more than the
+rest of a move) and returns it, for the fold.
 
-``game`` counts the match's entries (``match``, ``deal``, ``act``): the number actions name.
+``game`` counts the match's records (``match``, ``deal``, ``act``): the number actions
+name.
 """
 
 from __future__ import annotations
 
-import random
 from collections import deque
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import reduce
 
-from app.bots import BEST_BOT
-from app.rules import Action, Event, Match, RuleSet, parse_action
-from app.rules.cards import ids_of, mask_of_ids
+from pydantic import ValidationError
 
-from .frames import ChatLine, MatchSummary
+from app.bot_levels import DEFAULT_SEAT_BOT
+from app.rules import Action, Event, Match, RuleSet
+from app.rules.cards import mask_of_ids
+from app.rules.deal import DealState
+from app.rules.view import WireMemo
+
+from .effects import Effect, ReviewPayload
+from .frames import ChatKind, ChatLine, HintFrame, MatchSummary, RoomEvent, SeatEventKind
+from .records import (
+    GAME_KINDS,
+    Acted,
+    BackInLobby,
+    Chatted,
+    Checkpoint,
+    Dealt,
+    HistoryAdded,
+    HostSet,
+    JsonObject,
+    MatchBegun,
+    NextDealAt,
+    ReadySet,
+    Record,
+    Recorded,
+    RulesSet,
+    SeatSet,
+    SettingsSet,
+    record_of_data,
+)
 from .seats import Seat
 
-Entry = dict[str, Any]
 CHAT_KEEP = 50
 HISTORY_KEEP = 10
-SETTINGS_DEFAULTS: dict[str, Any] = {"turn_seconds": 0, "bot_pace": "normal",
-                                     "spectator_chat": True}
-GAME_KINDS = frozenset({"match", "deal", "act"})
 
 
 class RestoreError(ValueError):
-    """Stored entries that do not replay (a damaged database, or a bug)."""
+    """Stored records that do not replay (a damaged database, or a bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """What a room draws from outside (the server's secure source; a seeded one in
+    tests): the core makes no random choice of its own."""
+
+    token: Callable[[], str]                           # a new seat token (128 bits)
+    deal: Callable[[RuleSet], tuple[list[int], int]]   # a shuffled deal: hands, kitty
+    match: Callable[[RuleSet, int], Match]             # a match and its first dealer
+    below: Callable[[int], int]                        # a uniform choice in range(n)
+    between: Callable[[float, float], float]           # a uniform float (a bot's delay)
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Server settings the room runs by."""
+
+    bot_delay: float        # seconds a bot "thinks" before acting (jittered)
+    host_grace: float       # a disconnected host keeps the role this long (a reload)
+
+
+@dataclass(slots=True)
+class Conn:
+    """A bound connection: its seat (``None`` for a spectator)."""
+
+    seat: int | None
+
+
+ReviewKey = tuple[int, int, int]  # match number, deal index, seat
+
+
+@dataclass(slots=True)
+class Runtime:
+    """What a room knows only while it runs: connections, timers, asked bots and hints,
+    reviews made (a restart forgets it all, and the room goes on from its log)."""
+
+    version: int                                     # every change of the room
+    conns: dict[int, Conn] = field(default_factory=dict)
+    grace: dict[int, float] = field(default_factory=dict)  # seat -> when its bot steps in
+    host_gone_since: float | None = None
+    bot_plan: tuple[int, float] | None = None        # (game, due) of the next bot move
+    thinking: int | None = None                      # the game a bot is thinking about
+    # a bot's move decided before its planned time: (game, seat, level, action)
+    bot_move: tuple[int, int, str, Action] | None = None
+    turn_clock: tuple[int, float] | None = None      # (game, until): the turn timer
+    timed_out: int | None = None     # the game at which a person's time ran out
+    hint: HintFrame | None = None    # practice: the hint for the current game
+    hint_asked: int | None = None
+    reviews: dict[ReviewKey, ReviewPayload] = field(default_factory=dict)  # made, kept
+    reviews_asked: set[ReviewKey] = field(default_factory=set)
+    wire_memo: WireMemo = field(default_factory=WireMemo)  # hands and tricks on the wire
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.conns.values() if c.seat is not None}
+
+    def humans_connected(self) -> bool:
+        return any(c.seat is not None for c in self.conns.values())
+
+    def spectator_count(self) -> int:
+        return sum(1 for c in self.conns.values() if c.seat is None)
+
+    def conns_of_seat(self, seat: int) -> tuple[int, ...]:
+        return tuple(i for i, c in self.conns.items() if c.seat == seat)
+
+
+# Happenings of one step, in order: a room event, or game events with the deal they
+# happened in (whose bidder may hear more of them).
+Happening = RoomEvent | tuple[DealState | None, list[Event]]
 
 
 class RoomState:
     """Seats, rules, settings, chat and the match of one room, and its log position."""
 
     def __init__(self, code: str, rules: RuleSet, practice: bool, grace_seconds: int,
-                 next_deal_pause: int, rng: random.Random) -> None:
+                 next_deal_pause: int, chance: Chance) -> None:
         self.code = code
         self.rules = rules
         self.practice = practice
-        self.seats = [Seat(i, bot=BEST_BOT) for i in range(rules.options.players)]
+        self.seats = [Seat(i, bot=DEFAULT_SEAT_BOT) for i in range(rules.options.players)]
         self.host: int | None = 0
         self.grace_seconds = grace_seconds
         self.next_deal_pause = next_deal_pause
-        self.turn_seconds: int = SETTINGS_DEFAULTS["turn_seconds"]
-        self.bot_pace: str = SETTINGS_DEFAULTS["bot_pace"]
-        self.spectator_chat: bool = SETTINGS_DEFAULTS["spectator_chat"]
+        self.turn_seconds = 0
+        self.bot_pace = "normal"
+        self.spectator_chat = True
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_KEEP)
         self.history: deque[MatchSummary] = deque(maxlen=HISTORY_KEEP)
         self.match: Match | None = None
         self.match_number = 0
         self.recorded_match = 0          # the last match whose record is stored
         self.next_deal_at: float | None = None
-        self.rng = rng                   # the shuffle's source (secrets in production)
-        self.seq = 0                     # entries in the log so far (the next one's number)
-        self.game = 0                    # entries of the match so far
-        self.pending: list[Entry] = []   # entries made since the last ``take_pending``
+        self.chance = chance
+        self.seq = 0                     # records in the log so far (the next one's number)
+        self.game = 0                    # records of the match so far
+        self.pending: list[Record] = []  # records made since the last ``take_pending``
 
-    # -- the log ----------------------------------------------------------------------
+    def record(self, record: Record, action: Action | None = None) -> list[Event]:
+        """Log ``record`` and apply it; the game events it made.  The engine raises (and
+        nothing is logged or changed) if a game action is not allowed; ``action`` is an
+        ``Acted`` record's, when the caller has it (not read back from the record)."""
+        events = apply(self, record, action)
+        self.pending.append(record)
+        return events
 
-    def _record(self, entry: Entry) -> None:
-        self.pending.append(entry)
-        self.seq += 1
-        if entry["k"] in GAME_KINDS:
-            self.game += 1
-
-    def take_pending(self) -> list[Entry]:
-        entries, self.pending = self.pending, []
-        return entries
-
-    @classmethod
-    def replay(cls, entries: Sequence[Entry], first_seq: int,
-               rng: random.Random) -> RoomState:
-        """The room whose log from its last checkpoint (entry ``first_seq``) is ``entries``."""
-        if not entries or not isinstance(entries[0], dict) or entries[0].get("k") != "room":
-            raise RestoreError("the stored log does not start with a checkpoint")
-        i = 0  # the entry being replayed, for the message
-        try:
-            state = cls.from_checkpoint(entries[0], rng)
-            state.seq = first_seq + 1
-            for i in range(1, len(entries)):
-                state._replay_one(entries[i])
-        except RestoreError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
-                AssertionError) as exc:  # RulesetError and ActionError are ValueErrors
-            kind = entries[i].get("k") if isinstance(entries[i], dict) else None
-            raise RestoreError(f"entry {first_seq + i} ({kind}): {exc}") from exc
-        state.pending = []
-        return state
-
-    def _replay_one(self, entry: Entry) -> None:
-        kind = entry["k"]
-        if kind == "act":
-            self.act(int(entry["seat"]), parse_action(
-                {k: v for k, v in entry.items() if k not in ("k", "seat")}))
-        elif kind == "deal":
-            if self.match is None or self.match.dealer != entry["dealer"]:
-                raise RestoreError(f"a deal by seat {entry['dealer']} out of turn")
-            self.deal([mask_of_ids(h) for h in entry["hands"]], mask_of_ids(entry["kitty"]))
-        elif kind == "seat":
-            self.set_seat(Seat.from_data(int(entry["seat"]), entry["data"]))
-        elif kind == "match":
-            self.new_match(int(entry["dealer"]))
-        elif kind == "chat":
-            self.add_chat({"seat": entry["seat"], "name": entry["name"],
-                           "text": entry["text"], "at": entry["at"],
-                           "kind": entry.get("kind", "text")})
-        elif kind == "ready":
-            self.set_ready(int(entry["seat"]))
-        elif kind == "next_deal_at":
-            self.set_next_deal_at(entry["at"])
-        elif kind == "host":
-            self.set_host(entry["seat"])
-        elif kind == "rules":
-            self.set_rules(RuleSet.shared(entry["rules"]))
-        elif kind == "settings":
-            self.set_settings({k: v for k, v in entry.items() if k != "k"})
-        elif kind == "recorded":
-            self.set_recorded(int(entry["match"]))
-        elif kind == "history":
-            self.add_history(entry["match"])
-        elif kind == "lobby":
-            self.back_to_lobby()
-        else:
-            raise RestoreError(f"unknown entry kind {kind!r}")
-
-    # -- checkpoints ------------------------------------------------------------------
+    def take_pending(self) -> list[Record]:
+        records, self.pending = self.pending, []
+        return records
 
     def checkpoint(self) -> None:
         """Record the whole room but its match (which is then ``None``): the log before
-        this entry is no longer needed."""
+        this record is no longer needed."""
         self.match = None
-        # This step's earlier entries (a seat's "again" before the match it starts) are
+        # This step's earlier records (a seat's "again" before the match it starts) are
         # in the checkpoint: dropped, so that the save starts with it and the store moves
-        # its checkpoint here (a checkpoint after other entries would not replay).
+        # its checkpoint here (a checkpoint after other records would not replay).
         self.seq -= len(self.pending)
         self.pending = []
-        self._record({
-            "k": "room", "code": self.code, "practice": self.practice,
-            "rules": self.rules.to_json(), "seats": [s.to_data() for s in self.seats],
-            "host": self.host, "grace_seconds": self.grace_seconds,
-            "next_deal_pause": self.next_deal_pause, "turn_seconds": self.turn_seconds,
-            "bot_pace": self.bot_pace, "spectator_chat": self.spectator_chat,
-            "chat": list(self.chat), "history": list(self.history),
-            "match_number": self.match_number, "recorded_match": self.recorded_match,
-            "game": self.game,
-        })
+        self.record(checkpoint_of(self))
 
-    @classmethod
-    def from_checkpoint(cls, data: Entry, rng: random.Random) -> RoomState:
-        state = cls(str(data["code"]), RuleSet.shared(data["rules"]), bool(data["practice"]),
-                    int(data["grace_seconds"]), int(data["next_deal_pause"]), rng)
-        state.seats = [Seat.from_data(i, s) for i, s in enumerate(data["seats"])]
-        state.host = data["host"]
-        for key, default in SETTINGS_DEFAULTS.items():
-            setattr(state, key, data.get(key, default))
-        state.chat.extend({"seat": line["seat"], "name": line["name"], "text": line["text"],
-                           "at": line["at"], "kind": line.get("kind", "text")}
-                          for line in data["chat"])
-        state.history.extend(data.get("history", []))
-        state.match_number = int(data["match_number"])
-        state.recorded_match = int(data["recorded_match"])
-        state.game = int(data["game"])
-        return state
 
-    # -- the match --------------------------------------------------------------------
+def controller(state: RoomState, seat: int) -> str | None:
+    """The bot level playing ``seat`` now, ``None`` when its person does."""
+    s = state.seats[seat]
+    if s.bot is not None:
+        return s.bot
+    return DEFAULT_SEAT_BOT if s.away else None
 
-    def new_match(self, dealer: int) -> None:
-        self.match = Match(self.rules, self.rng, first_dealer=dealer, auto_redeal=False)
-        self.match_number += 1
-        for seat in self.seats:
-            seat.again = False
-        self._record({"k": "match", "dealer": dealer})
 
-    def back_to_lobby(self) -> None:
-        """After a match: no match, the same seats; rules and bots may change again."""
-        self.match = None
-        for seat in self.seats:
-            seat.again = seat.ready = False
-        self.next_deal_at = None
-        self._record({"k": "lobby"})
+class Draft:
+    """One step being decided: the records it made (applied as made), what happened, the
+    effects so far."""
 
-    def deal(self, hands: list[int] | None = None, kitty: int = 0) -> list[Event]:
-        """The next deal: shuffled now, or these cards (a replay)."""
-        match = self.match
+    __slots__ = (
+        "changed",
+        "effects",
+        "happened",
+        "kept",
+        "now",
+        "rt",
+        "state",
+        "timing",
+        "welcomed",
+    )
+
+    def __init__(self, state: RoomState, rt: Runtime, timing: Timing, now: float) -> None:
+        self.state = state
+        self.rt = rt
+        self.timing = timing
+        self.now = now
+        self.happened: list[Happening] = []
+        self.effects: list[Effect] = []
+        self.kept: list[tuple[int, JsonObject]] = []  # finished matches' game records
+        self.changed = False        # something only the runtime shows changed
+        self.welcomed: list[int] = []
+
+    def record(self, record: Record, deal: DealState | None = None) -> None:
+        """Log and apply ``record``; its game events happened in ``deal``."""
+        events = self.state.record(record)
+        if events:
+            self.happened.append((deal, events))
+
+    def act(self, seat: int, action: Action) -> None:
+        """Log and apply a game action (the engine raises, and nothing changes, if the
+        rules refuse it)."""
+        match = self.state.match
         assert match is not None
-        events = match.start_deal(hands, kitty)
-        deal = match.deals[-1]
-        for seat in self.seats:
-            seat.ready = False
-        self.next_deal_at = None
-        self._record({"k": "deal", "dealer": deal.dealer,
-                      "hands": [ids_of(h) for h in deal.dealt], "kitty": ids_of(deal.kitty)})
-        return events
+        deal = match.deal
+        events = self.state.record(Acted.of(seat, action), action)
+        if events:
+            self.happened.append((deal, events))
 
-    def act(self, seat: int, action: Action) -> list[Event]:
-        """A game action; the engine raises (and nothing changes) if it is not allowed."""
-        assert self.match is not None
-        events = list(self.match.apply(seat, action))
-        self._record({"k": "act", "seat": seat, **action.to_json()})
-        return events
+    def happen(self, item: Happening) -> None:
+        self.happened.append(item)
 
-    # -- the room ---------------------------------------------------------------------
+    def emit(self, effect: Effect) -> None:
+        self.effects.append(effect)
 
-    def set_seat(self, seat: Seat) -> None:
-        self.seats[seat.index] = seat
-        self._record({"k": "seat", "seat": seat.index, "data": seat.to_data()})
+    def say(self, seat: int | None, name: str, text: str, kind: ChatKind) -> None:
+        """A chat line (a person's, a reaction, or the table's own), heard by everyone."""
+        at = round(self.now, 3)
+        self.record(Chatted(seat=seat, name=name, text=text, at=at, kind=kind))
+        self.happen({"type": "chat", "seat": seat, "name": name, "text": text, "at": at,
+                     "kind": kind})
 
-    def set_ready(self, seat: int) -> None:
-        self.seats[seat].ready = True
-        self._record({"k": "ready", "seat": seat})
+    def announce(self, kind: SeatEventKind, seat: int) -> None:
+        """Something happened to ``seat``: an event, and a system line in the chat."""
+        self.happen({"type": kind, "seat": seat})
+        s = self.state.seats[seat]
+        self.say(None, s.name or s.player_name, kind, "system")
 
-    def set_next_deal_at(self, at: float | None) -> None:
-        self.next_deal_at = at
-        self._record({"k": "next_deal_at", "at": at})
 
-    def set_host(self, seat: int | None) -> None:
-        self.host = seat
-        self._record({"k": "host", "seat": seat})
+def checkpoint_of(state: RoomState) -> Checkpoint:
+    return Checkpoint(
+        code=state.code, practice=state.practice, rules=state.rules.to_json(),
+        seats=[s.to_data() for s in state.seats], host=state.host,
+        grace_seconds=state.grace_seconds, next_deal_pause=state.next_deal_pause,
+        turn_seconds=state.turn_seconds, bot_pace=state.bot_pace,
+        spectator_chat=state.spectator_chat, chat=list(state.chat),
+        history=list(state.history), match_number=state.match_number,
+        recorded_match=state.recorded_match, game=state.game)
 
-    def set_rules(self, rules: RuleSet) -> None:
-        """New rules (lobby); seats beyond the new player count go, new ones get bots."""
-        n = rules.options.players
-        seats = self.seats[:n]
-        seats.extend(Seat(i, bot=BEST_BOT) for i in range(len(seats), n))
-        self.seats = seats
-        self.rules = rules
-        self._record({"k": "rules", "rules": rules.to_json()})
 
-    def set_settings(self, changes: dict[str, Any]) -> None:
-        """Change these settings (``grace_seconds``, ``next_deal_pause``,
-        ``turn_seconds``, ``bot_pace``, ``spectator_chat``)."""
-        for key, value in changes.items():
-            if key not in SETTINGS_DEFAULTS and key not in ("grace_seconds", "next_deal_pause"):
-                raise KeyError(f"no setting {key!r}")
-            setattr(self, key, value)
-        self._record({"k": "settings", **changes})
+def from_checkpoint(data: Checkpoint, chance: Chance) -> RoomState:
+    state = RoomState(data.code, RuleSet.shared(data.rules), data.practice,
+                      data.grace_seconds, data.next_deal_pause, chance)
+    state.seats = [Seat.from_data(i, s) for i, s in enumerate(data.seats)]
+    state.host = data.host
+    state.turn_seconds = data.turn_seconds
+    state.bot_pace = data.bot_pace
+    state.spectator_chat = data.spectator_chat
+    state.chat.extend(data.chat)
+    state.history.extend(data.history)
+    state.match_number = data.match_number
+    state.recorded_match = data.recorded_match
+    state.game = data.game
+    return state
 
-    def add_chat(self, line: ChatLine) -> None:
-        self.chat.append(line)
-        self._record({"k": "chat", **line})
 
-    def add_history(self, summary: MatchSummary) -> None:
-        self.history.append(summary)
-        self._record({"k": "history", "match": summary})
+def evolve(state: RoomState, record: Record) -> RoomState:
+    """``state`` after ``record`` (changed in place; see the module)."""
+    apply(state, record)
+    return state
 
-    def set_recorded(self, match_number: int) -> None:
-        self.recorded_match = match_number
-        self._record({"k": "recorded", "match": match_number})
+
+def replay(entries: Sequence[Record | object], first_seq: int, chance: Chance) -> RoomState:
+    """The room whose log from its last checkpoint (record ``first_seq``) is ``entries``
+    (records, or stored JSON objects, which are read as records first): the fold of
+    ``evolve`` over them."""
+    try:
+        records = [e if isinstance(e, _RECORD_TYPES) else record_of_data(e) for e in entries]
+    except ValidationError as exc:
+        raise RestoreError(f"a stored entry is no record: {exc}") from exc
+    if not records or not isinstance(records[0], Checkpoint):
+        raise RestoreError("the stored log does not start with a checkpoint")
+    state = from_checkpoint(records[0], chance)
+    state.seq = first_seq + 1
+    try:
+        return reduce(evolve, records[1:], state)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+            AssertionError) as exc:  # RulesetError and ActionError are ValueErrors
+        at = state.seq  # the record that did not apply
+        raise RestoreError(f"entry {at} ({records[at - first_seq].k}): {exc}") from exc
+
+
+def apply(state: RoomState, record: Record, action: Action | None = None) -> list[Event]:
+    """Apply ``record`` to ``state``; the game events it made (``evolve``'s work)."""
+    events: list[Event] = []
+    match record:
+        case Acted(seat=seat):
+            assert state.match is not None, "an action outside a match"
+            events = list(state.match.apply(seat, action or record.action))
+        case Dealt(dealer=dealer, hands=hands, kitty=kitty):
+            match = state.match
+            if match is None or match.dealer != dealer:
+                raise RestoreError(f"a deal by seat {dealer} out of turn")
+            events = match.start_deal([mask_of_ids(h) for h in hands], mask_of_ids(kitty))
+            for s in state.seats:
+                s.ready = False
+            state.next_deal_at = None
+        case SeatSet(seat=index, data=data):
+            state.seats[index] = Seat.from_data(index, data)
+        case ReadySet(seat=index):
+            state.seats[index].ready = True
+        case NextDealAt(at=at):
+            state.next_deal_at = at
+        case Chatted():
+            state.chat.append(record.line)
+        case MatchBegun(dealer=dealer):
+            state.match = state.chance.match(state.rules, dealer)
+            state.match_number += 1
+            for s in state.seats:
+                s.again = False
+        case HostSet(seat=host):
+            state.host = host
+        case RulesSet(rules=raw):
+            rules = RuleSet.shared(raw)
+            n = rules.options.players
+            seats = state.seats[:n]
+            seats.extend(Seat(i, bot=DEFAULT_SEAT_BOT) for i in range(len(seats), n))
+            state.seats = seats
+            state.rules = rules
+        case SettingsSet():
+            _settings(state, record)
+        case Recorded(match=number):
+            state.recorded_match = number
+        case HistoryAdded(match=summary):
+            state.history.append(summary)
+        case BackInLobby():
+            state.match = None
+            for s in state.seats:
+                s.again = s.ready = False
+            state.next_deal_at = None
+        case Checkpoint():
+            state.match = None
+    state.seq += 1
+    if isinstance(record, GAME_KINDS):
+        state.game += 1
+    return events
+
+
+def _settings(state: RoomState, record: SettingsSet) -> None:
+    if record.grace_seconds is not None:
+        state.grace_seconds = record.grace_seconds
+    if record.next_deal_pause is not None:
+        state.next_deal_pause = record.next_deal_pause
+    if record.turn_seconds is not None:
+        state.turn_seconds = record.turn_seconds
+    if record.bot_pace is not None:
+        state.bot_pace = record.bot_pace
+    if record.spectator_chat is not None:
+        state.spectator_chat = record.spectator_chat
+
+
+_RECORD_TYPES = (Checkpoint, MatchBegun, Dealt, Acted, SeatSet, ReadySet, NextDealAt,
+                 HostSet, RulesSet, SettingsSet, Chatted, HistoryAdded, Recorded,
+                 BackInLobby)

@@ -9,68 +9,66 @@ Connections that see the same thing (same seat, or spectators) share one frame.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import Protocol, cast
 
-from app.bots import BOT_LEVELS
+from app.bot_levels import BOT_LEVELS
 from app.rules import Match, Phase, RuleSet, SeatView
 from app.rules.wire import BIDDER_HEARS, WireView, events_for
 
 from .effects import Send
 from .frames import Clock, Event, PublicRoom, RoomInfo, SeatInfo, StateFrame, View
 from .lobby import joinable_seats
-
-if TYPE_CHECKING:
-    from .room import Happening, RoomCore
+from .records import JsonObject
+from .state import Happening, RoomState, Runtime, controller
 
 
 @lru_cache(maxsize=64)
-def _lobby_wire(rules: RuleSet, seat: int | None) -> tuple[tuple[str, Any], ...]:
+def _lobby_wire(rules: RuleSet, seat: int | None) -> tuple[tuple[str, object], ...]:
     view = SeatView(Match(rules, first_dealer=0), seat).to_wire()
     view.update({"phase": Phase.LOBBY, "turn": None, "dealer": None, "deal_number": 0})
     return tuple(view.items())
 
 
 @lru_cache(maxsize=256)
-def rules_json(rules: RuleSet) -> dict[str, Any]:
+def rules_json(rules: RuleSet) -> JsonObject:
     """A rule set's wire form, made once per rule set (every frame carries it; never
     changed once made)."""
     return rules.to_json()
 
 
 @lru_cache(maxsize=256)
-def rules_resolved(rules: RuleSet) -> dict[str, Any]:
+def rules_resolved(rules: RuleSet) -> JsonObject:
     return rules.resolved()
 
 
-def game_view(room: RoomCore, seat: int | None, public: WireView | None = None) -> WireView:
+def game_view(state: RoomState, rt: Runtime, seat: int | None,
+              public: WireView | None = None) -> WireView:
     """The game part of the view for ``seat`` (``None``: the public view); ``public``,
     the public view of this moment if already built, is shared."""
-    match = room.state.match
+    match = state.match
     if match is None:
         return {k: (list(v) if isinstance(v, list) else v)  # type: ignore[return-value]
-                for k, v in _lobby_wire(room.state.rules, seat)}
-    return SeatView(match, seat).to_wire(public, room.wire_memo)
+                for k, v in _lobby_wire(state.rules, seat)}
+    return SeatView(match, seat).to_wire(public, rt.wire_memo)
 
 
-def seats_info(room: RoomCore) -> list[SeatInfo]:
+def seats_info(state: RoomState, rt: Runtime) -> list[SeatInfo]:
     """Every seat as everyone sees it."""
-    state = room.state
-    connected = room.connected_seats()
+    connected = rt.connected_seats()
     started = state.match is not None
     return [s.info(s.index in connected, s.index == state.host, started) for s in state.seats]
 
 
-def room_info(room: RoomCore) -> RoomInfo:
+def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
     """``view.room`` for nobody in particular (the two per-connection keys unset)."""
-    state = room.state
     return {
         "code": state.code,
         "practice": state.practice,
         "host": state.host,
         "you_are_host": False,
         "your_seat": None,
-        "seats": seats_info(room),
-        "spectators": room.spectator_count(),
+        "seats": seats_info(state, rt),
+        "spectators": rt.spectator_count(),
         "rules": rules_json(state.rules),
         "rules_resolved": rules_resolved(state.rules),
         "settings": {"grace_seconds": state.grace_seconds,
@@ -79,7 +77,7 @@ def room_info(room: RoomCore) -> RoomInfo:
                      "spectator_chat": state.spectator_chat,
                      "bot_levels": list(BOT_LEVELS)},
         "next_deal_at": state.next_deal_at,
-        "clock": clock(room),
+        "clock": clock(state, rt),
         "chat": list(state.chat),
         "match_number": state.match_number,
         "record_available": state.recorded_match > 0,
@@ -87,18 +85,18 @@ def room_info(room: RoomCore) -> RoomInfo:
     }
 
 
-def clock(room: RoomCore) -> Clock | None:
+def clock(state: RoomState, rt: Runtime) -> Clock | None:
     """The seat being waited for against a clock: a dropped person's grace, or the turn
     timer of a connected one."""
-    match = room.state.match
+    match = state.match
     turn = None if match is None else match.turn
     if turn is None:
         return None
-    grace = room.grace.get(turn)
+    grace = rt.grace.get(turn)
     if grace is not None:
         return {"seat": turn, "until": grace, "kind": "grace"}
-    timer = room.turn_clock
-    if timer is not None and timer[0] == room.state.game and room.controller(turn) is None:
+    timer = rt.turn_clock
+    if timer is not None and timer[0] == state.game and controller(state, turn) is None:
         return {"seat": turn, "until": timer[1], "kind": "turn"}
     return None
 
@@ -123,45 +121,58 @@ def events_seen(happened: list[Happening], seat: int | None,
     return out
 
 
-def state_sends(room: RoomCore, happened: list[Happening]) -> list[Send]:
+def state_sends(state: RoomState, rt: Runtime, happened: list[Happening]) -> list[Send]:
     """Every connection's state frame: one per distinct (seen seat, own seat)."""
     groups: dict[tuple[int | None, int | None], list[int]] = {}
-    for conn_id, conn in room.conns.items():
-        groups.setdefault((room.playing_seat(conn), conn.seat), []).append(conn_id)
+    for conn_id, conn in rt.conns.items():
+        # the seat whose cards a connection may see (not a pending takeover's)
+        seat = conn.seat
+        seen = None if seat is None or state.seats[seat].takeover else seat
+        groups.setdefault((seen, seat), []).append(conn_id)
     if not groups:
         return []
-    info = room_info(room)
-    host = room.state.host
-    public = game_view(room, None)  # what every seat's view shares, built once
+    info = room_info(state, rt)
+    host = state.host
+    public = game_view(state, rt, None)  # what every seat's view shares, built once
     public_events = events_seen(happened, None)
     sends: list[Send] = []
     for (view_seat, own_seat), conns in groups.items():
-        game = game_view(room, view_seat, public)  # a seat's is a copy of ``public``
+        game = game_view(state, rt, view_seat, public)  # a seat's is a copy of ``public``
         view = cast(View, public.copy() if game is public else game)  # public: shared
         view["room"] = {**info, "you_are_host": own_seat is not None and own_seat == host,
                         "your_seat": own_seat}
-        frame: StateFrame = {"type": "state", "version": room.version, "game": room.state.game,
+        frame: StateFrame = {"type": "state", "version": rt.version, "game": state.game,
                              "events": events_seen(happened, view_seat, public_events),
                              "view": view}
         sends.append(Send(tuple(conns), frame))
     return sends
 
 
-def public_room(room: RoomCore) -> PublicRoom:
+class Room(Protocol):
+    """A room as its views read it (``RoomCore``)."""
+
+    @property
+    def state(self) -> RoomState: ...
+
+    @property
+    def rt(self) -> Runtime: ...
+
+
+def public_room(room: Room) -> PublicRoom:
     """``GET /api/rooms/{code}``."""
-    state = room.state
+    state, rt = room.state, room.rt
     match = state.match
     return {
         "room": state.code,
         "phase": Phase.LOBBY if match is None else match.phase,
         "practice": state.practice,
-        "version": room.version,
+        "version": rt.version,
         "game": state.game,
         "host": state.host,
-        "seats": seats_info(room),
-        "spectators": room.spectator_count(),
+        "seats": seats_info(state, rt),
+        "spectators": rt.spectator_count(),
         "rules": rules_json(state.rules),
         "rules_resolved": rules_resolved(state.rules),
         "match_number": state.match_number,
-        "joinable": joinable_seats(room),
+        "joinable": joinable_seats(state),
     }

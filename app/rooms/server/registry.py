@@ -21,21 +21,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from typing import Any
 
-from app.rooms.core.codes import new_code, normalize_code
+from app.rooms.core.codes import normalize_code
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.room import RoomCore, Timing
-from app.rooms.core.state import RestoreError
+from app.rooms.core.state import Chance, RestoreError
 from app.rooms.store import DamagedRoom, RoomStore, StoreError
 from app.runtime import memory
 from app.settings import Settings
 from app.web import audit
 
+from .chance import chance_of, new_code
 from .runner import RoomRunner
 from .thinking import Thinkers
 
@@ -43,6 +43,7 @@ log = logging.getLogger("amerikaner.rooms")
 
 SWEEP_SECONDS = 15.0
 SYSTEM_RANDOM = secrets.SystemRandom()
+SYSTEM_CHANCE = chance_of(SYSTEM_RANDOM)
 PURGE_SECONDS = 3600.0
 
 
@@ -67,10 +68,10 @@ class Registry:
 
     # -- rooms -------------------------------------------------------------------------
 
-    def _rng(self) -> random.Random:
-        """The rooms' shuffles and choices: the system's secure source (RULES.md 3.4).
-        It keeps no state, so every room shares one (a ``Random`` costs 2.5 KB)."""
-        return SYSTEM_RANDOM
+    def _chance(self) -> Chance:
+        """The rooms' shuffles, choices and tokens: the system's secure source (RULES.md
+        3.4).  It keeps no state, so every room shares one (a ``Random`` costs 2.5 KB)."""
+        return SYSTEM_CHANCE
 
     async def create(self, name: str, rules_raw: dict[str, Any] | None, practice: bool,
                      creator: str, bot_level: str | None = None,
@@ -98,7 +99,7 @@ class Registry:
             taken = code
             s = self.settings
             core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
-                                                s.next_deal_pause, self.timing, self._rng(),
+                                                s.next_deal_pause, self.timing, self._chance(),
                                                 bot_level, bot_pace)
             await self.store.append(code, save)
         except StoreError as exc:
@@ -163,7 +164,7 @@ class Registry:
             stored = await self.store.load(code)
             if stored is None:
                 return None
-            core = RoomCore.restore(stored.entries, stored.first_seq, self.timing, self._rng())
+            core = RoomCore.restore(stored.entries, stored.first_seq, self.timing, self._chance())
         except (RestoreError, DamagedRoom) as exc:
             audit.refused("room_load", room=code, reason=str(exc))  # kept for inspection
             raise RoomError("room_damaged", "this room's saved state is damaged and cannot "

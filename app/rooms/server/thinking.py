@@ -20,11 +20,12 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from app.bots import choose_action
 from app.bots.hints import explain
 from app.bots.review import review_deal
+from app.rooms.core.effects import ActionJson, HintPayload, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import deal_to_record, match_of_deal
 
@@ -77,7 +78,7 @@ def think_job(level: str, job: Job, seed: float) -> dict[str, Any]:
     return decide(level, rebuild(rules, deal), seat, seed).to_json()
 
 
-def hint_job(job: Job) -> dict[str, Any]:
+def hint_job(job: Job) -> HintPayload:
     """What the strong bot would do for the seat, and why (``Hint.to_json()``); if the
     search fails, the easy bot's action with a plain "the best bot would..." text, so
     that a practice player is never left without a hint."""
@@ -85,40 +86,39 @@ def hint_job(job: Job) -> dict[str, Any]:
     deadline = time.monotonic() + HINT_SECONDS
     view = SeatView(rebuild(rules, deal), seat)
     try:
-        return explain(view, random.Random(), deadline).to_json()
+        return cast(HintPayload, explain(view, random.Random(), deadline).to_json())
     except Exception:
         log.exception("the strong bot's hint failed; the easy bot's is given")
         return easy_hint(view)
 
 
-def plain_hint(action: Action) -> dict[str, Any]:
+def plain_hint(action: Action) -> HintPayload:
     """A hint without a reason: the action in the client's "the best bot would..." texts."""
-    wire = action.to_json()
+    wire = cast(ActionJson, action.to_json())
     if "bid" in wire:
         return {"action": wire, "key": "hint.bid", "params": {"bid": wire["bid"]}}
     if "discard" in wire:
-        return {"action": wire, "key": "hint.discard", "params": {"cards": wire["discard"]}}
+        return {"action": wire, "key": "hint.discard", "params": {"cards": [*wire["discard"]]}}
     if "call" in wire:
         return {"action": wire, "key": "hint.lead_call",
                 "params": {"card": wire["play"], "call": wire["call"]}}
     return {"action": wire, "key": "hint.play", "params": {"card": wire["play"]}}
 
 
-def easy_hint(view: SeatView) -> dict[str, Any]:
+def easy_hint(view: SeatView) -> HintPayload:
     """The easy bot's action as a hint, when the search cannot give one."""
     return plain_hint(choose_action("easy", view, random.Random()))
 
 
-def quick_hint(match: Match, seat: int) -> dict[str, Any]:
+def quick_hint(match: Match, seat: int) -> HintPayload:
     """``easy_hint`` for ``seat`` of ``match``, in the bots' thread (no worker needed)."""
     return easy_hint(SeatView(match, seat))
 
 
-def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> dict[str, Any]:
+def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> ReviewPayload:
     deadline = time.monotonic() + REVIEW_SECONDS
-    review: dict[str, Any] = review_deal(rules, deal, seat, random.Random(),
-                                         deadline).to_json()
-    return review
+    review = review_deal(rules, deal, seat, random.Random(), deadline).to_json()
+    return cast(ReviewPayload, review)
 
 
 class Thinkers:
@@ -148,10 +148,10 @@ class Thinkers:
             return await self._run(decide, FALLBACK_LEVEL, match, seat, seed)
 
     async def hint(self, match: Match, seat: int, room: str = "",
-                   address: str = "") -> dict[str, Any]:
+                   address: str = "") -> HintPayload:
         job = job_of(match, seat)
         try:
-            hint: dict[str, Any] = await self.pool.run(
+            hint: HintPayload = await self.pool.run(
                 Lane.HINT, hint_job, job, room=room, address=address,
                 hard=HINT_SECONDS + 4.0)
             return hint
@@ -161,9 +161,9 @@ class Thinkers:
             return await self._run(quick_hint, match, seat)
 
     async def review(self, rules: RuleSet, deal: dict[str, Any], seat: int, room: str = "",
-                     address: str = "") -> dict[str, Any]:
+                     address: str = "") -> ReviewPayload:
         try:
-            review: dict[str, Any] = await self.pool.run(
+            review: ReviewPayload = await self.pool.run(
                 Lane.REVIEW, review_job, rules, deal, seat, room=room, address=address,
                 hard=REVIEW_SECONDS + 10.0)
             return review

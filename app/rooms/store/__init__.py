@@ -12,9 +12,10 @@ append from a process that no longer holds it fails (the fence).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from app.rooms.core.effects import Entry, Save
+from app.rooms.core.effects import Save
+from app.rooms.core.records import JsonObject, Record
 
 
 class StoreError(Exception):
@@ -22,7 +23,7 @@ class StoreError(Exception):
 
 
 class DamagedRoom(StoreError):
-    """A room's stored log cannot be read as entries (kept for inspection)."""
+    """A room's stored log cannot be read as records (kept for inspection)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,7 @@ class StoredRoom:
     """A room's log from its last checkpoint: entries ``first_seq``, ``first_seq + 1``..."""
 
     first_seq: int
-    entries: list[Entry]
+    entries: list[Record]
 
 
 class RoomStore(Protocol):
@@ -64,7 +65,7 @@ class RoomStore(Protocol):
 
     async def exists(self, code: str) -> bool: ...
 
-    async def load_record(self, code: str) -> dict[str, Any] | None:
+    async def load_record(self, code: str) -> JsonObject | None:
         """The record of the room's last finished match."""
 
     async def ping(self) -> bool: ...

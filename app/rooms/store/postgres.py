@@ -35,14 +35,15 @@ import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+from pydantic import JsonValue, ValidationError
 
 from app.rooms.core.effects import Save
+from app.rooms.core.records import JsonObject, record_of_json
 
-from . import StoredRoom, StoreError
+from . import DamagedRoom, StoredRoom, StoreError
 from .postgres_schema import VERSION, migrate
 
 log = logging.getLogger("amerikaner.store")
@@ -84,7 +85,7 @@ WHERE r.code = $1 ORDER BY l.seq
 DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: JsonValue) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -232,7 +233,7 @@ class PostgresStore:
     # -- writing -----------------------------------------------------------------------
 
     async def append(self, code: str, save: Save) -> None:
-        texts = [_dumps(e) for e in save.entries]
+        texts = [e.to_json() for e in save.entries]
         records = [(code, n, _dumps(r), time.time()) for n, r in save.records]
         now = time.time()
         async with self._con(f"room {code}: the write failed") as con:
@@ -305,16 +306,16 @@ class PostgresStore:
         if not rows:
             return None
         try:
-            entries = [json.loads(r["entry"]) for r in rows if r["entry"] is not None]
-        except ValueError as exc:
-            raise StoreError(f"room {code}: a stored entry is not JSON ({exc})") from exc
+            entries = [record_of_json(r["entry"]) for r in rows if r["entry"] is not None]
+        except ValidationError as exc:
+            raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
         return StoredRoom(int(rows[0]["checkpoint"]), entries)
 
-    async def load_record(self, code: str) -> dict[str, Any] | None:
+    async def load_record(self, code: str) -> JsonObject | None:
         async with self._con(f"room {code}: read the record") as con:
             text = await con.fetchval("SELECT record FROM records WHERE code = $1 "
                                       "ORDER BY match_number DESC LIMIT 1", code)
         if text is None:
             return None
-        record: dict[str, Any] = json.loads(text)
+        record: JsonObject = json.loads(text)
         return record

@@ -17,7 +17,8 @@ server first).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 
 MIGRATION_LOCK = 0x616D6572  # any constant of our own: "amer"
 
@@ -63,11 +64,11 @@ VERSION = len(MIGRATIONS)
 class Connection(Protocol):
     """What the migrations need of an asyncpg connection."""
 
-    async def execute(self, query: str, *args: Any) -> str: ...
+    async def execute(self, query: str, *args: object) -> str: ...
 
-    async def fetchval(self, query: str, *args: Any) -> Any: ...
+    async def fetchval(self, query: str, *args: object) -> int | bool | None: ...
 
-    def transaction(self) -> Any: ...
+    def transaction(self) -> AbstractAsyncContextManager[object]: ...
 
 
 class SchemaTooNew(RuntimeError):

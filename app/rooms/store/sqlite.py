@@ -19,11 +19,13 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import orjson
+from pydantic import JsonValue, ValidationError
 
 from app.rooms.core.effects import Save
+from app.rooms.core.records import JsonObject, record_of_json
 
 from . import DamagedRoom, StoredRoom, StoreError
 from .sqlite_schema import migrate
@@ -35,7 +37,7 @@ TOUCH_SECONDS = 60.0  # a room's last use is written at most once a minute (for 
 T = TypeVar("T")
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: JsonValue) -> str:
     try:
         return orjson.dumps(value).decode()  # every move is saved: the fast encoder
     except TypeError:  # what orjson does not take (an int key, a huge int): the slow one
@@ -126,13 +128,13 @@ class SqliteStore:
             # the usual save, a move: one statement is its own transaction (autocommit)
             try:
                 self._writes.execute("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
-                                     (code, save.first_seq, _dumps(save.entries[0])))
+                                     (code, save.first_seq, save.entries[0].to_json()))
             except sqlite3.Error as exc:
                 raise StoreError(f"the write failed: {exc}") from exc
             return
         with self._transaction() as db:
             db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
-                           [(code, save.first_seq + i, _dumps(e))
+                           [(code, save.first_seq + i, e.to_json())
                             for i, e in enumerate(save.entries)])
             if save.checkpoint:
                 db.execute("INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
@@ -206,16 +208,16 @@ class SqliteStore:
             return None
         first, texts = found
         try:
-            entries = [json.loads(t) for t in texts]
-        except ValueError as exc:
-            raise DamagedRoom(f"room {code}: a stored entry is not JSON ({exc})") from exc
+            entries = [record_of_json(t) for t in texts]
+        except ValidationError as exc:
+            raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
         return StoredRoom(first, entries)
 
-    async def load_record(self, code: str) -> dict[str, Any] | None:
+    async def load_record(self, code: str) -> JsonObject | None:
         row = await self._read(lambda db: db.execute(
             "SELECT record FROM records WHERE code=? ORDER BY match_number DESC LIMIT 1",
             (code,)).fetchone())
         if row is None:
             return None
-        record: dict[str, Any] = json.loads(row[0])
+        record: JsonObject = json.loads(row[0])
         return record

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import TypedDict
+
+from app.rooms.core.records import JsonObject, Record, record_of_data
 
 VERSION = 3
 
@@ -108,31 +110,55 @@ def _from_v1(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
                    "VALUES(?, ?, ?, 0)", (code, updated, updated))
         db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
-                       [(code, i, json.dumps(e, separators=(",", ":")))
-                        for i, e in enumerate(entries)])
+                       [(code, i, e.to_json()) for i, e in enumerate(entries)])
     db.execute("DROP TABLE rooms_v1")
     db.execute("DROP TABLE records_v1")
     db.execute("DROP TABLE deals")
 
 
-def v1_entries(data: dict[str, Any], deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A version-1 room (its row and its current match's deals) as log entries."""
+class V1Deal(TypedDict):
+    """A deal of a version-1 database's ``deals`` table."""
+
+    dealer: int
+    hands: list[list[str]]
+    kitty: list[str]
+    actions: list[JsonObject]
+
+
+class V1Room(TypedDict, total=False):
+    """A version-1 database's room row (what the migration reads of it)."""
+
+    code: str
+    practice: bool
+    rules: JsonObject
+    seats: list[JsonObject]
+    host: int | None
+    grace_seconds: int
+    next_deal_pause: int
+    chat: list[JsonObject]
+    match_number: int
+    recorded_match: int
+    next_deal_at: float | None
+
+
+def v1_entries(data: V1Room, deals: list[V1Deal]) -> list[Record]:
+    """A version-1 room (its row and its current match's deals) as log records."""
     playing = int(data.get("match_number", 0)) > 0 and bool(deals)
-    entries: list[dict[str, Any]] = [{
+    entries: list[Record] = [record_of_data({
         "k": "room", "code": data["code"], "practice": data["practice"],
         "rules": data["rules"], "seats": data["seats"], "host": data["host"],
         "grace_seconds": data["grace_seconds"], "next_deal_pause": data["next_deal_pause"],
         "chat": data.get("chat", []),
         "match_number": int(data.get("match_number", 0)) - (1 if playing else 0),
         "recorded_match": int(data.get("recorded_match", 0)), "game": 0,
-    }]
+    })]
     if not playing:
         return entries
-    entries.append({"k": "match", "dealer": deals[0]["dealer"]})
+    entries.append(record_of_data({"k": "match", "dealer": deals[0]["dealer"]}))
     for deal in deals:
-        entries.append({"k": "deal", "dealer": deal["dealer"], "hands": deal["hands"],
-                        "kitty": deal["kitty"]})
-        entries.extend({"k": "act", **action} for action in deal["actions"])
+        entries.append(record_of_data({"k": "deal", "dealer": deal["dealer"],
+                                       "hands": deal["hands"], "kitty": deal["kitty"]}))
+        entries.extend(record_of_data({"k": "act", **action}) for action in deal["actions"])
     if data.get("next_deal_at") is not None:
-        entries.append({"k": "next_deal_at", "at": data["next_deal_at"]})
+        entries.append(record_of_data({"k": "next_deal_at", "at": data["next_deal_at"]}))
     return entries

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from app.bots import BOT_LEVELS
+from app.bot_levels import BOT_LEVELS
 from app.rules import wire
 
 from . import contract_js, schema_doc

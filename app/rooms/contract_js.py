@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.bots import BOT_LEVELS
+from app.bot_levels import BOT_LEVELS
 
 from . import schema_doc
 from .core import wire_enums

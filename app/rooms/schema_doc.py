@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from app.bots import BOT_LEVELS
+from app.bot_levels import BOT_LEVELS
 from app.rules import wire
 from app.rules.outcomes import AllPassedOutcome, Outcome, VoidReason
 from app.rules.phases import Phase

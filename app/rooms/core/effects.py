@@ -16,7 +16,7 @@ from typing_extensions import TypedDict
 
 from app.rules import Action, Match, RuleSet
 
-from .frames import Frame, JoinedRoom
+from .frames import Frame, JoinedRoom, ReviewPayload
 from .messages import Hello, RoomMessage
 from .records import Checkpoint, JsonObject, Record
 
@@ -42,43 +42,6 @@ class HintPayload(TypedDict):
     samples: NotRequired[int]
 
 
-class DecisionJson(TypedDict):
-    """One decision of a reviewed seat (``app.bots.review.Decision``)."""
-
-    index: int
-    phase: str
-    trick: int | None
-    chosen: ActionJson
-    best: ActionJson
-    chosen_points: float | None
-    best_points: float | None
-    loss: float
-    loss_error: float | None
-    samples: int
-
-
-class ReviewJson(TypedDict):
-    """A deal's review for one seat (``app.bots.review.Review.to_json()``)."""
-
-    seat: int
-    decisions: list[DecisionJson]
-    bidder: int | None
-    contract: int | str | None
-    side_tricks: int | None
-    double_dummy: int | None
-    double_dummy_from_trick: int | None
-    points: float | None
-    total_loss: float
-
-
-class ReviewFailed(TypedDict):
-    """No review: the pool was busy, or the search failed (asking again tries again)."""
-
-    error: str
-    busy: NotRequired[bool]
-
-
-ReviewPayload = ReviewJson | ReviewFailed
 
 # -- inputs ---------------------------------------------------------------------------
 

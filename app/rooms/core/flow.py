@@ -22,6 +22,7 @@ from __future__ import annotations
 from app.bot_levels import ADVISOR_BOT, DEFAULT_SEAT_BOT
 from app.rules import PASS, Action, ActionError, Phase, parse_action
 from app.rules.cards import ids_of
+from app.rules.outcomes import Outcome
 from app.rules.record import match_to_record
 
 from .effects import AskHint, Think
@@ -173,7 +174,7 @@ def _settle_match(d: Draft) -> bool:
     if match is None:
         return False
     current = match.deal
-    if current is not None and current.outcome == "void" and not match.finished:
+    if current is not None and current.outcome == Outcome.VOID and not match.finished:
         deal(d)  # the live table always deals again at once
     phase = match.phase
     if phase == Phase.DEAL_OVER and state.next_deal_at is None:

@@ -261,7 +261,7 @@ class ReviewFailed(TypedDict):
     busy: NotRequired[bool]   # the search workers were all busy
 
 
-ReviewPayload = Annotated[dict[str, Any], WireShape(Review, ReviewFailed)]
+ReviewPayload = Review | ReviewFailed
 
 
 @with_config(FORBID)

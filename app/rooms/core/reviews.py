@@ -6,11 +6,12 @@ kept with the room so that asking again, or from another tab, costs nothing.
 
 from __future__ import annotations
 
+from app.rules.outcomes import Outcome
 from app.rules.record import deal_to_record
 
-from .effects import AskReview, ReviewPayload, Send
+from .effects import AskReview, Send
 from .errors import RoomError
-from .frames import ReviewFrame
+from .frames import ReviewFrame, ReviewPayload
 from .state import Draft, ReviewKey, Runtime
 
 KEEP = 32  # reviews kept per room (a review is a few kilobytes)
@@ -23,7 +24,7 @@ def ask(d: Draft, seat: int | None) -> None:
     state, rt = d.state, d.rt
     match = state.match
     deal = match.deal if match is not None else None
-    if match is None or deal is None or not deal.over or deal.outcome == "void":
+    if match is None or deal is None or not deal.over or deal.outcome == Outcome.VOID:
         raise RoomError("wrong_phase", "a review is for after a deal")
     if state.seats[seat].takeover:
         raise RoomError("not_your_turn", "you did not play this deal")
@@ -58,4 +59,4 @@ def _keep(rt: Runtime, key: ReviewKey, review: ReviewPayload) -> None:
 
 def frame(key: ReviewKey, review: ReviewPayload) -> ReviewFrame:
     return {"type": "review", "match": key[0], "deal": key[1], "seat": key[2],
-            "review": dict(review)}
+            "review": review}

@@ -31,8 +31,16 @@ from app.rules.cards import mask_of_ids
 from app.rules.deal import DealState
 from app.rules.view import WireMemo
 
-from .effects import Effect, ReviewPayload
-from .frames import ChatKind, ChatLine, HintFrame, MatchSummary, RoomEvent, SeatEventKind
+from .effects import Effect
+from .frames import (
+    ChatKind,
+    ChatLine,
+    HintFrame,
+    MatchSummary,
+    ReviewPayload,
+    RoomEvent,
+    SeatEventKind,
+)
 from .records import (
     GAME_KINDS,
     Acted,

@@ -1,11 +1,21 @@
+// @ts-check
 // The lobby panel: the table's rules (the host edits them: preset, then every option
 // with a one-line explanation; the server's answer to a bad combination names the
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { has, t } from "./i18n.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
+import { Phase } from "./protocol-stub.js";
 
-/** A value as a player reads it: "left of the dealer", "on", "4". */
+/** @typedef {import("./protocol-stub.js").View} View */
+/** @typedef {import("./protocol-stub.js").RoomInfo} RoomInfo */
+/** @typedef {import("./uistate.js").UiState} UiState */
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
+/** @typedef {import("./rulesmeta.js").OptionSpec} OptionSpec */
+
+/** A value as a player reads it: "left of the dealer", "on", "4".
+ * @param {string} option
+ * @param {unknown} value */
 export function valueLabel(option, value) {
   if (value === true) return t("value.on");
   if (value === false) return t("value.off");
@@ -18,28 +28,41 @@ export function valueLabel(option, value) {
   return String(value);
 }
 
+/** @param {string} option */
 export function optionName(option) {
   return has(`opt.${option}.name`) ? t(`opt.${option}.name`) : option;
 }
 
 /** An option's explanation with its figures ({hand_size}, {max_bid}, {kitty}...) filled
  *  from `resolved`: a rule set as the engine resolves it (GET /api/rules, or the room's
- *  rules_resolved), so that no text restates a number the engine works out. */
+ *  rules_resolved), so that no text restates a number the engine works out.
+ * @param {string} option
+ * @param {Record<string, unknown> | null} resolved */
 export function optionHelp(option, resolved) {
   return has(`opt.${option}.help`) ? t(`opt.${option}.help`, resolved || {}) : "";
 }
 
-/** The engine's figures for a preset at a table size (GET /api/rules `resolved`). */
+/** The engine's figures for a preset at a table size (GET /api/rules `resolved`).
+ * @param {RulesMeta | null} meta
+ * @param {string} preset
+ * @param {number} [players] */
 export function presetFigures(meta, preset, players = 4) {
   const byPlayers = (meta && meta.resolved && meta.resolved[preset]) || {};
   return byPlayers[String(players)] || byPlayers["4"] || {};
 }
 
-/** A preset in one or two sentences, its figures for `players` from the engine. */
+/** A preset in one or two sentences, its figures for `players` from the engine.
+ * @param {RulesMeta | null} meta
+ * @param {string} preset
+ * @param {number} [players] */
 export function presetAbout(meta, preset, players = 4) {
   return t(`preset.about.${preset}`, presetFigures(meta, preset, players));
 }
 
+/**
+ * @param {string} option
+ * @param {OptionSpec} spec
+ * @param {unknown} value */
 function choiceControl(option, spec, value) {
   const select = el("select");
   for (const v of spec.values) {
@@ -51,6 +74,10 @@ function choiceControl(option, spec, value) {
   return select;
 }
 
+/**
+ * @param {OptionSpec} spec
+ * @param {unknown} value
+ * @param {string} placeholder */
 function intControl(spec, value, placeholder) {
   const input = el("input");
   input.type = "number";
@@ -62,6 +89,7 @@ function intControl(spec, value, placeholder) {
   return input;
 }
 
+/** @param {unknown} value */
 function matchControl(value) {
   const select = el("select");
   const deals = String(value).startsWith("deals:") ? String(value).slice(6) : null;
@@ -79,6 +107,11 @@ function matchControl(value) {
   return select;
 }
 
+/**
+ * @param {string} option
+ * @param {OptionSpec} spec
+ * @param {RoomInfo} room
+ * @param {{ option: string, message: string } | null} error */
 function optionRow(option, spec, room, error) {
   const row = el("div", "option");
   row.dataset.option = option;
@@ -119,6 +152,10 @@ function optionRow(option, spec, room, error) {
   return row;
 }
 
+/**
+ * @param {RoomInfo} room
+ * @param {RulesMeta | null} meta
+ * @param {{ option: string, message: string } | null} error */
 function hostForm(room, meta, error) {
   const form = el("div", "rules-form");
   const presetRow = el("div", "option");
@@ -144,6 +181,11 @@ function hostForm(room, meta, error) {
 const TURN_SECONDS = [0, 30, 60, 120];
 const PACES = ["relaxed", "normal", "fast"];
 
+/**
+ * @param {string} setting
+ * @param {readonly (string | number)[]} values
+ * @param {string | number} current
+ * @param {string} label */
 function settingSelect(setting, values, current, label) {
   const select = el("select");
   for (const v of values) {
@@ -155,13 +197,15 @@ function settingSelect(setting, values, current, label) {
   return select;
 }
 
-/** "Off", "30 s": the turn timer as players read it. */
+/** "Off", "30 s": the turn timer as players read it.
+ * @param {number} seconds */
 export function turnTimeLabel(seconds) {
   return seconds ? t("clock.seconds", { n: seconds }) : t("settings.turn_off");
 }
 
 /** The host's room settings (any time): turn time, bot pace, spectator chat, the grace
- *  for a dropped player and the pause between deals. */
+ *  for a dropped player and the pause between deals.
+ * @param {RoomInfo} room */
 export function settingsForm(room) {
   const box = el("fieldset", "timing");
   box.append(el("legend", "", t("lobby.timing")));
@@ -200,7 +244,8 @@ export function settingsForm(room) {
   return box;
 }
 
-/** A short summary of the rules for guests: preset, shape and every changed option. */
+/** A short summary of the rules for guests: preset, shape and every changed option.
+ * @param {RoomInfo} room */
 export function rulesSummary(room) {
   const r = room.rules_resolved;
   const list = el("ul", "rules-summary");
@@ -217,9 +262,13 @@ export function rulesSummary(room) {
   return list;
 }
 
+/**
+ * @param {View} view
+ * @param {RulesMeta | null} meta
+ * @param {UiState} ui */
 export function renderLobby(view, meta, ui) {
-  const box = document.getElementById("lobby");
-  box.hidden = view.phase !== "lobby";
+  const box = byId("lobby");
+  box.hidden = view.phase !== Phase.LOBBY;
   if (box.hidden) {
     ui.lobbySignature = null;
     return;
@@ -267,10 +316,11 @@ export function renderLobby(view, meta, ui) {
 
 let settingsSignature = null;
 
-/** The host's room settings during the game (in the lobby they sit under the rules). */
+/** The host's room settings during the game (in the lobby they sit under the rules).
+ * @param {View} view */
 export function renderSettingsBox(view) {
-  const box = document.getElementById("settings-box");
-  box.hidden = !view.room.you_are_host || view.phase === "lobby";
+  const box = byId("settings-box");
+  box.hidden = !view.room.you_are_host || view.phase === Phase.LOBBY;
   if (box.hidden) {
     settingsSignature = null;
     return;
@@ -278,6 +328,6 @@ export function renderSettingsBox(view) {
   const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
   if (signature === settingsSignature) return;
   settingsSignature = signature;
-  const body = document.getElementById("settings-body");
+  const body = byId("settings-body");
   body.replaceChildren(settingsForm(view.room));
 }

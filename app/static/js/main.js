@@ -1,3 +1,4 @@
+// @ts-check
 // The landing page: create a room, join one by code, practise against bots (their level
 // and speed chosen here).
 
@@ -5,6 +6,10 @@ import { api, saveToken } from "./net.js";
 import { setUpPage } from "./page.js";
 import { has, serverMessage, t } from "./i18n.js";
 import { presetAbout } from "./lobby.js";
+import { byId } from "./dom.js";
+
+/** @typedef {import("./protocol-stub.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 
 const NAME_KEY = "amerikaner.name";
 const PRACTICE_KEY = "amerikaner.practice";
@@ -13,13 +18,15 @@ const PRACTICE_KEY = "amerikaner.practice";
 let rulesMeta = null;
 
 function nameInput() {
-  return document.getElementById("name");
+  return byId("name");
 }
 
 /** Errors show next to what they are about: the name and creating under "You", joining
- *  by code under the Join button. */
+ *  by code under the Join button.
+ * @param {ReviewFrame | null} message
+ * @param {string} [where] */
 function showError(message, where = "home-error") {
-  document.getElementById(where).textContent = message;
+  byId(where).textContent = message;
 }
 
 function clearErrors() {
@@ -27,6 +34,7 @@ function clearErrors() {
   showError("", "join-error");
 }
 
+/** @param {string} where */
 function readName(where) {
   const input = nameInput();
   const name = input.value.trim();
@@ -40,19 +48,20 @@ function readName(where) {
 }
 
 function chosenRules() {
-  const rules = { preset: document.getElementById("preset").value };
-  if (document.getElementById("single-round").checked) rules.match = "single_deal";
+  const rules = { preset: byId("preset").value };
+  if (byId("single-round").checked) rules.match = "single_deal";
   return rules;
 }
 
+/** @param {boolean} practice */
 async function createRoom(practice) {
   const name = readName("home-error");
   if (!name) return;
   const body = { name, rules: chosenRules() };
   if (practice) {
     body.practice = true;
-    body.bot_level = document.getElementById("bot-level").value;
-    body.bot_pace = document.getElementById("bot-pace").value;
+    body.bot_level = byId("bot-level").value;
+    body.bot_pace = byId("bot-pace").value;
     localStorage.setItem(PRACTICE_KEY, JSON.stringify({ level: body.bot_level, pace: body.bot_pace }));
   }
   const room = await api("POST", "/api/rooms", body);
@@ -61,7 +70,7 @@ async function createRoom(practice) {
 }
 
 async function joinRoom() {
-  const codeInput = document.getElementById("code");
+  const codeInput = byId("code");
   const code = codeInput.value.trim().toLowerCase();
   if (!code) {
     showError(t("error.code_required"), "join-error");
@@ -84,27 +93,28 @@ const handlers = {
 /** The preset menu shows short names (a long label is cut off in a narrow menu); the
  *  full label and what the preset means are written under it. */
 function presetHint() {
-  const select = document.getElementById("preset");
+  const select = byId("preset");
   for (const option of select.options) {
     const short = `preset.short.${option.value}`;
     option.textContent = t(has(short) ? short : `preset.label.${option.value}`);
   }
   // Without the figures (a failed request) the hint is the preset's full name only.
-  const hint = document.getElementById("preset-hint");
+  const hint = byId("preset-hint");
   const label = t(`preset.label.${select.value}`);
   hint.textContent = rulesMeta ? `${label}. ${presetAbout(rulesMeta, select.value)}` : label;
 }
 
 function botLevelLabels() {
-  for (const option of document.getElementById("bot-level").options) {
+  for (const option of byId("bot-level").options) {
     const key = `bot.${option.value}`;
     option.textContent = has(key) ? t(key) : option.value;
   }
 }
 
-/** The practice opponents: the server's bot levels, the best one first chosen. */
+/** The practice opponents: the server's bot levels, the best one first chosen.
+ * @param {RulesMeta | null} meta */
 function showBotLevels(meta) {
-  const select = document.getElementById("bot-level");
+  const select = byId("bot-level");
   const saved = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "{}");
   if (meta) {
     select.replaceChildren(...meta.bot_levels.map((level) => {
@@ -114,7 +124,7 @@ function showBotLevels(meta) {
     }));
     select.value = meta.bot_levels.includes(saved.level) ? saved.level : meta.best_bot;
   }
-  if (saved.pace) document.getElementById("bot-pace").value = saved.pace;
+  if (saved.pace) byId("bot-pace").value = saved.pace;
   botLevelLabels();
 }
 
@@ -124,14 +134,14 @@ function init() {
   if (!input.value) input.value = localStorage.getItem(NAME_KEY) || "";
   // An error about a missing name or code goes once there is something typed.
   input.addEventListener("input", clearErrors);
-  document.getElementById("code").addEventListener("input", () => showError("", "join-error"));
-  document.getElementById("preset").addEventListener("change", presetHint);
+  byId("code").addEventListener("input", () => showError("", "join-error"));
+  byId("preset").addEventListener("change", presetHint);
   document.addEventListener("languagechange", () => {
     presetHint();
     botLevelLabels();
   });
   // One listener for every button of the page, reading data-action.
-  document.getElementById("content").addEventListener("click", async (event) => {
+  byId("content").addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-action]");
     if (!button || !(button.dataset.action in handlers)) return;
     clearErrors();
@@ -144,7 +154,7 @@ function init() {
       button.disabled = false;
     }
   });
-  document.getElementById("code").addEventListener("keydown", (event) => {
+  byId("code").addEventListener("keydown", (event) => {
     if (event.key === "Enter") document.querySelector("[data-action='join']").click();
   });
   const meta = api("GET", "/api/rules").catch(() => null);

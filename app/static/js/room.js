@@ -1,3 +1,4 @@
+// @ts-check
 // The room page: one connection, one `switch (message.type)`, one click listener.
 //
 // Every view is rendered from the latest `state` message: the server is authoritative
@@ -22,9 +23,13 @@ import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
 import { setUpSoundToggle, signalTurn } from "./turn.js";
+import { byId } from "./dom.js";
+import { Phase } from "./protocol-stub.js";
+
+/** @typedef {import("./protocol-stub.js").ReviewFrame} ReviewFrame */
 
 const NAME_KEY = "amerikaner.name";
-const roomEl = document.getElementById("room");
+const roomEl = byId("room");
 const code = roomEl.dataset.room.toLowerCase();
 
 const ui = {
@@ -49,6 +54,7 @@ const conn = new Connection(code, { onMessage, onStatus });
 
 // -- messages from the server ---------------------------------------------------------
 
+/** @param {ReviewFrame | null} message */
 function onMessage(message) {
   switch (message.type) {
     case "welcome":
@@ -83,6 +89,7 @@ function onMessage(message) {
   }
 }
 
+/** @param {ReviewFrame | null} message */
 function onError(message) {
   sentAt = null;
   if (message.code === "bad_rules") {
@@ -94,16 +101,20 @@ function onError(message) {
   showError(serverMessage(message.code, message.message));
 }
 
+/**
+ * @param {unknown} status
+ * @param {unknown} detail */
 function onStatus(status, detail) {
-  const el = document.getElementById("conn-status");
+  const el = byId("conn-status");
   if (status === "open") el.textContent = "";
   else if (status === "connecting") el.textContent = view ? t("conn.reconnecting") : t("conn.connecting");
   else if (status === "retrying") el.textContent = detail === "offline" ? t("conn.offline") : t("conn.lost");
   else if (status === "closed") onClosed(detail);
 }
 
+/** @param {unknown} event */
 function onClosed(event) {
-  const el = document.getElementById("conn-status");
+  const el = byId("conn-status");
   if (event.code === 4401) {
     // The token is unknown (the seat was given back): watch, and offer to join.
     forgetToken(code);
@@ -119,10 +130,12 @@ function onClosed(event) {
 
 // -- sending ----------------------------------------------------------------------------
 
+/** @param {ReviewFrame | null} message */
 function send(message) {
   if (!conn.send(message)) showError(t("conn.not_connected"));
 }
 
+/** @param {string} action */
 function act(action) {
   // One action per game state: a double click must not play a second card into the next
   // trick.  Only the match moves `game`, so chat or people coming and going never make
@@ -140,8 +153,9 @@ function connect() {
   });
 }
 
+/** @param {number} seat */
 async function join(seat) {
-  const input = document.getElementById("join-name");
+  const input = byId("join-name");
   const name = input.value.trim();
   if (!name) {
     showError(t("error.name_required"));
@@ -256,7 +270,7 @@ document.addEventListener("toggle", (event) => {
 
 // A practice table has nobody to wait for: its person starts it at once.
 function startPractice() {
-  if (practiceStarted || !view.room.practice || view.phase !== "lobby" || !view.room.you_are_host) return;
+  if (practiceStarted || !view.room.practice || view.phase !== Phase.LOBBY || !view.room.you_are_host) return;
   practiceStarted = true;
   send({ type: "start" });
 }
@@ -271,11 +285,11 @@ function resetSelections() {
     ui.leadCard = null;
     ui.grand = false;
   }
-  if (view.phase !== "lobby") ui.rulesError = null;
+  if (view.phase !== Phase.LOBBY) ui.rulesError = null;
 }
 
 function renderJoinPanel() {
-  const panel = document.getElementById("join-panel");
+  const panel = byId("join-panel");
   const seated = view && view.room.your_seat !== null && view.room.your_seat !== undefined;
   panel.hidden = !view || seated || view.room.practice;
 }
@@ -283,15 +297,15 @@ function renderJoinPanel() {
 function render() {
   if (!view) return;
   // The table appears with the first state: an unknown room never shows an empty one.
-  document.getElementById("play-area").hidden = false;
-  document.getElementById("side").hidden = false;
+  byId("play-area").hidden = false;
+  byId("side").hidden = false;
   const focus = captureFocus();
   // A practice hint answers one game state, for this seat only.
   const hinted = hint && hint.game === game && hint.seat === view.you;
   view.hint = hinted ? hint.action : null;
   view.hintReason = hinted ? { key: hint.key, params: hint.params } : null;
   // A review is of the deal just finished: a new deal puts it away.
-  if (view.phase !== "deal_over" && view.phase !== "match_over") review = null;
+  if (view.phase !== Phase.DEAL_OVER && view.phase !== Phase.MATCH_OVER) review = null;
   view.review = review;
   resetSelections();
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));
@@ -310,12 +324,12 @@ function render() {
   renderScoreSheet(view);
   renderChat(view);
   renderJoinPanel();
-  const status = document.getElementById("turn-status");
+  const status = byId("turn-status");
   const text = turnText(view);
   if (status.textContent !== text) status.textContent = text;
   // Nobody can join a practice table: no link to share.
   for (const id of ["copy-link", "share-button"]) {
-    const b = document.getElementById(id);
+    const b = byId(id);
     if (b && view.room.practice) b.hidden = true;
   }
   restoreFocus(focus);
@@ -334,11 +348,11 @@ async function loadMeta() {
 }
 
 async function init() {
-  const joinName = document.getElementById("join-name");
+  const joinName = byId("join-name");
   if (!joinName.value) joinName.value = localStorage.getItem(NAME_KEY) || "";
   await setUpPage();
-  if (navigator.share) document.getElementById("share-button").hidden = false;
-  document.getElementById("join-name").addEventListener("input", () => clearMessage("room-error"));
+  if (navigator.share) byId("share-button").hidden = false;
+  byId("join-name").addEventListener("input", () => clearMessage("room-error"));
   document.addEventListener("languagechange", () => {
     ui.lobbySignature = null;
     render();

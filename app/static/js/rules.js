@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page: the game explained (i18n text), then the presets and every option
 // rendered from GET /api/rules, which the server builds from the engine's rule set, so
 // the page cannot drift from the rules that are played.  Every figure in a text (hand
@@ -7,7 +8,9 @@ import { currentLanguage, has, t } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
+
+/** @typedef {import("./rulesmeta.js").OptionSpec} OptionSpec */
 
 // The table sizes a preset's figures are shown for, and the one the texts quote.
 const TABLE_SIZES = [3, 4, 5];
@@ -21,7 +24,7 @@ function quoted() {
 }
 
 function renderText() {
-  const box = document.getElementById("rules-text");
+  const box = byId("rules-text");
   const sections = [];
   for (let i = 1; has(`rules.s${i}.title`); i++) {
     const section = el("section");
@@ -41,6 +44,7 @@ function presetColumns() {
   return columns.size ? [...columns] : ["kitty", "kitty_trick", "no_callable", "first_bidder"];
 }
 
+/** @param {string[]} texts */
 function headerRow(texts) {
   const row = el("tr");
   for (const text of texts) {
@@ -55,7 +59,7 @@ function headerRow(texts) {
 
 function renderPresets() {
   const columns = presetColumns();
-  const box = document.getElementById("presets-table");
+  const box = byId("presets-table");
   const table = el("table", "data-table");
   const tbody = el("tbody");
   for (const preset of meta.presets) {
@@ -73,6 +77,9 @@ function renderPresets() {
 }
 
 // A preset's figures for three, four and five players, as the engine resolves them.
+/**
+ * @param {string} preset
+ * @param {string} headingId */
 function figuresTable(preset, headingId) {
   const table = el("table", "data-table");
   table.id = `figures-${preset}`;
@@ -100,18 +107,25 @@ function figuresTable(preset, headingId) {
   return scroll;
 }
 
+/**
+ * @param {string} label
+ * @param {string} text */
 function labelled(label, text) {
   const p = el("p");
   p.append(el("strong", "", `${label} `), document.createTextNode(text));
   return p;
 }
 
+/**
+ * @param {string[]} ids
+ * @param {Record<string, unknown>} figures */
 function conventionList(ids, figures) {
   const list = el("ul");
   for (const id of ids) list.append(el("li", "", t(`rules.conv.${id}`, figures)));
   return list;
 }
 
+/** @param {string} preset */
 function presetDetail(preset) {
   const figures = presetFigures(meta, preset, QUOTED_SIZE);
   const provenance = (meta.provenance || {})[preset] || { sources: [], conventions: [] };
@@ -131,14 +145,20 @@ function presetDetail(preset) {
 }
 
 function renderPresetDetails() {
-  document.getElementById("preset-details").replaceChildren(...meta.presets.map(presetDetail));
+  byId("preset-details").replaceChildren(...meta.presets.map(presetDetail));
 }
 
+/**
+ * @param {string} option
+ * @param {unknown} value */
 function withLabel(option, value) {
   const label = valueLabel(option, value);
   return label === String(value) ? label : `${value} (${label})`;
 }
 
+/**
+ * @param {string} option
+ * @param {OptionSpec} spec */
 function valuesText(option, spec) {
   if (spec.type === "choice") return spec.values.map((v) => withLabel(option, v)).join(", ");
   if (spec.type === "bool") return `true (${t("value.on")}), false (${t("value.off")})`;
@@ -149,9 +169,9 @@ function valuesText(option, spec) {
 }
 
 function renderOptions() {
-  document.getElementById("options-intro").textContent = t("rules.options_intro",
+  byId("options-intro").textContent = t("rules.options_intro",
     { preset: t(`preset.label.${meta.default}`), players: QUOTED_SIZE });
-  const list = document.getElementById("options-list");
+  const list = byId("options-list");
   const items = [];
   const conventions = meta.option_conventions || {};
   for (const [option, spec] of Object.entries(meta.options)) {
@@ -186,7 +206,7 @@ async function init() {
     meta = await api("GET", "/api/rules");
   } catch {
     renderText();
-    document.getElementById("rules-error").textContent = t("rules.load_error");
+    byId("rules-error").textContent = t("rules.load_error");
     return;
   }
   renderAll();

@@ -10,7 +10,7 @@ from app.rooms.core import frames
 def test_the_protocol_doc_matches_the_models() -> None:
     text = schema_doc.DOC.read_text()
     assert schema_doc.render(text) == text, (
-        "docs/protocol.md is out of date: run python -m app.rooms.schema_doc")
+        "docs/protocol.md is out of date: run python -m app.rooms.contract_gen")
 
 
 def test_every_frame_field_is_in_the_doc() -> None:

@@ -16,6 +16,8 @@ import random
 import sys
 
 from app.rules import PASS, Match, RuleSet, SeatView, bid
+from app.rules.outcomes import Outcome
+from app.rules.phases import Phase
 
 from .hand_eval import FEATURES, MODELS, best_trump, model_for, trump_features
 from .heuristic import HeuristicBot
@@ -50,7 +52,7 @@ def forced_contracts(rules: RuleSet, deals: int, seed: int) -> tuple[list[list[f
         others = rules.shape.deck & ~hand
         suit, _ = best_trump(hand, others, o.led_two_wins, model)
         features = trump_features(hand, suit, others, o.led_two_wins)
-        while match.phase == "auction":
+        while match.phase == Phase.AUCTION:
             seat = match.turn
             assert seat is not None
             match.apply(seat, bid(rules.shape.min_bid) if seat == opener else PASS)
@@ -59,7 +61,7 @@ def forced_contracts(rules: RuleSet, deals: int, seed: int) -> tuple[list[list[f
             seat = match.turn
             assert seat is not None
             match.apply(seat, bot.choose(SeatView(match, seat), rng))
-        if deal.outcome != "played":
+        if deal.outcome != Outcome.PLAYED:
             continue  # no lead could call a partner: redealt
         side = deal.tricks_won[opener]
         if deal.partner is not None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
+from app.rules.phases import Phase
 from app.rules.record import match_of_deal
 
 from .rollout import sides
@@ -108,10 +109,10 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
             match.apply(s, action)
         except ValueError as exc:
             raise ReviewError(f"action {i}: {exc}") from None
-        if dd_start is None and d.phase == "play" and d.tricks_played == 0 \
+        if dd_start is None and d.phase == Phase.PLAY and d.tricks_played == 0 \
                 and len(d.trick_cards) == 1 and not d.minus_round:
             dd_start = match.copy()
-    if d.phase != "over":
+    if d.phase != Phase.OVER:
         raise ReviewError("the deal is not finished")
     review = Review(seat, bidder=d.bidder, contract=d.contract_bid,
                     points=float(d.points[seat]) if d.points else None)
@@ -149,7 +150,7 @@ def _judge(bot: SearchBot, match: Match, seat: int, action: Action, index: int,
     d = match.deals[-1]
     view = SeatView(match, seat)
     phase = d.phase
-    trick = d.tricks_played + 1 if phase == "play" else None
+    trick = d.tricks_played + 1 if phase == Phase.PLAY else None
     estimate = bot.estimate(view, rng, deadline, extra=action)
     best = estimate.best
     chosen_points = estimate.points.get(action)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import random
 
 from app.rules import DealState, Match, SeatView
+from app.rules.outcomes import Outcome
+from app.rules.phases import Phase
 
 from .heuristic import HeuristicBot
 from .solver import Endgame
@@ -48,7 +50,7 @@ def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0) ->
     choose = POLICY.choose
     size = deal.hand_size
     while deal.turn is not None:
-        if (tricks_left and deal.phase == "play" and not deal.trick_cards
+        if (tricks_left and deal.phase == Phase.PLAY and not deal.trick_cards
                 and size - deal.tricks_played <= tricks_left):
             return
         seat = deal.turn
@@ -107,11 +109,11 @@ def deal_points(deal: DealState, seat: int, future: int) -> tuple[list[float], f
     evenly between the seats that may take them."""
     won = deal.tricks_won
     n = deal.n
-    if deal.outcome == "void":  # passed out: nobody scores, the deal is dealt again
+    if deal.outcome == Outcome.VOID:  # passed out: nobody scores, the deal is dealt again
         return [0.0] * n, 0.0
     side, _ = sides(deal, seat)
     members = _seats(side)
-    if deal.phase == "over" and deal.points is not None:
+    if deal.phase == Phase.OVER and deal.points is not None:
         return [float(p) for p in deal.points], float(sum(won[s] for s in members))
     rest = deal.hand_size - deal.tricks_played - future  # tricks the others take
     if deal.minus_round:

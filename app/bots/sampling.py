@@ -26,6 +26,7 @@ import random
 from app.rules import PASS, Action, DealState, Discard, SeatView, bid, lead
 from app.rules.actions import PLAYS
 from app.rules.cards import JOKER1, cards_of
+from app.rules.phases import Phase
 
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
@@ -106,14 +107,14 @@ class Knowledge:
         self.unseen = rules.shape.deck & ~known
         # The hidden pile: the kitty until someone takes it, then the bidder's discards
         # (the bidder knows its own); empty without a kitty.
-        if not kitty_size or (seat == self.bidder and self.phase != "auction"):
+        if not kitty_size or (seat == self.bidder and self.phase != Phase.AUCTION):
             self.pile = 0
         else:
             self.pile = kitty_size
         self.allowed = self._allowed()
         # The bidder's highest numeric bid, once the auction is over and it is not me.
         bids = [v for s, v in self.auction if s == self.bidder and isinstance(v, int)]
-        self.bid_floor = (max(bids) if bids and self.phase != "auction"
+        self.bid_floor = (max(bids) if bids and self.phase != Phase.AUCTION
                           and self.bidder != seat else None)
         self.decisions = _auction_decisions(self)
 
@@ -218,7 +219,7 @@ class Knowledge:
         o = rules.options
         model = model_for(o.players, o.kitty)
         kitty_trick = 1.0 if o.kitty and o.kitty_trick else 0.0
-        after = self.phase != "auction"
+        after = self.phase != Phase.AUCTION
         if self.bid_floor is not None and self.bidder is not None:
             dealt = hands[self.bidder] | self.played_by[self.bidder]
             _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model)
@@ -246,7 +247,7 @@ class Knowledge:
         bidder = self.bidder
         discards = 0
         if rules.options.kitty:
-            if bidder is None or self.phase == "auction":
+            if bidder is None or self.phase == Phase.AUCTION:
                 kitty = pile
             else:
                 pool = dealt[bidder] | (self.discards if self.seat == bidder else pile)
@@ -264,11 +265,11 @@ class Knowledge:
         try:
             for s, value in self.auction:
                 deal.apply(s, bid(value))  # type: ignore[arg-type]
-            if deal.phase == "discard" and discards:
+            if deal.phase == Phase.DISCARD and discards:
                 deal.apply(bidder, Discard(discards))  # type: ignore[arg-type]
             first = True
             for s, c in self.sequence:
-                if first and deal.phase == "lead":
+                if first and deal.phase == Phase.LEAD:
                     deal.apply(s, lead(c, self.called, self.grand))
                 else:
                     deal.apply(s, PLAYS[c])
@@ -304,7 +305,7 @@ def forced_auction(deal: DealState, seat: int, value: int) -> bool:
     """Finish the auction of ``deal`` with ``seat`` bidding ``value`` and the others
     passing (a what-if for the auction's estimate); False if the engine refuses."""
     try:
-        while deal.phase == "auction":
+        while deal.phase == Phase.AUCTION:
             turn = deal.turn
             assert turn is not None
             action: Action = bid(value) if turn == seat and deal.high < value else PASS

@@ -35,6 +35,7 @@ from app.rules import (
     Lead,
     SeatView,
 )
+from app.rules.phases import Phase
 
 from . import heuristic as easy
 from .candidates import discard_candidates, lead_candidates, play_candidates
@@ -177,7 +178,7 @@ class SearchBot:
         s = self.settings
         left = state.hand_size - state.tricks_played
         out: dict[Action, tuple[float, float]] = {}
-        if state.phase == "play" and left <= s.exact_now:
+        if state.phase == Phase.PLAY and left <= s.exact_now:
             exact = solver_for(state, seat)
             leader = state.leader if state.trick_cards else seat
             per_card = exact.values(state.hands, leader, state.trick_cards)
@@ -193,7 +194,7 @@ class SearchBot:
                 return None
             after = state.copy()
             after.apply(seat, action)
-            if after.phase == "play" and solver is None and after.tricks_played:
+            if after.phase == Phase.PLAY and solver is None and after.tricks_played:
                 solver = solver_for(after, seat)
             out[action] = finish(after, seat, s.exact, rng, solver, s.relative)
         return out

@@ -1,8 +1,9 @@
-"""docs/protocol.md's field tables, generated from the models that declare the frames.
+"""The list of every wire type and enum, and docs/protocol.md's tables generated from them.
 
-``python -m app.rooms.schema_doc`` rewrites the part of docs/protocol.md between
-the ``frames:begin`` and ``frames:end`` markers; ``--check`` exits 1 if it differs (the
-tests run the same comparison).  A field's meaning is its comment in the class body, so
+``python -m app.rooms.contract_gen`` rewrites the part of docs/protocol.md between the
+``frames:begin`` and ``frames:end`` markers (with the JSON Schema and the client's
+``protocol.js``); ``--check`` exits 1 if anything differs (the tests run the same
+comparison).  A field's meaning is its comment in the class body, so
 the declaration and its documentation are one text.
 """
 
@@ -12,13 +13,18 @@ import inspect
 import re
 import sys
 import typing
+from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from app.bots import BOT_LEVELS
 from app.rules import wire
+from app.rules.outcomes import AllPassedOutcome, Outcome, VoidReason
+from app.rules.phases import Phase
 
-from .core import frames, messages
+from .core import frames, messages, wire_enums
 
 BEGIN, END = "<!-- frames:begin -->", "<!-- frames:end -->"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -28,14 +34,15 @@ SECTIONS: list[tuple[str, list[type]]] = [
     ("Client to server (WebSocket)", [
         messages.Hello, messages.ActionMessage, messages.Start, messages.RulesMessage,
         messages.SeatBot, messages.SettingsMessage, messages.Ready, messages.ChatIn,
-        messages.Rematch, messages.Leave, messages.Ping]),
+        messages.React, messages.ReviewAsk, messages.Rematch, messages.Again,
+        messages.BackToLobby, messages.Leave, messages.Ping]),
     ("Server to client (WebSocket)", [
         frames.StateFrame, frames.WelcomeFrame, frames.ErrorFrame, frames.HintFrame,
-        frames.PongFrame]),
+        frames.ReviewFrame, frames.PongFrame]),
     ("The view", [
         frames.View, wire.ContractWire, wire.TrickCard, wire.LastTrick, wire.AuctionEntry,
-        wire.ResultWire, frames.RoomInfo, frames.SeatInfo, frames.RoomSettings,
-        frames.ChatLine]),
+        wire.ResultWire, frames.RoomInfo, frames.SeatInfo, frames.RoomSettings, frames.Clock,
+        frames.ChatLine, frames.MatchSummary]),
     ("Game events (in `events`)", [
         wire.DealStartedWire, wire.BidWireEvent, wire.AuctionWonWire, wire.AllPassedWire,
         wire.KittyShownWire, wire.KittyTakenWire, wire.DiscardedWire, wire.ContractSetWire,
@@ -48,9 +55,48 @@ SECTIONS: list[tuple[str, list[type]]] = [
         messages.CreateRoomBody, messages.JoinBody, frames.CreatedRoom, frames.JoinedRoom,
         frames.PublicRoom, frames.HttpErrorBody, frames.HttpError]),
 ]
+# The closed sets of words and numbers (the enums); bot levels are app.bots' names.
+ENUMS: list[type[Enum]] = [
+    Phase, Outcome, VoidReason, AllPassedOutcome, wire_enums.BotPace, wire_enums.Reaction,
+    wire_enums.ChatKind, wire_enums.SeatEventKind, wire_enums.CountdownKind,
+    wire_enums.ErrorCode, wire_enums.CloseCode]
 
 
-def _comments(cls: type) -> dict[str, tuple[str, str]]:
+@dataclass(frozen=True)
+class EnumDoc:
+    """One enum as the generated files show it: members in order, each with its comment."""
+
+    name: str
+    doc: str
+    members: list[tuple[str, str | int, str]]  # (NAME, wire value, meaning)
+
+
+def enum_docs() -> list[EnumDoc]:
+    """Every enum of the protocol, ``BotLevel`` (from app.bots' names) included."""
+    out = []
+    for enum in ENUMS:
+        comments = _member_comments(enum)
+        doc = inspect.cleandoc(enum.__dict__.get("__doc__") or "")
+        out.append(EnumDoc(enum.__name__, doc.replace("\n", " "),
+                           [(m.name, m.value, comments.get(m.name, "")) for m in enum]))
+    out.append(EnumDoc("BotLevel", "The bot levels a seat can get, weakest first.",
+                       [(level.upper(), level, "") for level in BOT_LEVELS]))
+    return out
+
+
+_MEMBER = re.compile(r"^\s+([A-Z][A-Z0-9_]*) = [^#]+?(?:#\s*(.*))?$")
+
+
+def _member_comments(enum: type[Enum]) -> dict[str, str]:
+    found = {}
+    for line in inspect.getsource(enum).splitlines()[1:]:
+        m = _MEMBER.match(line)
+        if m:
+            found[m.group(1)] = m.group(2) or ""
+    return found
+
+
+def comments(cls: type) -> dict[str, tuple[str, str]]:
     """Each field's written type and comment, from every class in ``cls``'s bases."""
     found: dict[str, tuple[str, str]] = {}
     for klass in reversed(cls.__mro__):
@@ -73,23 +119,39 @@ def _table(cls: type) -> list[str]:
     out = [f"#### `{cls.__name__}`", ""]
     if doc:
         out += [doc.replace("\n", " "), ""]
-    comments = _comments(cls)
+    written = comments(cls)
     out += ["| field | type | meaning |", "|---|---|---|"]
     for name in _fields(cls):
-        kind, meaning = comments.get(name, ("", ""))
+        kind, meaning = written.get(name, ("", ""))
         kind = kind.replace("|", "\\|")
         out.append(f"| `{name}` | `{kind}` | {meaning} |")
     return [*out, ""]
 
 
+def _enum_table(enum: EnumDoc) -> list[str]:
+    out = [f"#### `{enum.name}`", ""]
+    if enum.doc:
+        out += [enum.doc, ""]
+    out += ["| name | value | meaning |", "|---|---|---|"]
+    for name, value, meaning in enum.members:
+        shown = f"`{value}`" if isinstance(value, int) else f'`"{value}"`'
+        out.append(f"| `{name}` | {shown} | {meaning.replace('``', '`')} |")
+    return [*out, ""]
+
+
 def generate() -> str:
-    lines = [BEGIN, "", "*Generated by `python -m app.rooms.schema_doc` from "
-             "`app/rooms/core/frames.py`, `app/rooms/core/messages.py` and "
-             "`app/rules/wire.py`; do not edit by hand.*", ""]
+    lines = [BEGIN, "", "*Generated by `python -m app.rooms.contract_gen` from "
+             "`app/rooms/core/frames.py`, `app/rooms/core/messages.py`, "
+             "`app/rooms/core/wire_enums.py`, `app/rules/wire.py`, `app/rules/phases.py` and "
+             "`app/rules/outcomes.py`; do not edit by hand.*", ""]
     for title, classes in SECTIONS:
         lines += [f"### {title}", ""]
         for cls in classes:
             lines += _table(cls)
+    lines += ["### Enums", "", "The client has each as a frozen object of "
+              "`app/static/js/protocol.js` (`Phase.AUCTION === \"auction\"`).", ""]
+    for enum in enum_docs():
+        lines += _enum_table(enum)
     lines.append(END)
     return "\n".join(lines)
 
@@ -105,7 +167,7 @@ def main(argv: list[str]) -> int:
     new = render(text)
     if "--check" in argv:
         if new != text:
-            print("docs/protocol.md is out of date: run python -m app.rooms.schema_doc",
+            print("docs/protocol.md is out of date: run python -m app.rooms.contract_gen",
                   file=sys.stderr)
             return 1
         return 0

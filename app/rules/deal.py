@@ -22,6 +22,7 @@ from .errors import (
     WrongPhase,
 )
 from .explain import bid_error, lead_error_for, play_error
+from .outcomes import AllPassedOutcome, Outcome, VoidReason
 from .phases import Phase
 from .ruleset import RuleSet
 from .scoring import score_deal
@@ -112,8 +113,8 @@ class DealState:
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
         self.tricks_played = 0
         self.tricks_won = [0] * n
-        self.outcome: str | None = None  # played, void, minus_round
-        self.void_reason: str | None = None
+        self.outcome: Outcome | None = None
+        self.void_reason: VoidReason | None = None
         self.points: tuple[int, ...] | None = None
         self.made: bool | None = None
         self._legal: tuple[Action, ...] = rules.auction_legal[0]
@@ -297,14 +298,14 @@ class DealState:
             self.minus_round = True
             first = self.next_seat[self.dealer]
             self._start_play(first, plays_of(self.hands[first]))
-            return [ev.AllPassed("minus_round")]
-        return [ev.AllPassed("redeal"), *self._void("all_passed")]
+            return [ev.AllPassed(AllPassedOutcome.MINUS_ROUND)]
+        return [ev.AllPassed(AllPassedOutcome.REDEAL), *self._void(VoidReason.ALL_PASSED)]
 
-    def _void(self, reason: str) -> list[Any]:
+    def _void(self, reason: VoidReason) -> list[Any]:
         self.phase = OVER
         self.turn = None
         self._legal = ()
-        self.outcome = "void"
+        self.outcome = Outcome.VOID
         self.void_reason = reason
         self.points = (0,) * self.n
         return [ev.DealVoid(reason)]
@@ -327,7 +328,7 @@ class DealState:
         self._legal = tuple(lead_actions(self.hands[b], self.others_mask(b),
                                          o.no_callable == "play_alone", o.grand))
         if not self._legal:
-            return self._void("no_callable")
+            return self._void(VoidReason.NO_CALLABLE)
         return []
 
     def _lead(self, seat: int, action: Lead) -> Sequence[Any]:
@@ -388,7 +389,7 @@ class DealState:
         self.turn = None
         self.play_turn = -1
         self._legal = ()
-        self.outcome = "minus_round" if self.minus_round else "played"
+        self.outcome = Outcome.MINUS_ROUND if self.minus_round else Outcome.PLAYED
         self.points, self.made = score_deal(self)
         return (*events, _new_event(ev.DealScored, (self.points, self.made, "deal_scored")))
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .outcomes import AllPassedOutcome, VoidReason
+
 
 class DealStarted(NamedTuple):
     dealer: int
@@ -30,7 +32,7 @@ class AuctionWon(NamedTuple):
 
 
 class AllPassed(NamedTuple):
-    outcome: str  # "redeal" or "minus_round"
+    outcome: AllPassedOutcome
     kind: str = "all_passed"
 
 
@@ -77,7 +79,7 @@ class TrickWon(NamedTuple):
 
 
 class DealVoid(NamedTuple):
-    reason: str  # "all_passed" or "no_callable"
+    reason: VoidReason
     kind: str = "deal_void"
 
 

@@ -18,6 +18,7 @@ from . import events as ev
 from .actions import Action
 from .deal import OVER, DealState
 from .errors import MatchOver, WrongPhase
+from .outcomes import Outcome, VoidReason
 from .phases import Phase
 from .ruleset import RuleSet
 from .scoring import match_winners
@@ -137,8 +138,8 @@ class Match:
 
     def _deal_ended(self, deal: DealState) -> list[Any]:
         o = self.rules.options
-        if deal.outcome == "void":
-            if deal.void_reason == "all_passed" and o.all_pass == "redeal_next_dealer":
+        if deal.outcome == Outcome.VOID:
+            if deal.void_reason == VoidReason.ALL_PASSED and o.all_pass == "redeal_next_dealer":
                 self.dealer = (self.dealer + 1) % self.n
             return self.start_deal() if self.auto_redeal else []
         assert deal.points is not None

@@ -12,6 +12,8 @@ from enum import StrEnum
 
 
 class Phase(StrEnum):
+    """Where a table is: the deal's phases, the match's between and after deals, the lobby."""
+
     LOBBY = "lobby"
     AUCTION = "auction"
     DISCARD = "discard"

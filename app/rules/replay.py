@@ -24,6 +24,7 @@ from .deal import LEAD, OVER, PLAY, DealState
 from .errors import ActionError
 from .explain import lead_error_for
 from .match import Match
+from .outcomes import Outcome, VoidReason
 from .ruleset import RuleSet, RulesetError
 from .view import contract_to_wire
 from .wire import ContractWire
@@ -192,9 +193,9 @@ def _read_deal(raw: object, i: int, rules: RuleSet,
 def _rotation_reason(match: Match) -> str:
     """Why the dealer is who it is after the previous deal (RULES.md 3.3)."""
     last = match.deals[-1]
-    if last.outcome != "void":
+    if last.outcome != Outcome.VOID:
         return "the deal passes left after every scored deal"
-    if (last.void_reason == "all_passed"
+    if (last.void_reason == VoidReason.ALL_PASSED
             and match.rules.options.all_pass == "redeal_next_dealer"):
         return "after everyone passed, these rules pass the deal left"
     return "a void deal is dealt again by the same dealer"
@@ -319,8 +320,8 @@ def _why_not(action: Action, deal: DealState, seat: int, exc: ActionError) -> st
 
 
 def _how_it_ended(deal: DealState) -> str:
-    if deal.outcome == "void":
-        why = ("everyone passed" if deal.void_reason == "all_passed"
+    if deal.outcome == Outcome.VOID:
+        why = ("everyone passed" if deal.void_reason == VoidReason.ALL_PASSED
                else "the bidder had no legal first lead")
         return f"it was void ({why}) and is dealt again"
     return "its last trick has been played"
@@ -347,6 +348,6 @@ def _contract(deal: DealState, outcome: str) -> ContractWire | None:
     """The contract from the end of the auction on; ``None`` for void deals, minus rounds
     and while the auction runs.  Replay knows every hand, so the partner is named from
     the call on."""
-    if outcome == "void":
+    if outcome == Outcome.VOID:
         return None
     return contract_to_wire(deal, deal.partner)

@@ -16,6 +16,7 @@ from .actions import Action, Bid
 from .cards import CARD_IDS, SUITS, cards_of, ids_of, sort_key
 from .deal import AUCTION, DISCARD, OVER, DealState
 from .match import DEAL_OVER, MATCH_OVER, Match
+from .outcomes import Outcome, VoidReason
 from .phases import Phase
 from .wire import ContractWire, LastTrick, ResultWire, WireView
 
@@ -253,7 +254,7 @@ class SeatView:
 
     def _result_wire(self) -> ResultWire | None:
         d = self._deal
-        if d is None or d.phase != OVER or d.outcome is None or d.outcome == "void":
+        if d is None or d.phase != OVER or d.outcome is None or d.outcome == Outcome.VOID:
             return None
         o = self._match.rules.options
         kitty_trick = bool(o.kitty_trick and o.kitty and d.bidder is not None
@@ -261,9 +262,9 @@ class SeatView:
         return {"outcome": d.outcome, "points": list(d.points or ()), "made": d.made,
                 "tricks_won": list(d.tricks_won), "kitty_trick": kitty_trick}
 
-    def _redeal_reason(self) -> str | None:
+    def _redeal_reason(self) -> VoidReason | None:
         deals = self._match.deals
-        if len(deals) >= 2 and deals[-2].outcome == "void" and deals[-1].phase != OVER:
+        if len(deals) >= 2 and deals[-2].outcome == Outcome.VOID and deals[-1].phase != OVER:
             return deals[-2].void_reason
         return None
 

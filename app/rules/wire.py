@@ -19,6 +19,7 @@ from typing_extensions import TypedDict
 from . import events as ev
 from .cards import ids_of
 from .deal import DealState
+from .outcomes import AllPassedOutcome, Outcome, VoidReason
 from .phases import Phase
 
 FORBID = ConfigDict(extra="forbid")
@@ -55,7 +56,7 @@ class AuctionEntry(TypedDict):
 
 @with_config(FORBID)
 class ResultWire(TypedDict):
-    outcome: str
+    outcome: Outcome
     points: list[int]
     made: bool | None
     tricks_won: list[int]
@@ -91,7 +92,7 @@ class WireView(TypedDict):
     result: ResultWire | None  # after a deal
     score_sheet: list[list[int]]  # points of each scored deal, in order
     winners: list[int]         # once the match is over (several on equal totals)
-    redeal: str | None         # why the previous deal was redealt: all_passed, no_callable
+    redeal: VoidReason | None  # why the previous deal was redealt: all_passed, no_callable
     you_are_partner: bool      # this seat holds the called card (it knows from the call)
 
 
@@ -122,7 +123,7 @@ class AuctionWonWire(TypedDict):
 @with_config(FORBID)
 class AllPassedWire(TypedDict):
     type: Literal["all_passed"]
-    outcome: str
+    outcome: AllPassedOutcome
 
 
 @with_config(FORBID)
@@ -179,7 +180,7 @@ class TrickWonWire(TypedDict):
 @with_config(FORBID)
 class DealVoidWire(TypedDict):
     type: Literal["deal_void"]
-    reason: str
+    reason: VoidReason
 
 
 @with_config(FORBID)

@@ -2,8 +2,8 @@
 
 Frames are ``TypedDict``s: built as plain dicts on the hot path, checked by mypy where
 they are built, and validated by the tests with extra keys forbidden (``frame_adapter``).
-docs/protocol.md's field tables are generated from these classes
-(``python -m app.rooms.schema_doc``) and a test keeps them equal.
+docs/protocol.md's field tables, the JSON Schema and the client's typedefs are generated
+from these classes (``python -m app.rooms.contract_gen``) and a test keeps them equal.
 """
 
 from __future__ import annotations
@@ -35,8 +35,11 @@ class SeatInfo(TypedDict):
     again: bool               # match over: this person said "Play again"
 
 
+# The wire_enums ``ChatKind``, ``SeatEventKind`` and ``CountdownKind`` as ``Literal``s: the
+# core still passes these words as plain strings (tests/test_contract.py keeps each
+# ``Literal`` equal to its enum, which is the declaration docs and client read).
 ChatKind = Literal["text", "system", "reaction"]
-REACTIONS = ("nice", "oops", "thanks", "wow", "gg")
+CountdownKind = Literal["grace", "turn"]
 
 
 @with_config(FORBID)
@@ -57,7 +60,7 @@ class Clock(TypedDict):
 
     seat: int
     until: float              # epoch seconds
-    kind: Literal["grace", "turn"]  # a dropped person's grace, or the turn timer
+    kind: CountdownKind       # a dropped person's grace, or the turn timer
 
 
 @with_config(FORBID)
@@ -76,7 +79,7 @@ class RoomSettings(TypedDict):
     grace_seconds: int        # a disconnected person's turn waits this long for them
     next_deal_pause: int      # seconds between deals unless everyone is ready sooner
     turn_seconds: int         # a connected person's time per move; 0: no limit
-    bot_pace: str             # relaxed, normal or fast
+    bot_pace: str             # a BotPace: relaxed, normal or fast
     spectator_chat: bool      # spectators may chat
     bot_levels: list[str]
 
@@ -184,8 +187,8 @@ class ErrorFrame(TypedDict):
     """A refusal, to the sender only: nothing changed."""
 
     type: Literal["error"]
-    code: str
-    message: str
+    code: str                 # an ErrorCode
+    message: str              # for the player to read
     option: NotRequired[str]  # bad_rules: the option at fault
 
 

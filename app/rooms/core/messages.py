@@ -7,6 +7,7 @@ precise ``BadMessage``).  What the server sends is in ``frames.py``.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -15,8 +16,24 @@ from app.jsonsafe import JsonError, parse_json
 from app.text import CHAT_MAX
 
 from .errors import RoomError
+from .wire_enums import (
+    BOT_LEVEL_MAX,
+    GRACE_SECONDS_MAX,
+    NEXT_DEAL_PAUSE_MAX,
+    TOKEN_MAX,
+    BotPace,
+    ErrorCode,
+    Reaction,
+    TurnSeconds,
+)
 
 SEAT = Annotated[int, Field(ge=0, le=4)]
+# The messages are strict, but an enum field takes its wire value (a JSON string), not
+# only an instance of the enum; any other type is still refused.
+PACE = Annotated[BotPace, Field(strict=False)]
+LEVEL = Annotated[str, Field(min_length=1, max_length=BOT_LEVEL_MAX)]
+GRACE = Annotated[int, Field(ge=0, le=GRACE_SECONDS_MAX)]
+PAUSE = Annotated[int, Field(ge=0, le=NEXT_DEAL_PAUSE_MAX)]
 
 
 class _Strict(BaseModel):
@@ -30,7 +47,7 @@ class Hello(_Strict):
     """First message of every connection: a seat's token, or ``spectate: true``."""
 
     type: Literal["hello"]
-    token: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # a seat's token
+    token: Annotated[str, Field(min_length=1, max_length=TOKEN_MAX)] | None = None  # a seat's token
     spectate: bool = False  # watch with the public view
 
 
@@ -59,22 +76,17 @@ class SeatBot(_Strict):
 
     type: Literal["seat_bot"]
     seat: SEAT
-    level: Annotated[str, Field(min_length=1, max_length=32)]
-
-
-TurnSeconds = Literal[0, 30, 60, 120]
-BotPace = Literal["relaxed", "normal", "fast"]
-Reaction = Literal["nice", "oops", "thanks", "wow", "gg"]
+    level: LEVEL
 
 
 class SettingsMessage(_Strict):
     """Host, any time: the room's settings (only the keys given change)."""
 
     type: Literal["settings"]
-    grace_seconds: Annotated[int, Field(ge=0, le=600)] | None = None  # a dropped person's grace
-    next_deal_pause: Annotated[int, Field(ge=0, le=300)] | None = None  # seconds between deals
+    grace_seconds: GRACE | None = None  # a dropped person's grace
+    next_deal_pause: PAUSE | None = None  # seconds between deals
     turn_seconds: TurnSeconds | None = None  # a connected person's time per move (0: none)
-    bot_pace: BotPace | None = None  # how quickly bots move
+    bot_pace: PACE | None = None  # how quickly bots move
     spectator_chat: bool | None = None  # whether spectators may chat
 
 
@@ -93,7 +105,7 @@ class React(_Strict):
     """A quick reaction, shown in the chat."""
 
     type: Literal["react"]
-    reaction: Reaction
+    reaction: Annotated[Reaction, Field(strict=False)]
 
 
 class ReviewAsk(_Strict):
@@ -140,9 +152,10 @@ ClientMessage = Annotated[
 # What a bound connection sends to its room (``hello`` binds it, ``ping`` never reaches it).
 RoomMessage = (ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn
                | React | ReviewAsk | Rematch | Again | BackToLobby | Leave)
-CLIENT_TYPES: tuple[str, ...] = ("hello", "action", "start", "rules", "seat_bot", "settings",
-                                 "ready", "chat", "react", "review", "rematch", "again", "lobby",
-                                 "leave", "ping")
+# Every message's ``type``, read off the union (so a new message cannot be left out).
+CLIENT_TYPES: tuple[str, ...] = tuple(
+    typing.get_args(model.model_fields["type"].annotation)[0]
+    for model in typing.get_args(typing.get_args(ClientMessage)[0]))
 _client_adapter: TypeAdapter[Hello | RoomMessage | Ping] = TypeAdapter(ClientMessage)
 
 
@@ -153,23 +166,23 @@ class BadMessage(RoomError):
 def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | RoomMessage | Ping:
     """The model for one inbound frame, or ``BadMessage`` saying precisely what is wrong."""
     if isinstance(text, bytes):
-        raise BadMessage("bad_message", "send JSON text frames, not binary")
+        raise BadMessage(ErrorCode.BAD_MESSAGE, "send JSON text frames, not binary")
     if len(text.encode()) > max_bytes:
-        raise BadMessage("too_large", f"a message may be at most {max_bytes} bytes")
+        raise BadMessage(ErrorCode.TOO_LARGE, f"a message may be at most {max_bytes} bytes")
     try:
         data = parse_json(text)  # bounded: too deep a nesting is refused before parsing
     except JsonError as exc:
-        raise BadMessage("bad_json", exc.message) from None
+        raise BadMessage(ErrorCode.BAD_JSON, exc.message) from None
     if not isinstance(data, dict):
-        raise BadMessage("bad_message", "a message must be a JSON object")
+        raise BadMessage(ErrorCode.BAD_MESSAGE, "a message must be a JSON object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise BadMessage("unknown_type", f"unknown message type {kind!r}; "
+        raise BadMessage(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}; "
                          f"one of {', '.join(CLIENT_TYPES)}")
     try:
         return _client_adapter.validate_python(data)
     except ValidationError as exc:
-        raise BadMessage("bad_message", _describe(exc, kind)) from None
+        raise BadMessage(ErrorCode.BAD_MESSAGE, _describe(exc, kind)) from None
 
 
 def _describe(exc: ValidationError, kind: str) -> str:
@@ -189,8 +202,8 @@ class CreateRoomBody(_Strict):
     name: Annotated[str, Field(max_length=100)]  # the host's name
     rules: dict[str, Any] | None = None  # a rule set: {"preset": NAME, **options}
     practice: bool = False  # a private table against bots
-    bot_level: Annotated[str, Field(min_length=1, max_length=32)] | None = None  # bots' level
-    bot_pace: BotPace | None = None  # how quickly the bots move
+    bot_level: LEVEL | None = None  # the bots' level
+    bot_pace: PACE | None = None  # how quickly the bots move
 
 
 class JoinBody(_Strict):

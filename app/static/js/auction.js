@@ -4,10 +4,10 @@
 
 import { t } from "./i18n.js";
 import { rove } from "./roving.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").Action} Action */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./payloads.js").Action} Action */
 
 /**
  * @param {string} text

@@ -5,12 +5,12 @@
 
 import { t } from "./i18n.js";
 import { byId, el } from "./dom.js";
-import { LIMITS, REACTIONS } from "./protocol-stub.js";
+import { LIMITS, REACTIONS } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").RoomInfo} RoomInfo */
-/** @typedef {import("./protocol-stub.js").ChatLine} ChatLine */
-/** @typedef {import("./protocol-stub.js").ClientMessage} ClientMessage */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").RoomInfo} RoomInfo */
+/** @typedef {import("./protocol.js").ChatLine} ChatLine */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
 
 // How each of the protocol's reactions looks (the list itself is the server's).
 /** @type {Record<string, string>} */
@@ -88,7 +88,7 @@ export function setUpChat(send) {
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    send({ type: "chat", text: text.slice(0, LIMITS.chat_text) });
+    send({ type: "chat", text: text.slice(0, LIMITS.CHAT_MAX) });
     input.value = "";
   });
   const box = byId("reactions");

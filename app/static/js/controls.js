@@ -10,9 +10,9 @@ import { discardCount } from "./hand.js";
 import { byId, el } from "./dom.js";
 import { rove } from "./roving.js";
 import { hintReason } from "./review.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
+/** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./uistate.js").UiState} UiState */
 
 /**

@@ -9,9 +9,9 @@ import { cardChip } from "./cards.js";
 import { t } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { auctionLines, contractPieces, trickWords } from "./dealwords.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
+/** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./dealwords.js").Piece} Piece */
 
 /** @param {string[]} ids */

@@ -4,12 +4,12 @@
 // alone, so the log is complete after a reload (tests/js/dealwords.test.js).
 
 import { t } from "./i18n.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 import { bidText, seatName } from "./table.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").Contract} Contract */
-/** @typedef {import("./protocol-stub.js").LastTrick} LastTrick */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").ContractWire} Contract */
+/** @typedef {import("./protocol.js").LastTrick} LastTrick */
 /** A piece of a line: text, or a card shown as a chip.
  * @typedef {string | { card: string }} Piece */
 

@@ -7,11 +7,11 @@
 
 import { cardButton } from "./cards.js";
 import { rove } from "./roving.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 import { byId } from "./dom.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").Action} Action */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./payloads.js").Action} Action */
 /** @typedef {import("./uistate.js").UiState} UiState */
 
 /** The cards a hint points at, if any (practice rooms).

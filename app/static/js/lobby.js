@@ -5,10 +5,10 @@
 
 import { has, t } from "./i18n.js";
 import { byId, el } from "./dom.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").RoomInfo} RoomInfo */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").RoomInfo} RoomInfo */
 /** @typedef {import("./uistate.js").UiState} UiState */
 /** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 /** @typedef {import("./rulesmeta.js").OptionSpec} OptionSpec */

@@ -8,7 +8,7 @@ import { has, serverMessage, t } from "./i18n.js";
 import { presetAbout } from "./lobby.js";
 import { byId } from "./dom.js";
 
-/** @typedef {import("./protocol-stub.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 /** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 
 const NAME_KEY = "amerikaner.name";

@@ -8,8 +8,8 @@
 
 import { serverMessage } from "./i18n.js";
 
-/** @typedef {import("./protocol-stub.js").ServerFrame} ServerFrame */
-/** @typedef {import("./protocol-stub.js").ClientMessage} ClientMessage */
+/** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
 /** @typedef {"connecting" | "open" | "retrying" | "closed"} Status */
 
 const TOKEN_PREFIX = "amerikaner.token.";

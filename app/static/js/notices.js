@@ -5,9 +5,10 @@
 import { t } from "./i18n.js";
 import { seatName } from "./table.js";
 import { byId } from "./dom.js";
+import { SeatEventKind } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").Event} Event */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").StateEvent} Event */
 
 /** @type {Record<string, number>} */
 const messageTimers = {};
@@ -36,7 +37,11 @@ export function showError(text) {
 // Room events worth a word at the table itself (the chat, hidden in practice, has them
 // too): a bot moved for someone whose time ran out, a bot stands in, the person is back.
 /** @type {Record<string, string>} */
-const NOTICES = { timed_out: "notice.timed_out", stand_in: "notice.stand_in", returned: "notice.returned" };
+const NOTICES = {
+  [SeatEventKind.TIMED_OUT]: "notice.timed_out",
+  [SeatEventKind.STAND_IN]: "notice.stand_in",
+  [SeatEventKind.RETURNED]: "notice.returned",
+};
 
 /** A notice for each of `list` (a state frame's events) worth one, named from `view`.
  * @param {Event[]} list
@@ -44,7 +49,9 @@ const NOTICES = { timed_out: "notice.timed_out", stand_in: "notice.stand_in", re
 export function announce(list, view) {
   for (const event of list) {
     const key = NOTICES[event.type];
-    if (key && view && typeof event.seat === "number") flash("room-notice", t(key, { name: personName(view, event.seat) }));
+    if (key && view && "seat" in event && typeof event.seat === "number") {
+      flash("room-notice", t(key, { name: personName(view, event.seat) }));
+    }
   }
 }
 

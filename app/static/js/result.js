@@ -11,10 +11,10 @@ import { byId, el, replaceIfDifferent } from "./dom.js";
 import { signed } from "./format.js";
 import { reviewContent } from "./review.js";
 
-import { Outcome, Phase } from "./protocol-stub.js";
+import { Outcome, Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").Result} Result */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").ResultWire} Result */
 /** @typedef {import("./uistate.js").UiState} UiState */
 
 /**

@@ -7,12 +7,12 @@
 import { cardInSentence, t } from "./i18n.js";
 import { bidText } from "./table.js";
 import { el } from "./dom.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").ReviewFrame} ReviewFrame */
-/** @typedef {import("./protocol-stub.js").Reason} Reason */
-/** @typedef {import("./protocol-stub.js").Decision} Decision */
-/** @typedef {import("./protocol-stub.js").Action} Action */
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./payloads.js").Reason} Reason */
+/** @typedef {import("./payloads.js").Decision} Decision */
+/** @typedef {import("./payloads.js").Action} Action */
 
 const CARD_PARAMS = new Set(["card", "call", "winner"]);
 const SHOWN = 6; // the biggest losses; the rest are small

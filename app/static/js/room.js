@@ -24,9 +24,9 @@ import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
 import { setUpSoundToggle, signalTurn } from "./turn.js";
 import { byId } from "./dom.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 
 const NAME_KEY = "amerikaner.name";
 const roomEl = byId("room");

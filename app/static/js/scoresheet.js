@@ -7,9 +7,9 @@ import { seatName } from "./table.js";
 import { byId, el } from "./dom.js";
 import { shortName, signed } from "./format.js";
 import { labelPositions, runningTotals, tieOffsets } from "./scores.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
+/** @typedef {import("./protocol.js").View} View */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 

@@ -6,15 +6,15 @@ import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { countdown } from "./clock.js";
 import { byId, el, replaceIfDifferent } from "./dom.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").SeatInfo} SeatInfo */
-/** @typedef {import("./protocol-stub.js").Clock} Clock */
-/** @typedef {import("./protocol-stub.js").Bid} Bid */
-/** @typedef {import("./protocol-stub.js").PhaseName} PhaseName */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").SeatInfo} SeatInfo */
+/** @typedef {import("./protocol.js").Clock} Clock */
+/** @typedef {import("./payloads.js").Bid} Bid */
+/** @typedef {import("./protocol.js").PhaseValue} PhaseValue */
 
-/** @param {PhaseName[]} phases */
+/** @param {PhaseValue[]} phases */
 const phaseSet = (phases) => new Set(phases);
 // The phases in which the seats show their tricks, the centre a redeal's reason, the
 // bidder their discards.

@@ -11,12 +11,12 @@ import { cardFace } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { positionOf, seatName } from "./table.js";
-import { Phase } from "./protocol-stub.js";
+import { Phase } from "./protocol.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
-/** @typedef {import("./protocol-stub.js").TrickCard} TrickCard */
-/** @typedef {import("./protocol-stub.js").Event} Event */
-/** @typedef {import("./protocol-stub.js").LastTrick} LastTrick */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").TrickCard} TrickCard */
+/** @typedef {import("./protocol.js").StateEvent} Event */
+/** @typedef {import("./protocol.js").LastTrick} LastTrick */
 
 const HOLD_MS = 2000;
 const COLLECT_MS = 320;

@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 
-/** @typedef {import("./protocol-stub.js").View} View */
+/** @typedef {import("./protocol.js").View} View */
 
 const SOUND_KEY = "amerikaner.sound";
 const ICON = "/static/cards/favicon.svg";

@@ -3,9 +3,9 @@
 // server sent, untouched; this is what the client adds to it (a selection in progress,
 // the practice hint for the state shown, the review asked for, what the lobby shows).
 
-/** @typedef {import("./protocol-stub.js").Action} Action */
-/** @typedef {import("./protocol-stub.js").Reason} Reason */
-/** @typedef {import("./protocol-stub.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./payloads.js").Action} Action */
+/** @typedef {import("./payloads.js").Reason} Reason */
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 
 /**
  * @typedef {object} UiState

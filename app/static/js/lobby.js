@@ -5,7 +5,7 @@
 
 import { has, t } from "./i18n.js";
 import { byId, el } from "./dom.js";
-import { Phase } from "./protocol.js";
+import { BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./protocol.js").RoomInfo} RoomInfo */
@@ -65,7 +65,7 @@ export function presetAbout(meta, preset, players = 4) {
  * @param {unknown} value */
 function choiceControl(option, spec, value) {
   const select = el("select");
-  for (const v of spec.values) {
+  for (const v of spec.values || []) {
     const o = el("option", "", valueLabel(option, v));
     o.value = String(v);
     select.append(o);
@@ -75,9 +75,9 @@ function choiceControl(option, spec, value) {
 }
 
 /**
- * @param {OptionSpec} spec
+ * @param {{ min?: number, max?: number }} spec
  * @param {unknown} value
- * @param {string} placeholder */
+ * @param {string} [placeholder] */
 function intControl(spec, value, placeholder) {
   const input = el("input");
   input.type = "number";
@@ -98,9 +98,9 @@ function matchControl(value) {
     o.value = v;
     select.append(o);
   }
-  if (deals && ![...select.options].some((o) => o.value === value)) {
+  if (deals && ![...select.options].some((o) => o.value === String(value))) {
     const o = el("option", "", valueLabel("match", value));
-    o.value = value;
+    o.value = String(value);
     select.append(o);
   }
   select.value = String(value);
@@ -154,7 +154,7 @@ function optionRow(option, spec, room, error) {
 
 /**
  * @param {RoomInfo} room
- * @param {RulesMeta | null} meta
+ * @param {RulesMeta} meta
  * @param {{ option: string, message: string } | null} error */
 function hostForm(room, meta, error) {
   const form = el("div", "rules-form");
@@ -168,9 +168,9 @@ function hostForm(room, meta, error) {
     o.value = p;
     select.append(o);
   }
-  select.value = room.rules.preset || meta.default;
+  select.value = room.rules["preset"] || meta.default;
   label.append(el("span", "", t("lobby.preset")), select);
-  presetRow.append(label, el("p", "", presetAbout(meta, select.value, room.rules_resolved.players)));
+  presetRow.append(label, el("p", "", presetAbout(meta, select.value, room.rules_resolved["players"])));
   form.append(presetRow);
   for (const [option, spec] of Object.entries(meta.options)) {
     form.append(optionRow(option, spec, room, error));
@@ -178,15 +178,12 @@ function hostForm(room, meta, error) {
   return form;
 }
 
-const TURN_SECONDS = [0, 30, 60, 120];
-const PACES = ["relaxed", "normal", "fast"];
-
-/**
- * @param {string} setting
- * @param {readonly (string | number)[]} values
- * @param {string | number} current
- * @param {string} label */
-function settingSelect(setting, values, current, label) {
+/** A choice among the protocol's values, each named by `label`.
+ * @template {string | number} V
+ * @param {readonly V[]} values
+ * @param {V} current
+ * @param {(value: V) => string} label */
+function settingSelect(values, current, label) {
   const select = el("select");
   for (const v of values) {
     const o = el("option", "", label(v));
@@ -210,16 +207,17 @@ export function settingsForm(room) {
   const box = el("fieldset", "timing");
   box.append(el("legend", "", t("lobby.timing")));
   const settings = room.settings;
+  /** @type {[string, string, string, HTMLSelectElement | HTMLInputElement][]} */
   const rows = [
     ["turn_seconds", "choice", "settings.turn_seconds",
-      settingSelect("turn_seconds", TURN_SECONDS, settings.turn_seconds ?? 0, turnTimeLabel)],
+      settingSelect(/** @type {readonly number[]} */ (TURN_SECONDS), settings.turn_seconds ?? 0, turnTimeLabel)],
     ["bot_pace", "choice", "settings.bot_pace",
-      settingSelect("bot_pace", PACES, settings.bot_pace ?? "normal", (v) => t(`pace.${v}`))],
+      settingSelect(/** @type {readonly string[]} */ (BOT_PACES), settings.bot_pace ?? BotPace.NORMAL, (v) => t(`pace.${v}`))],
+    ["grace_seconds", "int", "lobby.grace",
+      intControl({ min: 0, max: LIMITS.GRACE_SECONDS_MAX }, settings.grace_seconds)],
+    ["next_deal_pause", "int", "lobby.pause",
+      intControl({ min: 0, max: LIMITS.NEXT_DEAL_PAUSE_MAX }, settings.next_deal_pause)],
   ];
-  const limits = { grace_seconds: [0, 600, "lobby.grace"], next_deal_pause: [0, 300, "lobby.pause"] };
-  for (const [setting, [min, max, key]] of Object.entries(limits)) {
-    rows.push([setting, "int", key, intControl({ min, max }, settings[setting])]);
-  }
   for (const [setting, kind, key, control] of rows) {
     const label = el("label", "setting");
     control.dataset.change = "settings";
@@ -249,8 +247,9 @@ export function settingsForm(room) {
 export function rulesSummary(room) {
   const r = room.rules_resolved;
   const list = el("ul", "rules-summary");
+  /** @param {string} text */
   const add = (text) => list.append(el("li", "", text));
-  add(t(`preset.label.${r.preset || room.rules.preset || "standard"}`));
+  add(t(`preset.label.${r["preset"] || room.rules["preset"] || "standard"}`));
   add(t("lobby.shape", { players: r.players, hand: r.hand_size, kitty: r.kitty, min: r.min_bid, max: r.max_bid }));
   for (const [option, value] of Object.entries(room.rules)) {
     if (option === "preset") continue;
@@ -279,6 +278,7 @@ export function renderLobby(view, meta, ui) {
     document.documentElement.lang, Boolean(meta)]);
   if (signature === ui.lobbySignature) return;
   ui.lobbySignature = signature;
+  /** @type {HTMLElement[]} */
   const parts = [el("h2", "", t("lobby.heading"))];
   if (room.you_are_host) {
     const start = el("button", "primary", t("lobby.start"));
@@ -314,6 +314,7 @@ export function renderLobby(view, meta, ui) {
   box.replaceChildren(...parts);
 }
 
+/** @type {string | null} */
 let settingsSignature = null;
 
 /** The host's room settings during the game (in the lobby they sit under the rules).

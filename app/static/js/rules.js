@@ -10,12 +10,15 @@ import { api } from "./net.js";
 import { setUpPage } from "./page.js";
 import { byId, el } from "./dom.js";
 
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
+
 /** @typedef {import("./rulesmeta.js").OptionSpec} OptionSpec */
 
 // The table sizes a preset's figures are shown for, and the one the texts quote.
 const TABLE_SIZES = [3, 4, 5];
 const QUOTED_SIZE = 4;
 
+/** @type {RulesMeta | null} */
 let meta = null;
 
 // The rule set the general texts quote: the default preset at four players.
@@ -36,7 +39,8 @@ function renderText() {
 }
 
 // The preset table's columns: the options the presets set.
-function presetColumns() {
+/** @param {RulesMeta} meta */
+function presetColumns(meta) {
   const columns = new Set();
   for (const options of Object.values(meta.preset_options || {})) {
     for (const option of Object.keys(options)) columns.add(option);
@@ -57,8 +61,9 @@ function headerRow(texts) {
   return thead;
 }
 
-function renderPresets() {
-  const columns = presetColumns();
+/** @param {RulesMeta} meta */
+function renderPresets(meta) {
+  const columns = presetColumns(meta);
   const box = byId("presets-table");
   const table = el("table", "data-table");
   const tbody = el("tbody");
@@ -78,9 +83,10 @@ function renderPresets() {
 
 // A preset's figures for three, four and five players, as the engine resolves them.
 /**
+ * @param {RulesMeta} meta
  * @param {string} preset
  * @param {string} headingId */
-function figuresTable(preset, headingId) {
+function figuresTable(meta, preset, headingId) {
   const table = el("table", "data-table");
   table.id = `figures-${preset}`;
   table.append(el("caption", "", t("rules.figures_caption")));
@@ -125,8 +131,10 @@ function conventionList(ids, figures) {
   return list;
 }
 
-/** @param {string} preset */
-function presetDetail(preset) {
+/**
+ * @param {RulesMeta} meta
+ * @param {string} preset */
+function presetDetail(meta, preset) {
   const figures = presetFigures(meta, preset, QUOTED_SIZE);
   const provenance = (meta.provenance || {})[preset] || { sources: [], conventions: [] };
   const section = el("section", "preset-detail");
@@ -140,12 +148,13 @@ function presetDetail(preset) {
   if (provenance.conventions.length) {
     section.append(el("p", "", t("rules.conventions")), conventionList(provenance.conventions, figures));
   }
-  section.append(figuresTable(preset, heading.id));
+  section.append(figuresTable(meta, preset, heading.id));
   return section;
 }
 
-function renderPresetDetails() {
-  byId("preset-details").replaceChildren(...meta.presets.map(presetDetail));
+/** @param {RulesMeta} meta */
+function renderPresetDetails(meta) {
+  byId("preset-details").replaceChildren(...meta.presets.map((preset) => presetDetail(meta, preset)));
 }
 
 /**
@@ -160,7 +169,7 @@ function withLabel(option, value) {
  * @param {string} option
  * @param {OptionSpec} spec */
 function valuesText(option, spec) {
-  if (spec.type === "choice") return spec.values.map((v) => withLabel(option, v)).join(", ");
+  if (spec.type === "choice") return (spec.values || []).map((v) => withLabel(option, v)).join(", ");
   if (spec.type === "bool") return `true (${t("value.on")}), false (${t("value.off")})`;
   if (spec.type === "int") return t("rules.int_range", { min: spec.min, max: spec.max });
   if (spec.type === "int_or_derived") return t("rules.int_derived");
@@ -168,7 +177,8 @@ function valuesText(option, spec) {
   return "";
 }
 
-function renderOptions() {
+/** @param {RulesMeta} meta */
+function renderOptions(meta) {
   byId("options-intro").textContent = t("rules.options_intro",
     { preset: t(`preset.label.${meta.default}`), players: QUOTED_SIZE });
   const list = byId("options-list");
@@ -194,9 +204,9 @@ function renderOptions() {
 function renderAll() {
   renderText();
   if (!meta) return;
-  renderPresets();
-  renderPresetDetails();
-  renderOptions();
+  renderPresets(meta);
+  renderPresetDetails(meta);
+  renderOptions(meta);
 }
 
 async function init() {

@@ -24,7 +24,6 @@ import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
 import { setUpSoundToggle, signalTurn } from "./turn.js";
 import { byId } from "./dom.js";
-
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
 import { newUiState } from "./uistate.js";
 
@@ -266,7 +265,7 @@ document.addEventListener("change", (event) => {
     send({ type: "rules", rules });
   } else if (kind === "settings") {
     const setting = control.dataset.setting ?? "";
-    // The setting's name comes from the form this module's lobby.js drew.
+    // One of the settings lobby.js draws, so the message is a SettingsMessage.
     /** @param {unknown} value */
     const settings = (value) => send(/** @type {ClientMessage} */ ({ type: "settings", [setting]: value }));
     if (control.dataset.kind === "bool") settings(control instanceof HTMLInputElement && control.checked);

@@ -12,8 +12,9 @@ import { LIMITS, REACTIONS } from "./protocol.js";
 /** @typedef {import("./protocol.js").ChatLine} ChatLine */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
 
-// How each of the protocol's reactions looks (the list itself is the server's).
-/** @type {Record<string, string>} */
+// How each of the protocol's reactions looks (the list itself is the server's): a
+// reaction added to the contract fails the type check until it has its emoji here.
+/** @type {Record<import("./protocol.js").ReactionValue, string>} */
 const EMOJI = { nice: "👍", oops: "😬", thanks: "🙏", wow: "😮", gg: "🤝" };
 
 // The log is append-only while the language stays the same, so that its live region
@@ -36,7 +37,7 @@ function lineItem(line) {
   const li = el("li", kind === "reaction" ? "reaction" : "");
   li.append(el("span", "who", `${speaker(line)}:`), " ");
   if (kind === "reaction") {
-    const emoji = el("span", "emoji", EMOJI[line.text] || "");
+    const emoji = el("span", "emoji", EMOJI[/** @type {import("./protocol.js").ReactionValue} */ (line.text)] || "");
     emoji.setAttribute("aria-hidden", "true");
     li.append(emoji, " ", el("span", "text", t(`reaction.${line.text}`)));
   } else li.append(el("span", "text", line.text));

@@ -52,7 +52,7 @@ class Decision:
     """One decision of the reviewed seat."""
 
     index: int  # position in the deal's ``actions``
-    phase: str  # auction, discard, lead, play
+    phase: Phase  # auction, discard, lead, play
     trick: int | None  # 1-based trick number for plays
     chosen: dict[str, Any]
     best: dict[str, Any]

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from app.bots import BOT_LEVELS
 from app.rules import wire
@@ -32,7 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "app" / "static" / "protocol.schema.json"
 JS = ROOT / "app" / "static" / "js" / "protocol.js"
 REF = "#/$defs/{model}"
-INBOUND = {"Client to server (WebSocket)"}  # validated as they come in; the rest is sent
 # The unions, by the names the client knows them by.
 UNIONS: list[tuple[str, Any, str]] = [
     ("ClientMessage", messages.ClientMessage, "Any message a client sends (by ``type``)."),
@@ -56,14 +56,23 @@ def build_schema() -> dict[str, Any]:
             schema["description"] = description
         defs[name] = schema
 
-    for title, classes in schema_doc.SECTIONS:
+    for _, classes in schema_doc.SECTIONS:
         for cls in classes:
-            add(cls.__name__, cls, "validation" if title in INBOUND else "serialization")
+            inbound = isinstance(cls, type) and issubclass(cls, BaseModel)
+            add(cls.__name__, cls, "validation" if inbound else "serialization")
     for name, union, description in UNIONS:
         add(name, union, "validation" if name == "ClientMessage" else "serialization",
             description)
     for enum in schema_doc.ENUMS:
         add(enum.__name__, enum, "serialization")
+    for _, classes in schema_doc.SECTIONS:  # last: every union holds the plain dict
+        for cls in classes:
+            for field, shapes in _payloads(cls).items():
+                missing = [shape.__name__ for shape in shapes if shape.__name__ not in defs]
+                if missing:
+                    raise ValueError(f"{cls.__name__}.{field}: {missing} are not wire types")
+                defs[cls.__name__]["properties"][field] = {"anyOf": [
+                    {"$ref": REF.format(model=shape.__name__)} for shape in shapes]}
     defs["BotLevel"] = {"enum": list(BOT_LEVELS), "title": "BotLevel", "type": "string",
                         "description": "The bot levels a seat can get, weakest first."}
     return {
@@ -77,8 +86,11 @@ def build_schema() -> dict[str, Any]:
     }
 
 
-def schema_text() -> str:
-    return json.dumps(build_schema(), indent=1, ensure_ascii=False) + "\n"
+def _payloads(cls: type) -> dict[str, tuple[type, ...]]:
+    """``cls``'s fields whose wire shape a ``frames.WireShape`` names."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return {name: meta.shapes for name, hint in hints.items()
+            for meta in getattr(hint, "__metadata__", ()) if isinstance(meta, frames.WireShape)}
 
 
 def outputs() -> dict[Path, str]:

@@ -8,9 +8,7 @@ class, as in docs/protocol.md.
 
 from __future__ import annotations
 
-import inspect
 import json
-import re
 from typing import Any
 
 from app.bots import BOT_LEVELS
@@ -27,7 +25,6 @@ HEADER = """\
 // The types are JSDoc typedefs; use them with
 // `/** @typedef {import("./protocol.js").StateFrame} StateFrame */`.
 """
-_LIMIT = re.compile(r'^\s+"(\w+)": .*?#\s*(.*)$')
 
 
 def _doc(text: str, indent: str = "") -> list[str]:
@@ -131,7 +128,7 @@ def render(schema: dict[str, Any]) -> str:
                   "The bot levels, weakest first.")
     out += ["", "/** Numbers a client needs to shape its input (the server refuses more). */",
             "export const LIMITS = Object.freeze({"]
-    limit_docs = _limit_comments()
+    limit_docs = schema_doc.limit_comments()
     for key, number in wire_enums.LIMITS.items():
         out += [*_doc(limit_docs.get(key, ""), "  "), f"  {key}: {number},"]
     out += ["});", "", "// -- wire types " + "-" * 73]
@@ -147,11 +144,3 @@ def render(schema: dict[str, Any]) -> str:
 def _frozen_list(items: list[Any]) -> str:
     return "Object.freeze(/** @type {const} */ ([" + ", ".join(json.dumps(i) for i in items) + "]))"
 
-
-def _limit_comments() -> dict[str, str]:
-    found = {}
-    for line in inspect.getsource(wire_enums).splitlines():
-        m = _LIMIT.match(line)
-        if m:
-            found[m.group(1)] = m.group(2)
-    return found

@@ -38,7 +38,8 @@ SECTIONS: list[tuple[str, list[type]]] = [
         messages.BackToLobby, messages.Leave, messages.Ping]),
     ("Server to client (WebSocket)", [
         frames.StateFrame, frames.WelcomeFrame, frames.ErrorFrame, frames.HintFrame,
-        frames.ReviewFrame, frames.PongFrame]),
+        frames.ReviewFrame, frames.Review, frames.ReviewDecision, frames.ReviewFailed,
+        frames.PongFrame]),
     ("The view", [
         frames.View, wire.ContractWire, wire.TrickCard, wire.LastTrick, wire.AuctionEntry,
         wire.ResultWire, frames.RoomInfo, frames.SeatInfo, frames.RoomSettings, frames.Clock,
@@ -77,7 +78,7 @@ def enum_docs() -> list[EnumDoc]:
     for enum in ENUMS:
         comments = _member_comments(enum)
         doc = inspect.cleandoc(enum.__dict__.get("__doc__") or "")
-        out.append(EnumDoc(enum.__name__, doc.replace("\n", " "),
+        out.append(EnumDoc(enum.__name__, doc.replace("\n", " ").replace("``", "`"),
                            [(m.name, m.value, comments.get(m.name, "")) for m in enum]))
     out.append(EnumDoc("BotLevel", "The bot levels a seat can get, weakest first.",
                        [(level.upper(), level, "") for level in BOT_LEVELS]))
@@ -93,6 +94,19 @@ def _member_comments(enum: type[Enum]) -> dict[str, str]:
         m = _MEMBER.match(line)
         if m:
             found[m.group(1)] = m.group(2) or ""
+    return found
+
+
+_LIMIT = re.compile(r'^\s+"(\w+)": .*?#\s*(.*)$')
+
+
+def limit_comments() -> dict[str, str]:
+    """Each of ``wire_enums.LIMITS``'s keys with its comment."""
+    found = {}
+    for line in inspect.getsource(wire_enums).splitlines():
+        m = _LIMIT.match(line)
+        if m:
+            found[m.group(1)] = m.group(2).replace("``", "`")
     return found
 
 
@@ -152,7 +166,13 @@ def generate() -> str:
               "`app/static/js/protocol.js` (`Phase.AUCTION === \"auction\"`).", ""]
     for enum in enum_docs():
         lines += _enum_table(enum)
-    lines.append(END)
+    lines += ["#### Turn times and limits", "",
+              f"`TURN_SECONDS`: {', '.join(map(str, wire_enums.TURN_SECONDS))} (0: no limit).",
+              "", "| `LIMITS` | value | meaning |", "|---|---|---|"]
+    meanings = limit_comments()
+    lines += [f"| `{name}` | {value} | {meanings.get(name, '')} |"
+              for name, value in wire_enums.LIMITS.items()]
+    lines += ["", END]
     return "\n".join(lines)
 
 

@@ -14,11 +14,11 @@ from enum import StrEnum
 class Phase(StrEnum):
     """Where a table is: the deal's phases, the match's between and after deals, the lobby."""
 
-    LOBBY = "lobby"
-    AUCTION = "auction"
-    DISCARD = "discard"
-    LEAD = "lead"
-    PLAY = "play"
+    LOBBY = "lobby"          # a room with no match yet
+    AUCTION = "auction"      # bids and passes
+    DISCARD = "discard"      # the bidder puts cards back after taking the kitty
+    LEAD = "lead"            # the bidder's first lead, with the call of a partner's card
+    PLAY = "play"            # tricks
     OVER = "over"            # a deal that is finished (scored or void)
     DEAL_OVER = "deal_over"  # the match between deals
-    MATCH_OVER = "match_over"
+    MATCH_OVER = "match_over"  # the last deal is scored: the match has its winners

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import json
+import random
+import time
 import typing
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ import pytest
 from core_table import Table, play_until
 from rooms_harness import ServerThread
 
+from app.bots.review import review_deal
 from app.rooms import contract_gen, contract_js
 from app.rooms.core import frames, wire_enums
 from app.rooms.core.effects import Send, Step
@@ -91,9 +94,16 @@ def test_a_played_match_sends_only_frames_the_schema_accepts() -> None:
     practice.answer_hint()
     hints = [f for f in practice.sent if f["type"] == "hint"]
     assert hints
+    # a review of Ann's decisions in the deal just played (a short search will do)
+    deal = t.records[0][1]["deals"][-1]
+    review = review_deal(t.core.state.rules, deal, 0, random.Random(1),
+                         time.monotonic() + 0.5).to_json()
+    assert review["decisions"]
     frames_sent = [*t.sent, *practice.sent, frames.error_frame("bad_rules", "no", "kitty"),
                    {"type": "pong"},
-                   {"type": "review", "match": 1, "deal": 0, "seat": 0, "review": {}}]
+                   {"type": "review", "match": 1, "deal": 0, "seat": 0, "review": review},
+                   {"type": "review", "match": 1, "deal": 0, "seat": 0,
+                    "review": {"error": "the review could not be made", "busy": True}}]
     server_frame = validator("ServerFrame")
     for frame in frames_sent:
         errors = [e.message for e in server_frame.iter_errors(json.loads(json.dumps(frame)))]
@@ -103,8 +113,12 @@ def test_a_played_match_sends_only_frames_the_schema_accepts() -> None:
 def test_the_schema_refuses_what_the_protocol_refuses() -> None:
     server_frame, client = validator("ServerFrame"), validator("ClientMessage")
     assert not server_frame.is_valid({"type": "pong", "extra": 1})
-    assert not server_frame.is_valid({"type": "error", "code": "x"})
+    assert not server_frame.is_valid({"type": "error", "code": "bad_rules"})
+    assert not server_frame.is_valid({"type": "error", "code": "oops", "message": "?"})
+    assert server_frame.is_valid({"type": "error", "code": "bad_rules", "message": "?"})
     assert not server_frame.is_valid({"type": "nope"})
+    assert not server_frame.is_valid({"type": "review", "match": 1, "deal": 0, "seat": 0,
+                                      "review": {"seat": 0}})
     for message in ({"type": "hello", "spectate": True}, {"type": "ping"},
                     {"type": "action", "game": 3, "action": {"bid": 7}},
                     {"type": "settings", "bot_pace": "relaxed", "turn_seconds": 60},

@@ -8,12 +8,30 @@ from these classes (``python -m app.rooms.contract_gen``) and a test keeps them 
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from app.rules.phases import Phase
 from app.rules.wire import FORBID, GameEventWire, WireView
+
+from .wire_enums import BotPace, ErrorCode
+
+
+class WireShape:
+    """``Annotated`` metadata of a field that Python still builds as a plain ``str`` or
+    dict: on the wire it is one of ``shapes`` (an enum, a ``TypedDict``), which the
+    generated schema, docs and client types use (pydantic's runtime checks ignore it)."""
+
+    def __init__(self, *shapes: type) -> None:
+        self.shapes = shapes
+
+
+PaceWord = Annotated[str, WireShape(BotPace)]
+PhaseWord = Annotated[str, WireShape(Phase)]
+ErrorCodeWord = Annotated[str, WireShape(ErrorCode)]
+
 
 # -- the room around the game ---------------------------------------------------------
 
@@ -79,7 +97,7 @@ class RoomSettings(TypedDict):
     grace_seconds: int        # a disconnected person's turn waits this long for them
     next_deal_pause: int      # seconds between deals unless everyone is ready sooner
     turn_seconds: int         # a connected person's time per move; 0: no limit
-    bot_pace: str             # a BotPace: relaxed, normal or fast
+    bot_pace: PaceWord        # relaxed, normal or fast
     spectator_chat: bool      # spectators may chat
     bot_levels: list[str]
 
@@ -187,7 +205,7 @@ class ErrorFrame(TypedDict):
     """A refusal, to the sender only: nothing changed."""
 
     type: Literal["error"]
-    code: str                 # an ErrorCode
+    code: ErrorCodeWord
     message: str              # for the player to read
     option: NotRequired[str]  # bad_rules: the option at fault
 
@@ -205,6 +223,48 @@ class HintFrame(TypedDict):
 
 
 @with_config(FORBID)
+class ReviewDecision(TypedDict):
+    """One decision of the reviewed seat, judged by the strong bot."""
+
+    index: int                # its position in the deal's actions
+    phase: Phase              # auction, discard, lead or play
+    trick: int | None         # the 1-based trick of a play
+    chosen: dict[str, Any]    # the action taken (record shape)
+    best: dict[str, Any]      # the strong bot's choice
+    chosen_points: float | None  # what the action taken was worth (expected points)
+    best_points: float | None  # what the best was worth
+    loss: float               # best_points - chosen_points (0: the best was chosen)
+    loss_error: float | None  # the loss's standard error over the samples (null: unknown)
+    samples: int              # the deals sampled
+
+
+@with_config(FORBID)
+class Review(TypedDict):
+    """A review of one seat's decisions in one finished deal (docs/bots.md)."""
+
+    seat: int
+    decisions: list[ReviewDecision]  # biggest losses first
+    bidder: int | None
+    contract: int | str | None  # the winning bid
+    side_tricks: int | None   # what the bidder's side took (kitty trick included)
+    double_dummy: int | None  # what it takes with perfect play (same counting)
+    double_dummy_from_trick: int | None  # 1: from the first lead
+    points: float | None      # the seat's points in the deal
+    total_loss: float         # the sum of the decisions' losses
+
+
+@with_config(FORBID)
+class ReviewFailed(TypedDict):
+    """No review this time: asking again tries again."""
+
+    error: str                # why, for the player
+    busy: NotRequired[bool]   # the search workers were all busy
+
+
+ReviewPayload = Annotated[dict[str, Any], WireShape(Review, ReviewFailed)]
+
+
+@with_config(FORBID)
 class ReviewFrame(TypedDict):
     """A person's review of their own decisions in a finished deal (asked for with
     ``review``): the strong bot's choices and what each was worth, biggest losses first,
@@ -214,7 +274,7 @@ class ReviewFrame(TypedDict):
     match: int                # the room's match number
     deal: int                 # the deal's index in the match (void deals count)
     seat: int
-    review: dict[str, Any]
+    review: ReviewPayload     # a Review, or a ReviewFailed
 
 
 @with_config(FORBID)
@@ -238,7 +298,7 @@ def error_frame(code: str, message: str, option: str | None = None) -> ErrorFram
 
 @with_config(FORBID)
 class HttpError(TypedDict):
-    code: str
+    code: ErrorCodeWord
     message: str
     option: NotRequired[str]
 
@@ -268,7 +328,7 @@ class PublicRoom(TypedDict):
     """``GET /api/rooms/{code}``: lobby info for anyone with the link."""
 
     room: str
-    phase: str
+    phase: PhaseWord
     practice: bool
     version: int
     game: int

@@ -10,15 +10,21 @@
 
 /** Where a table is: the deal's phases, the match's between and after deals, the lobby. */
 export const Phase = Object.freeze({
+  /** a room with no match yet */
   LOBBY: "lobby",
+  /** bids and passes */
   AUCTION: "auction",
+  /** the bidder puts cards back after taking the kitty */
   DISCARD: "discard",
+  /** the bidder's first lead, with the call of a partner's card */
   LEAD: "lead",
+  /** tricks */
   PLAY: "play",
   /** a deal that is finished (scored or void) */
   OVER: "over",
   /** the match between deals */
   DEAL_OVER: "deal_over",
+  /** the last deal is scored: the match has its winners */
   MATCH_OVER: "match_over",
 });
 /** @typedef {typeof Phase[keyof typeof Phase]} PhaseValue */
@@ -429,7 +435,7 @@ export const LIMITS = Object.freeze({
  * A refusal, to the sender only: nothing changed.
  * @typedef {object} ErrorFrame
  * @property {"error"} type
- * @property {string} code an ErrorCode
+ * @property {ErrorCodeValue} code
  * @property {string} message for the player to read
  * @property {string} [option] bad_rules: the option at fault
  */
@@ -466,7 +472,7 @@ export const LIMITS = Object.freeze({
 
 /**
  * @typedef {object} HttpError
- * @property {string} code
+ * @property {ErrorCodeValue} code
  * @property {string} message
  * @property {string} [option]
  */
@@ -558,7 +564,7 @@ export const LIMITS = Object.freeze({
  * `GET /api/rooms/{code}`: lobby info for anyone with the link.
  * @typedef {object} PublicRoom
  * @property {string} room
- * @property {string} phase
+ * @property {PhaseValue} phase
  * @property {boolean} practice
  * @property {number} version
  * @property {number} game
@@ -600,9 +606,45 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * A review of one seat's decisions in one finished deal (docs/bots.md).
+ * @typedef {object} Review
+ * @property {number} seat
+ * @property {Array<ReviewDecision>} decisions biggest losses first
+ * @property {(number | null)} bidder
+ * @property {(number | string | null)} contract the winning bid
+ * @property {(number | null)} side_tricks what the bidder's side took (kitty trick included)
+ * @property {(number | null)} double_dummy what it takes with perfect play (same counting)
+ * @property {(number | null)} double_dummy_from_trick 1: from the first lead
+ * @property {(number | null)} points the seat's points in the deal
+ * @property {number} total_loss the sum of the decisions' losses
+ */
+
+/**
  * Seated person, after a deal: review my decisions in the last finished deal.
  * @typedef {object} ReviewAsk
  * @property {"review"} type
+ */
+
+/**
+ * One decision of the reviewed seat, judged by the strong bot.
+ * @typedef {object} ReviewDecision
+ * @property {number} index its position in the deal's actions
+ * @property {PhaseValue} phase auction, discard, lead or play
+ * @property {(number | null)} trick the 1-based trick of a play
+ * @property {Record<string, any>} chosen the action taken (record shape)
+ * @property {Record<string, any>} best the strong bot's choice
+ * @property {(number | null)} chosen_points what the action taken was worth (expected points)
+ * @property {(number | null)} best_points what the best was worth
+ * @property {number} loss best_points - chosen_points (0: the best was chosen)
+ * @property {(number | null)} loss_error the loss's standard error over the samples (null: unknown)
+ * @property {number} samples the deals sampled
+ */
+
+/**
+ * No review this time: asking again tries again.
+ * @typedef {object} ReviewFailed
+ * @property {string} error why, for the player
+ * @property {boolean} [busy] the search workers were all busy
  */
 
 /**
@@ -612,7 +654,7 @@ export const LIMITS = Object.freeze({
  * @property {number} match the room's match number
  * @property {number} deal the deal's index in the match (void deals count)
  * @property {number} seat
- * @property {Record<string, any>} review
+ * @property {(Review | ReviewFailed)} review a Review, or a ReviewFailed
  */
 
 /**
@@ -646,7 +688,7 @@ export const LIMITS = Object.freeze({
  * @property {number} grace_seconds a disconnected person's turn waits this long for them
  * @property {number} next_deal_pause seconds between deals unless everyone is ready sooner
  * @property {number} turn_seconds a connected person's time per move; 0: no limit
- * @property {string} bot_pace a BotPace: relaxed, normal or fast
+ * @property {BotPaceValue} bot_pace relaxed, normal or fast
  * @property {boolean} spectator_chat spectators may chat
  * @property {Array<string>} bot_levels
  */

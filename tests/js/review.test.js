@@ -5,7 +5,7 @@ import { actionWords, clearLosses, decisionText, hintReason } from "../../app/st
 import { Phase } from "../../app/static/js/protocol.js";
 import { useLanguage } from "./helpers.js";
 
-/** @typedef {import("../../app/static/js/payloads.js").Decision} Decision */
+/** @typedef {import("../../app/static/js/protocol.js").ReviewDecision} Decision */
 
 test("an action in words: a bid, a pass, a discard, a lead with its call, a card", () => {
   useLanguage("en");
@@ -22,7 +22,10 @@ test("an action in words: a bid, a pass, a discard, a lead with its call, a card
  * @param {number} lossError
  * @returns {Decision} */
 function decision(loss, lossError) {
-  return { phase: Phase.PLAY, trick: 3, chosen: { play: "2C" }, best: { play: "AC" }, loss, loss_error: lossError };
+  return {
+    index: 12, phase: Phase.PLAY, trick: 3, chosen: { play: "2C" }, best: { play: "AC" },
+    chosen_points: 1, best_points: 1 + loss, loss, loss_error: lossError, samples: 40,
+  };
 }
 
 test("only clear losses are shown: above twice their error, at most six", () => {

@@ -168,7 +168,7 @@ export function renderResult(view, ui) {
   // Your own decisions in the deal just played, reviewed by the strong bot (on request).
   if (view.result && view.you !== null) {
     // asked again after a failure or a refusal (the server keeps only reviews made)
-    const failed = Boolean(ui.review && ui.review.message && ui.review.message.review.error);
+    const failed = Boolean(ui.review && ui.review.message && "error" in ui.review.message.review);
     actions.append(button(t("review.button"), "review", !ui.review || failed));
     if (ui.review) {
       const section = el("section", "review");

@@ -11,7 +11,7 @@ import { Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 /** @typedef {import("./payloads.js").Reason} Reason */
-/** @typedef {import("./payloads.js").Decision} Decision */
+/** @typedef {import("./protocol.js").ReviewDecision} Decision */
 /** @typedef {import("./payloads.js").Action} Action */
 
 const CARD_PARAMS = new Set(["card", "call", "winner"]);
@@ -80,11 +80,11 @@ export function reviewContent(message) {
   const box = [el("h3", "", t("review.heading"))];
   if (!message) return [...box, el("p", "hint", t("review.waiting"))];
   const r = message.review;
-  if (r.error) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
-  if (r.double_dummy !== null && r.double_dummy !== undefined) {
+  if ("error" in r) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
+  if (r.double_dummy !== null) {
     box.push(el("p", "", t("review.double_dummy", { n: r.double_dummy, took: r.side_tricks })));
   }
-  const clear = clearLosses(r.decisions || []);
+  const clear = clearLosses(r.decisions);
   if (!clear.length) return [...box, el("p", "", t("review.none"))];
   const list = el("ol", "review-list");
   list.append(...clear.map((d) => el("li", "", decisionText(d))));

@@ -5,9 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests drive for real: Chromium (browser tests), PostgreSQL and nginx
-# (the cluster tests start their own servers on loopback: no system service is used).
+# (the cluster tests start their own servers on loopback: no system service is used), and
+# Node.js for the client's type check and unit tests.
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 if [ "${#need[@]}" -gt 0 ]; then
@@ -30,6 +32,22 @@ fi
 py="$VENV/bin/python"
 # Subprocesses the tests start (`amerikaner serve`, python3) come from it as well.
 VIRTUAL_ENV="$(cd "$VENV" && pwd)"; export VIRTUAL_ENV; export PATH="$VIRTUAL_ENV/bin:$PATH"
+
+# The browser client (app/static/js): TypeScript's checkJs over every module and Node's
+# test runner over the pure ones (docs/client.md). node_modules holds exactly
+# package-lock.json, installed anew by `npm ci` when the lock changes (a stamp, as venv.sh).
+stamp=node_modules/.amerikaner-lock
+want="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+if [ ! -d node_modules ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "== npm ci (package-lock.json)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
+fi
+echo "== tsc --noEmit (the client, its tests)"
+npx --no-install tsc --noEmit -p .
+npx --no-install tsc --noEmit -p tests/js
+echo "== node --test tests/js"
+node --test --test-reporter=dot tests/js/
 
 echo "== ruff"
 "$py" -m ruff check app tests benchmarks scripts

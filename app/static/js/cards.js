@@ -1,3 +1,4 @@
+// @ts-check
 // Card faces drawn with CSS, text and an SVG suit sprite (static/cards/suits.svg).
 //
 // A face shows the rank and suit symbol; its accessible name is the full card name
@@ -6,13 +7,20 @@
 import { cardName, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+/** @type {Record<string, string>} */
 const SUIT_CLASS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
+/** A card's suit letter (S, H, D, C), null for a joker.
+ * @param {string} id */
 export function suitOf(id) {
-  return id.startsWith("JK") ? null : id[1];
+  // a joker's id is JK1 or JK2
+
+  return id.startsWith("JK") ? null : id.charAt(1);
 }
 
-/** An SVG suit symbol (decorative). */
+/** An SVG suit symbol (decorative).
+ * @param {string} suit
+ * @param {string} [className] */
 export function pip(suit, className = "pip") {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("class", className);
@@ -24,6 +32,7 @@ export function pip(suit, className = "pip") {
   return svg;
 }
 
+/** @param {string} text */
 function srOnly(text) {
   const span = document.createElement("span");
   span.className = "sr-only";
@@ -31,6 +40,12 @@ function srOnly(text) {
   return span;
 }
 
+/**
+ * @template {HTMLElement} E
+ * @param {E} el
+ * @param {string} id
+ * @param {string} [label]
+ * @returns {E} */
 function fillFace(el, id, label) {
   const suit = suitOf(id);
   el.classList.add("card", "face", suit ? `suit-${SUIT_CLASS[suit]}` : "joker");
@@ -43,14 +58,16 @@ function fillFace(el, id, label) {
   corner.className = "corner";
   const rank = document.createElement("span");
   rank.className = "rank";
-  rank.textContent = suit ? t(`rank.short.${id[0]}`) : t("rank.short.joker");
+  rank.textContent = suit ? t(`rank.short.${id.charAt(0)}`) : t("rank.short.joker");
   corner.append(rank, pip(suit || "J", "pip small"));
   face.append(corner, pip(suit || "J", "pip big"));
   el.append(face);
   return el;
 }
 
-/** A card as a <button> (for the hand); `data-action` tells the click handler what to do. */
+/** A card as a <button> (for the hand); `data-action` tells the click handler what to do.
+ * @param {string} id
+ * @param {string} action */
 export function cardButton(id, action) {
   const button = document.createElement("button");
   button.type = "button";
@@ -58,7 +75,9 @@ export function cardButton(id, action) {
   return fillFace(button, id);
 }
 
-/** A card face that is not a control (trick, kitty, last trick). */
+/** A card face that is not a control (trick, kitty, last trick).
+ * @param {string} id
+ * @param {string} [label] */
 export function cardFace(id, label) {
   return fillFace(document.createElement("div"), id, label);
 }
@@ -71,7 +90,8 @@ export function cardBack() {
   return div;
 }
 
-/** The short text for a card in history lines, e.g. "A♥" becomes rank + symbol element. */
+/** The short text for a card in history lines, e.g. "A♥" becomes rank + symbol element.
+ * @param {string} id */
 export function cardChip(id) {
   const span = document.createElement("span");
   const suit = suitOf(id);
@@ -79,12 +99,14 @@ export function cardChip(id) {
   span.append(srOnly(cardName(id)));
   const visible = document.createElement("span");
   visible.setAttribute("aria-hidden", "true");
-  visible.textContent = suit ? t(`rank.short.${id[0]}`) : t("rank.short.joker");
+  visible.textContent = suit ? t(`rank.short.${id.charAt(0)}`) : t("rank.short.joker");
   visible.append(pip(suit || "J", "pip inline"));
   span.append(visible);
   return span;
 }
 
+/** A suit's symbol and name (the trump in the contract banner).
+ * @param {string} letter */
 export function suitChip(letter) {
   const span = document.createElement("span");
   span.className = `chip suit-${SUIT_CLASS[letter]}`;

@@ -1,21 +1,34 @@
+// @ts-check
 // Table chat: people's lines, the table's own lines (someone sat down, left, a bot stands
 // in, time ran out: translated here from the event's name) and quick reactions.  Lines
 // come in view.room.chat and are always inserted as text.
 
 import { t } from "./i18n.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
+import { LIMITS, REACTIONS } from "./protocol.js";
 
-export const REACTIONS = { nice: "👍", oops: "😬", thanks: "🙏", wow: "😮", gg: "🤝" };
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").RoomInfo} RoomInfo */
+/** @typedef {import("./protocol.js").ChatLine} ChatLine */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+
+// How each of the protocol's reactions looks (the list itself is the server's): a
+// reaction added to the contract fails the type check until it has its emoji here.
+/** @type {Record<import("./protocol.js").ReactionValue, string>} */
+const EMOJI = { nice: "👍", oops: "😬", thanks: "🙏", wow: "😮", gg: "🤝" };
 
 // The log is append-only while the language stays the same, so that its live region
 // announces new lines, not the whole conversation again.
 let shownLang = "";
+/** @type {string[]} */
 let shownAt = [];
 
+/** @param {ChatLine} line */
 function speaker(line) {
   return line.seat === null || line.seat === undefined ? t("chat.spectator") : line.name;
 }
 
+/** @param {ChatLine} line */
 function lineItem(line) {
   const kind = line.kind || "text";
   if (kind === "system") {
@@ -24,58 +37,64 @@ function lineItem(line) {
   const li = el("li", kind === "reaction" ? "reaction" : "");
   li.append(el("span", "who", `${speaker(line)}:`), " ");
   if (kind === "reaction") {
-    const emoji = el("span", "emoji", REACTIONS[line.text] || "");
+    const emoji = el("span", "emoji", EMOJI[/** @type {import("./protocol.js").ReactionValue} */ (line.text)] || "");
     emoji.setAttribute("aria-hidden", "true");
     li.append(emoji, " ", el("span", "text", t(`reaction.${line.text}`)));
   } else li.append(el("span", "text", line.text));
   return li;
 }
 
-/** Who may write: a seated person, or a spectator while the host allows it. */
+/** Who may write: a seated person, or a spectator while the host allows it.
+ * @param {RoomInfo} room */
 function maySpeak(room) {
   const seated = room.your_seat !== null && room.your_seat !== undefined;
   return seated || room.settings.spectator_chat !== false;
 }
 
+/** @param {View} view */
 export function renderChat(view) {
   const room = view.room;
-  const section = document.getElementById("chat");
+  const section = byId("chat");
   section.hidden = Boolean(room.practice);
   const speak = maySpeak(room);
-  document.getElementById("chat-form").hidden = !speak;
-  document.getElementById("reactions").hidden = !speak;
+  byId("chat-form").hidden = !speak;
+  byId("reactions").hidden = !speak;
   const lines = room.chat || [];
-  const log = document.getElementById("chat-log");
+  const log = byId("chat-log");
   const lang = document.documentElement.lang;
+  /** @param {ChatLine} l */
   const key = (l) => `${l.at}:${l.seat}:${l.text}`;
   const last = shownAt.length ? shownAt[shownAt.length - 1] : null;
   const known = last === null ? -1 : lines.findIndex((l) => key(l) === last);
   if (lang === shownLang && shownAt.length && known >= 0) {
     for (const line of lines.slice(known + 1)) log.append(lineItem(line));
-    while (log.children.length > lines.length) log.firstElementChild.remove();
+    while (log.children.length > lines.length) log.firstElementChild?.remove();
   } else if (!lines.length) {
     log.replaceChildren(el("li", "system", t("chat.empty")));
   } else {
     log.replaceChildren(...lines.map(lineItem));
   }
-  const added = lines.length && key(lines[lines.length - 1]) !== last;
+  const newest = lines[lines.length - 1];
+  const added = newest !== undefined && key(newest) !== last;
   shownLang = lang;
   shownAt = lines.map(key);
   if (added) log.scrollTop = log.scrollHeight;
 }
 
+/** @param {(message: ClientMessage) => void} send */
 export function setUpChat(send) {
-  const form = document.getElementById("chat-form");
-  const input = document.getElementById("chat-text");
+  const form = byId("chat-form");
+  const input = byId("chat-text", HTMLInputElement);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    send({ type: "chat", text: text.slice(0, 200) });
+    send({ type: "chat", text: text.slice(0, LIMITS.CHAT_MAX) });
     input.value = "";
   });
-  const box = document.getElementById("reactions");
-  box.replaceChildren(...Object.entries(REACTIONS).map(([id, emoji]) => {
+  const box = byId("reactions");
+  box.replaceChildren(...REACTIONS.map((id) => {
+    const emoji = EMOJI[id] || id;
     const b = el("button", "reaction-button");
     b.type = "button";
     b.dataset.action = "react";

@@ -1,3 +1,4 @@
+// @ts-check
 // Countdowns: the seat being waited for (a dropped player's grace, the turn timer) and
 // the next deal.  The server owns the clock and sends deadlines (epoch seconds); the
 // client only counts down to them, once a second, touching nothing but the numbers.
@@ -6,7 +7,8 @@
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 
-/** An element that shows the seconds left until `until` (epoch seconds). */
+/** An element that shows the seconds left until `until` (epoch seconds).
+ * @param {number} until */
 export function countdown(until) {
   const span = el("span", "countdown");
   span.dataset.until = String(until);
@@ -16,6 +18,7 @@ export function countdown(until) {
   return span;
 }
 
+/** @param {HTMLElement} span */
 function fill(span) {
   const left = Math.max(0, Math.ceil(Number(span.dataset.until) - Date.now() / 1000));
   const text = t("clock.seconds", { n: left });
@@ -25,11 +28,14 @@ function fill(span) {
 }
 
 export function tickClocks() {
-  for (const span of document.querySelectorAll("[data-until]")) fill(span);
+  for (const span of document.querySelectorAll("[data-until]")) {
+    if (span instanceof HTMLElement) fill(span);
+  }
 }
 
+/** @type {number | null} */
 let timer = null;
 
 export function startClocks() {
-  if (!timer) timer = setInterval(tickClocks, 250);
+  if (!timer) timer = window.setInterval(tickClocks, 250);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The panel under the table: what you can do now (bid, discard, lead and call) and the
 // practice hint.  Every control carries data-action for the room's one click listener.
 
@@ -6,10 +7,20 @@ import { cardChip } from "./cards.js";
 import { cardInSentence, cardName, t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
 import { rove } from "./roving.js";
 import { hintReason } from "./review.js";
+import { Phase } from "./protocol.js";
 
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./uistate.js").UiState} UiState */
+
+/**
+ * @param {string} text
+ * @param {string} action
+ * @param {Record<string, string>} [data]
+ * @param {boolean} [enabled]
+ * @param {boolean} [primary] */
 function actionButton(text, action, data = {}, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
   b.type = "button";
@@ -20,6 +31,9 @@ function actionButton(text, action, data = {}, enabled = true, primary = false) 
   return b;
 }
 
+/**
+ * @param {View} view
+ * @param {UiState} ui */
 function discardPanel(view, ui) {
   const k = discardCount(view);
   const box = el("div", "discard-panel");
@@ -29,6 +43,9 @@ function discardPanel(view, ui) {
   return box;
 }
 
+/**
+ * @param {View} view
+ * @param {UiState} ui */
 function leadPanel(view, ui) {
   const box = el("div", "lead-panel");
   const leads = view.legal.filter((a) => typeof a.play === "string");
@@ -64,7 +81,7 @@ function leadPanel(view, ui) {
       if (seen.has(action.call)) continue;
       seen.add(action.call);
       const b = callButton(card, action.call);
-      if (view.hint && view.hint.play === card && view.hint.call === action.call) b.classList.add("hinted");
+      if (ui.hint && ui.hint.play === card && ui.hint.call === action.call) b.classList.add("hinted");
       calls.append(b);
     } else {
       calls.append(actionButton(t("lead.alone"), "lead", { card, call: "" }));
@@ -80,58 +97,70 @@ function leadPanel(view, ui) {
 }
 
 /** A compact call button: the rank and suit for the eye ("A♥"), "Call Ace of hearts"
- *  for its name; the led card already chose the suit. */
+ *  for its name; the led card already chose the suit.
+ * @param {string} card
+ * @param {string} call */
 function callButton(card, call) {
   const b = actionButton("", "lead", { card, call });
   b.classList.add("call-button");
   const name = el("span", "sr-only", t("lead.call", { card: cardName(call) }));
   const face = cardChip(call);
-  face.querySelector(".sr-only").remove();
+  face.querySelector(".sr-only")?.remove();
   b.append(name, face);
   return b;
 }
 
-function hintText(view) {
-  const hint = view.hint;
+/** The practice hint in words: its reason, or what the strong bot would do.
+ * @param {UiState} ui */
+function hintText(ui) {
+  const hint = ui.hint;
   if (!hint) return null;
-  const reason = hintReason(view.hintReason);
+  const reason = hintReason(ui.hintReason);
   if (reason) return reason;
-  if ("bid" in hint) return t("hint.bid", { bid: bidText(hint.bid) });
+  if (hint.bid !== undefined) return t("hint.bid", { bid: bidText(hint.bid) });
   if (Array.isArray(hint.discard)) return t("hint.discard", { cards: hint.discard.map(cardInSentence).join(", ") });
-  if (hint.call) return t("hint.lead_call", { card: cardInSentence(hint.play), call: cardInSentence(hint.call) });
+  if (hint.call && hint.play) return t("hint.lead_call", { card: cardInSentence(hint.play), call: cardInSentence(hint.call) });
   if (hint.play) return t("hint.play", { card: cardInSentence(hint.play) });
   return null;
 }
 
-/** The one-line status: whose turn it is and what they are doing. */
+// What the seat to act is doing, by phase (status.you_bid, status.other_bid...).
+/** @type {Record<string, string>} */
+const TURN_WORDS = { [Phase.AUCTION]: "bid", [Phase.DISCARD]: "discard", [Phase.LEAD]: "lead", [Phase.PLAY]: "play" };
+
+/** The one-line status: whose turn it is and what they are doing.
+ * @param {View} view */
 export function turnText(view) {
   const phase = view.phase;
   const room = view.room;
-  if (phase !== "lobby" && (view.you === null || view.you === undefined)
+  if (phase !== Phase.LOBBY && (view.you === null || view.you === undefined)
       && room.your_seat !== null && room.your_seat !== undefined) return t("status.joining");
-  if (phase === "lobby") return view.room.you_are_host ? t("status.lobby_host") : t("status.lobby");
-  if (phase === "deal_over") return t("status.deal_over");
-  if (phase === "match_over") return t("status.match_over");
+  if (phase === Phase.LOBBY) return view.room.you_are_host ? t("status.lobby_host") : t("status.lobby");
+  if (phase === Phase.DEAL_OVER) return t("status.deal_over");
+  if (phase === Phase.MATCH_OVER) return t("status.match_over");
   if (view.turn === null || view.turn === undefined) return "";
   const mine = view.turn === view.you;
-  const key = { auction: "bid", discard: "discard", lead: "lead", play: "play" }[phase] || "play";
+  const key = TURN_WORDS[phase] || "play";
   if (mine) return t(`status.you_${key}`);
   return t(`status.other_${key}`, { name: seatName(view, view.turn) });
 }
 
+/**
+ * @param {View} view
+ * @param {UiState} ui */
 export function renderControls(view, ui) {
-  const box = document.getElementById("controls");
+  const box = byId("controls");
   const parts = [];
   const mine = view.you !== null && view.turn === view.you;
-  if (mine && view.phase === "auction") {
-    const bids = auctionControls(view);
+  if (mine && view.phase === Phase.AUCTION) {
+    const bids = auctionControls(view, ui.hint);
     if (bids) parts.push(bids);
-  } else if (mine && view.phase === "discard" && discardCount(view)) {
+  } else if (mine && view.phase === Phase.DISCARD && discardCount(view)) {
     parts.push(discardPanel(view, ui));
-  } else if (mine && view.phase === "lead") {
+  } else if (mine && view.phase === Phase.LEAD) {
     parts.push(leadPanel(view, ui));
   }
-  const hint = mine ? hintText(view) : null;
+  const hint = mine ? hintText(ui) : null;
   if (hint) {
     const p = el("p", "hint-box", hint);
     parts.push(p);

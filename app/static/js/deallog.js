@@ -1,13 +1,20 @@
+// @ts-check
 // The deal log: who bid what, the contract and the call, the kitty when this seat may see
 // it, each finished trick and who won it.  Drawn from the view alone (`auction`,
 // `contract`, `kitty`, `discards`, `tricks`), so it is complete after a reload, and the
-// same for every seat and spectator except what only the bidder may see.
+// same for every seat and spectator except what only the bidder may see.  The wording is
+// in dealwords.js.
 
 import { cardChip } from "./cards.js";
 import { t } from "./i18n.js";
-import { el } from "./dom.js";
-import { bidText, seatName } from "./table.js";
+import { byId, el } from "./dom.js";
+import { auctionLines, contractPieces, trickWords } from "./dealwords.js";
+import { Phase } from "./protocol.js";
 
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./dealwords.js").Piece} Piece */
+
+/** @param {string[]} ids */
 function chips(ids) {
   const span = el("span", "chips");
   ids.forEach((id, i) => {
@@ -17,58 +24,53 @@ function chips(ids) {
   return span;
 }
 
+/** @param {Piece[]} pieces */
+function paragraph(pieces) {
+  const p = el("p");
+  for (const piece of pieces) p.append(typeof piece === "string" ? piece : cardChip(piece.card));
+  return p;
+}
+
+/**
+ * @param {string} title
+ * @param {...Node} children */
 function section(title, ...children) {
   const box = el("section", "log-part");
   box.append(el("h3", "", title), ...children);
   return box;
 }
 
-function contractLine(view) {
-  const c = view.contract;
-  const p = el("p", "", t("contract.bid", { name: seatName(view, c.bidder), bid: bidText(c.bid) }));
-  if (c.bid === "amerikaner") return p;
-  if (c.grand || (!c.trump && c.called)) p.append(". ", t("contract.no_trump"));
-  else if (c.trump) p.append(". ", t("contract.trump"), " ", t(`suit.${c.trump}`));
-  if (c.called) p.append(". ", t("contract.called"), " ", cardChip(c.called));
-  if (c.partner !== null && c.partner !== undefined && c.partner !== c.bidder) {
-    p.append(". ", t("contract.partner", { name: seatName(view, c.partner) }));
-  } else if (c.called === null && view.phase !== "auction" && view.phase !== "discard") {
-    p.append(". ", t("log.alone"));
-  }
-  return p;
-}
-
-function trickItem(view, trick, index) {
+/** @param {import("./dealwords.js").TrickWords} words */
+function trickItem(words) {
   const li = el("li", "log-trick");
-  li.append(el("span", "log-no", t("log.trick", { n: index + 1 })), " ");
-  trick.cards.forEach((play, i) => {
+  li.append(el("span", "log-no", words.number), " ");
+  words.plays.forEach((play, i) => {
     if (i) li.append(", ");
-    const who = el("span", play.seat === trick.winner ? "log-winner" : "", `${seatName(view, play.seat)} `);
-    li.append(who, cardChip(play.card));
+    li.append(el("span", play.won ? "log-winner" : "", `${play.who} `), cardChip(play.card));
   });
-  li.append(el("span", "log-won", ` ${t("log.won_by", { name: seatName(view, trick.winner) })}`));
+  li.append(el("span", "log-won", ` ${words.wonBy}`));
   return li;
 }
 
+/** @param {View} view */
 export function renderDealLog(view) {
-  const box = document.getElementById("deal-log-box");
-  const body = document.getElementById("deal-log");
-  const active = view.phase !== "lobby" && view.deal_number > 0;
+  const box = byId("deal-log-box");
+  const body = byId("deal-log");
+  const active = view.phase !== Phase.LOBBY && view.deal_number > 0;
   box.hidden = !active;
   if (!active) {
     body.replaceChildren();
     return;
   }
+  /** @type {HTMLElement[]} */
   const parts = [];
-  const auction = view.auction || [];
+  const auction = auctionLines(view);
   if (auction.length) {
     const list = el("ol", "history");
-    for (const entry of auction) {
-      list.append(el("li", "", t("auction.line", { name: seatName(view, entry.seat), bid: bidText(entry.bid) })));
-    }
+    for (const line of auction) list.append(el("li", "", line));
     parts.push(section(t("room.auction_history"), list));
   }
-  if (view.contract) parts.push(section(t("log.contract"), contractLine(view)));
+  if (view.contract) parts.push(section(t("log.contract"), paragraph(contractPieces(view, view.contract))));
   if (view.kitty && view.kitty.length) {
     const p = el("p", "", `${t("center.kitty")} `);
     p.append(chips(view.kitty));
@@ -83,7 +85,7 @@ export function renderDealLog(view) {
   const tricks = view.tricks || [];
   if (tricks.length) {
     const list = el("ol", "log-tricks");
-    tricks.forEach((trick, i) => list.append(trickItem(view, trick, i)));
+    tricks.forEach((trick, i) => list.append(trickItem(trickWords(view, trick, i))));
     parts.push(section(t("log.tricks"), list));
   }
   if (!parts.length) parts.push(el("p", "hint", t("log.empty")));

@@ -1,6 +1,12 @@
+// @ts-check
 // Small DOM helpers shared by the views. Text always goes in as textContent.
 
-/** A new element with an optional class and text. */
+/** A new element with an optional class and text.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]} */
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -8,25 +14,39 @@ export function el(tag, className, text) {
   return node;
 }
 
-/** Points with their sign: "+7", "-7", "0". */
-export function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
+/** The page's element `id`, of the kind the page's template gives it (an error when the
+ *  template lacks it: a template and its module go together).
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {{ new (): T, prototype: T }} [kind] e.g. HTMLSelectElement; HTMLElement when left out
+ * @returns {T} */
+export function byId(id, kind) {
+  const node = document.getElementById(id);
+  const want = kind || HTMLElement;
+  if (!(node instanceof want)) throw new Error(`the page has no ${want.name} #${id}`);
+  return /** @type {T} */ (node);
 }
 
 /** A node's text with its countdowns read as their deadline: a ticking clock is not a
- *  change of the content. */
+ *  change of the content.
+ * @param {Element} node */
 function stableText(node) {
-  if (!node.querySelector || !node.querySelector("[data-until]")) return node.textContent;
-  const copy = node.cloneNode(true);
-  for (const clock of copy.querySelectorAll("[data-until]")) clock.textContent = clock.dataset.until;
+  if (!node.querySelector("[data-until]")) return node.textContent;
+  const copy = /** @type {Element} */ (node.cloneNode(true));
+  for (const clock of copy.querySelectorAll("[data-until]")) {
+    clock.textContent = /** @type {HTMLElement} */ (clock).dataset.until ?? "";
+  }
   return copy.textContent;
 }
 
 /** Put `nodes` into `container` only when they differ from what it shows: a live region
- *  must not be re-announced because an unrelated part of the view changed. */
+ *  must not be re-announced because an unrelated part of the view changed.
+ * @param {HTMLElement} container
+ * @param {Element[]} nodes */
 export function replaceIfDifferent(container, nodes) {
   const next = nodes.map((n) => [n.className, stableText(n),
-    [...n.querySelectorAll("button, input")].map((c) => `${c.disabled}${c.checked}`).join()]
+    [...n.querySelectorAll("button, input")]
+      .map((c) => `${/** @type {HTMLInputElement} */ (c).disabled}${/** @type {HTMLInputElement} */ (c).checked}`).join()]
     .join("|")).join("\n");
   if (container.dataset.shown === next) return;
   container.dataset.shown = next;

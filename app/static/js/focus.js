@@ -1,11 +1,15 @@
+// @ts-check
 // Re-rendering keeps the keyboard focus: each control has a `data-key`, and after a
 // render the element with the same key (or, in the hand, the card at the same place)
 // gets the focus back, with its focus ring when the keyboard had put it there.
 
-/** What has the focus now, to find it again after the render. */
+/** @typedef {{ key: string, index: number, area: Element | null, ring: boolean }} SavedFocus */
+
+/** What has the focus now, to find it again after the render.
+ * @returns {SavedFocus | null} */
 export function captureFocus() {
   const active = document.activeElement;
-  if (!active || !active.dataset || !active.dataset.key) return null;
+  if (!(active instanceof HTMLElement) || !active.dataset.key) return null;
   const hand = active.closest("#hand");
   const index = hand ? [...hand.children].indexOf(active) : -1;
   return {
@@ -16,6 +20,8 @@ export function captureFocus() {
   };
 }
 
+/** @param {HTMLElement} element
+ * @param {SavedFocus} saved */
 function focusAgain(element, saved) {
   element.focus();
   if (!saved.ring) return;
@@ -23,18 +29,20 @@ function focusAgain(element, saved) {
   element.addEventListener("blur", () => element.classList.remove("focus-ring"), { once: true });
 }
 
+/** @param {SavedFocus | null} saved */
 export function restoreFocus(saved) {
   if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
   const same = document.querySelector(`[data-key="${CSS.escape(saved.key)}"]`);
-  if (same && !same.disabled) {
+  if (same instanceof HTMLElement && !(same instanceof HTMLButtonElement && same.disabled)) {
     focusAgain(same, saved);
     return;
   }
   const cards = [...document.querySelectorAll("#hand button")];
-  if (saved.index >= 0 && cards.length) {
-    focusAgain(cards[Math.min(saved.index, cards.length - 1)], saved);
+  const card = saved.index >= 0 ? cards[Math.min(saved.index, cards.length - 1)] : undefined;
+  if (card instanceof HTMLElement) {
+    focusAgain(card, saved);
     return;
   }
   const fallback = document.querySelector("#controls button:not(:disabled), #hand [tabindex='0']");
-  if (fallback && saved.area) focusAgain(fallback, saved);
+  if (fallback instanceof HTMLElement && saved.area) focusAgain(fallback, saved);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Your hand: one button per card, in the server's order (by suit, trump first once known).
 //
 // Only the cards the view's `legal` allows are enabled and raised; the client decides
@@ -6,30 +7,44 @@
 
 import { cardButton } from "./cards.js";
 import { rove } from "./roving.js";
+import { Phase } from "./protocol.js";
+import { byId } from "./dom.js";
 
-/** The card a hint points at, if any (practice rooms). */
-function hintedCards(view) {
-  const hint = view.hint;
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./payloads.js").Action} Action */
+/** @typedef {import("./uistate.js").UiState} UiState */
+
+/** The cards a hint points at, if any (practice rooms).
+ * @param {Action | null} hint
+ * @returns {Set<string>} */
+function hintedCards(hint) {
   if (!hint) return new Set();
   if (typeof hint.play === "string") return new Set([hint.play]);
   if (Array.isArray(hint.discard)) return new Set(hint.discard);
   return new Set();
 }
 
+/** @param {View} view */
 function legalPlays(view) {
+  /** @type {Set<string>} */
   const plays = new Set();
   for (const action of view.legal) if (typeof action.play === "string") plays.add(action.play);
   return plays;
 }
 
+/** How many cards this seat must discard now (0: not discarding).
+ * @param {View} view */
 export function discardCount(view) {
-  const entry = view.legal.find((a) => typeof a.discard === "number");
-  return entry ? entry.discard : 0;
+  for (const action of view.legal) if (typeof action.discard === "number") return action.discard;
+  return 0;
 }
 
+/**
+ * @param {View} view
+ * @param {UiState} ui */
 export function renderHand(view, ui) {
-  const hand = document.getElementById("hand");
-  const area = document.getElementById("hand-area");
+  const hand = byId("hand");
+  const area = byId("hand-area");
   area.hidden = view.you === null || view.you === undefined || !view.hand.length;
   if (area.hidden) {
     hand.replaceChildren();
@@ -37,8 +52,8 @@ export function renderHand(view, ui) {
   }
   const plays = legalPlays(view);
   const discarding = discardCount(view) > 0;
-  const leading = view.phase === "lead" && plays.size > 0;
-  const hinted = hintedCards(view);
+  const leading = view.phase === Phase.LEAD && plays.size > 0;
+  const hinted = hintedCards(ui.hint);
   const kitty = new Set(view.kitty && view.contract && view.contract.bidder === view.you ? view.kitty : []);
   const buttons = view.hand.map((id) => {
     let action = "play";
@@ -48,7 +63,7 @@ export function renderHand(view, ui) {
     button.dataset.key = `card:${id}`;
     if (discarding) {
       button.setAttribute("aria-pressed", ui.discard.has(id) ? "true" : "false");
-      if (kitty.has(id) && view.phase === "discard") button.classList.add("from-kitty");
+      if (kitty.has(id) && view.phase === Phase.DISCARD) button.classList.add("from-kitty");
     } else {
       // aria-disabled, not disabled: the cards stay focusable, so keyboard focus can stay
       // in the hand between turns; the click handler ignores aria-disabled buttons.

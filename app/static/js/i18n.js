@@ -1,3 +1,4 @@
+// @ts-check
 // Interface text in English, Norwegian bokmål and French.
 //
 // Templates carry English text plus `data-i18n` keys; `applyTranslations` swaps in the
@@ -7,8 +8,12 @@
 export const LANGUAGES = { en: "English", nb: "Norsk bokmål", fr: "Français" };
 const STORE_KEY = "amerikaner.lang";
 
+/** @typedef {Record<string, string>} Dictionary */
+
 let lang = "en";
+/** @type {Dictionary} */
 let dict = {};
+/** @type {Dictionary} */
 let fallback = {};
 
 export function currentLanguage() {
@@ -21,7 +26,7 @@ export function pickLanguage() {
   const stored = localStorage.getItem(STORE_KEY);
   if (stored && stored in LANGUAGES) return stored;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
-    const base = tag.toLowerCase().split("-")[0];
+    const base = tag.toLowerCase().split("-")[0] ?? "";
     // Norwegian without a written standard (no), and nynorsk readers, get bokmål.
     if (base === "nb" || base === "no" || base === "nn") return "nb";
     if (base in LANGUAGES) return base;
@@ -29,35 +34,52 @@ export function pickLanguage() {
   return "en";
 }
 
+/** @param {string} code
+ * @returns {Promise<Dictionary>} */
 async function fetchDict(code) {
   const response = await fetch(`/static/i18n/${code}.json`);
   if (!response.ok) throw new Error(`language file ${code}: ${response.status}`);
   return response.json();
 }
 
-/** Load a language (and English as the fallback for any missing key). */
+/** Use `dictionary` for language `code`, English's for any key it lacks (the page loads
+ *  them with `loadLanguage`; the tests give them from the files).
+ * @param {string} code
+ * @param {Dictionary} dictionary
+ * @param {Dictionary} english */
+export function useDictionaries(code, dictionary, english) {
+  lang = code;
+  dict = dictionary;
+  fallback = english;
+}
+
+/** Load a language (and English as the fallback for any missing key).
+ * @param {string} code */
 export async function loadLanguage(code) {
   if (!(code in LANGUAGES)) code = "en";
-  if (!Object.keys(fallback).length) fallback = await fetchDict("en");
-  dict = code === "en" ? fallback : await fetchDict(code);
-  lang = code;
+  const english = Object.keys(fallback).length ? fallback : await fetchDict("en");
+  useDictionaries(code, code === "en" ? english : await fetchDict(code), english);
   document.documentElement.lang = code;
   applyTranslations(document);
   return code;
 }
 
-/** Switch language, remember the choice and tell the page to re-render. */
+/** Switch language, remember the choice and tell the page to re-render.
+ * @param {string} code */
 export async function switchLanguage(code) {
   localStorage.setItem(STORE_KEY, code);
   await loadLanguage(code);
   document.dispatchEvent(new CustomEvent("languagechange"));
 }
 
+/** @param {string} key */
 export function has(key) {
   return key in dict || key in fallback;
 }
 
-/** The text for `key` with `{name}` placeholders filled from `params`. */
+/** The text for `key` with `{name}` placeholders filled from `params`.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params] */
 export function t(key, params = {}) {
   let text = dict[key] ?? fallback[key] ?? key;
   for (const [name, value] of Object.entries(params)) {
@@ -66,33 +88,38 @@ export function t(key, params = {}) {
   return text;
 }
 
+/** @param {ParentNode} root */
 export function applyTranslations(root) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.getAttribute("data-i18n") ?? "");
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
-    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+    el.setAttribute("aria-label", t(el.getAttribute("data-i18n-label") ?? ""));
   }
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
-    el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
+    el.setAttribute("placeholder", t(el.getAttribute("data-i18n-placeholder") ?? ""));
   }
   for (const el of root.querySelectorAll("[data-i18n-title]")) {
-    el.setAttribute("title", t(el.dataset.i18nTitle));
+    el.setAttribute("title", t(el.getAttribute("data-i18n-title") ?? ""));
   }
   const title = document.querySelector("meta[name='i18n-title']");
-  if (title) document.title = `${t(title.content)} · Amerikaner`;
+  if (title instanceof HTMLMetaElement) document.title = `${t(title.content)} · Amerikaner`;
 }
 
 /** A server error for the player: the server's precise English message in English, a
  *  translated message for the error code in the other languages. */
+/** @param {string} code
+ * @param {string} [message] */
 export function serverMessage(code, message) {
   if (lang !== "en" && has(`errcode.${code}`)) return t(`errcode.${code}`);
   return message || (has(`errcode.${code}`) ? t(`errcode.${code}`) : code);
 }
 
+/** @param {string} text */
 function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "Ace of spades", "Spar ess", "As de pique"; both jokers are "Joker". */
+/** "Ace of spades", "Spar ess", "As de pique"; both jokers are "Joker".
+ * @param {string} id a card id: "AS", "TH", "JK1" */
 export function cardName(id) {
   if (id.startsWith("JK")) return t("card.joker");
   return capitalise(t("card.name", { rank: t(`rank.${id[0]}`), suit: t(`suit.${id[1]}`) }));
@@ -100,7 +127,8 @@ export function cardName(id) {
 
 /** A card's name inside a sentence: "the" is in the English sentence itself; Norwegian
  *  writes it in lower case ("spar ess"); French adds its article ("le deux de pique",
- *  "l'as de cœur"). */
+ *  "l'as de cœur").
+ * @param {string} id */
 export function cardInSentence(id) {
   if (lang === "en") return cardName(id);
   const name = id.startsWith("JK") ? t("card.joker").toLowerCase() : t("card.name", { rank: t(`rank.${id[0]}`), suit: t(`suit.${id[1]}`) });
@@ -108,14 +136,16 @@ export function cardInSentence(id) {
   return /^[aeiouyéh]/i.test(name) ? `l'${name}` : `le ${name}`;
 }
 
-/** A suit's name in the plural ("hearts"), for trump and the contract banner. */
+/** A suit's name in the plural ("hearts"), for trump and the contract banner.
+ * @param {string} letter */
 export function suitName(letter) {
   return t(`suit.${letter}`);
 }
 
-/** Fill a <select> with the languages and switch on change. */
+/** Fill a <select> with the languages and switch on change.
+ * @param {HTMLElement | null} select */
 export function setUpLanguagePicker(select) {
-  if (!select) return;
+  if (!(select instanceof HTMLSelectElement)) return;
   select.replaceChildren();
   for (const [code, name] of Object.entries(LANGUAGES)) {
     const option = document.createElement("option");

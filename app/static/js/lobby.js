@@ -1,11 +1,21 @@
+// @ts-check
 // The lobby panel: the table's rules (the host edits them: preset, then every option
 // with a one-line explanation; the server's answer to a bad combination names the
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { has, t } from "./i18n.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
+import { BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
-/** A value as a player reads it: "left of the dealer", "on", "4". */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").RoomInfo} RoomInfo */
+/** @typedef {import("./uistate.js").UiState} UiState */
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
+/** @typedef {import("./rulesmeta.js").OptionSpec} OptionSpec */
+
+/** A value as a player reads it: "left of the dealer", "on", "4".
+ * @param {string} option
+ * @param {unknown} value */
 export function valueLabel(option, value) {
   if (value === true) return t("value.on");
   if (value === false) return t("value.off");
@@ -18,31 +28,44 @@ export function valueLabel(option, value) {
   return String(value);
 }
 
+/** @param {string} option */
 export function optionName(option) {
   return has(`opt.${option}.name`) ? t(`opt.${option}.name`) : option;
 }
 
 /** An option's explanation with its figures ({hand_size}, {max_bid}, {kitty}...) filled
  *  from `resolved`: a rule set as the engine resolves it (GET /api/rules, or the room's
- *  rules_resolved), so that no text restates a number the engine works out. */
+ *  rules_resolved), so that no text restates a number the engine works out.
+ * @param {string} option
+ * @param {Record<string, unknown> | null} resolved */
 export function optionHelp(option, resolved) {
   return has(`opt.${option}.help`) ? t(`opt.${option}.help`, resolved || {}) : "";
 }
 
-/** The engine's figures for a preset at a table size (GET /api/rules `resolved`). */
+/** The engine's figures for a preset at a table size (GET /api/rules `resolved`).
+ * @param {RulesMeta | null} meta
+ * @param {string} preset
+ * @param {number} [players] */
 export function presetFigures(meta, preset, players = 4) {
   const byPlayers = (meta && meta.resolved && meta.resolved[preset]) || {};
   return byPlayers[String(players)] || byPlayers["4"] || {};
 }
 
-/** A preset in one or two sentences, its figures for `players` from the engine. */
+/** A preset in one or two sentences, its figures for `players` from the engine.
+ * @param {RulesMeta | null} meta
+ * @param {string} preset
+ * @param {number} [players] */
 export function presetAbout(meta, preset, players = 4) {
   return t(`preset.about.${preset}`, presetFigures(meta, preset, players));
 }
 
+/**
+ * @param {string} option
+ * @param {OptionSpec} spec
+ * @param {unknown} value */
 function choiceControl(option, spec, value) {
   const select = el("select");
-  for (const v of spec.values) {
+  for (const v of spec.values || []) {
     const o = el("option", "", valueLabel(option, v));
     o.value = String(v);
     select.append(o);
@@ -51,6 +74,10 @@ function choiceControl(option, spec, value) {
   return select;
 }
 
+/**
+ * @param {{ min?: number, max?: number }} spec
+ * @param {unknown} value
+ * @param {string} [placeholder] */
 function intControl(spec, value, placeholder) {
   const input = el("input");
   input.type = "number";
@@ -62,6 +89,7 @@ function intControl(spec, value, placeholder) {
   return input;
 }
 
+/** @param {unknown} value */
 function matchControl(value) {
   const select = el("select");
   const deals = String(value).startsWith("deals:") ? String(value).slice(6) : null;
@@ -70,15 +98,20 @@ function matchControl(value) {
     o.value = v;
     select.append(o);
   }
-  if (deals && ![...select.options].some((o) => o.value === value)) {
+  if (deals && ![...select.options].some((o) => o.value === String(value))) {
     const o = el("option", "", valueLabel("match", value));
-    o.value = value;
+    o.value = String(value);
     select.append(o);
   }
   select.value = String(value);
   return select;
 }
 
+/**
+ * @param {string} option
+ * @param {OptionSpec} spec
+ * @param {RoomInfo} room
+ * @param {{ option: string, message: string } | null} error */
 function optionRow(option, spec, room, error) {
   const row = el("div", "option");
   row.dataset.option = option;
@@ -119,6 +152,10 @@ function optionRow(option, spec, room, error) {
   return row;
 }
 
+/**
+ * @param {RoomInfo} room
+ * @param {RulesMeta} meta
+ * @param {{ option: string, message: string } | null} error */
 function hostForm(room, meta, error) {
   const form = el("div", "rules-form");
   const presetRow = el("div", "option");
@@ -131,9 +168,9 @@ function hostForm(room, meta, error) {
     o.value = p;
     select.append(o);
   }
-  select.value = room.rules.preset || meta.default;
+  select.value = room.rules["preset"] || meta.default;
   label.append(el("span", "", t("lobby.preset")), select);
-  presetRow.append(label, el("p", "", presetAbout(meta, select.value, room.rules_resolved.players)));
+  presetRow.append(label, el("p", "", presetAbout(meta, select.value, room.rules_resolved["players"])));
   form.append(presetRow);
   for (const [option, spec] of Object.entries(meta.options)) {
     form.append(optionRow(option, spec, room, error));
@@ -141,10 +178,12 @@ function hostForm(room, meta, error) {
   return form;
 }
 
-const TURN_SECONDS = [0, 30, 60, 120];
-const PACES = ["relaxed", "normal", "fast"];
-
-function settingSelect(setting, values, current, label) {
+/** A choice among the protocol's values, each named by `label`.
+ * @template {string | number} V
+ * @param {readonly V[]} values
+ * @param {V} current
+ * @param {(value: V) => string} label */
+function settingSelect(values, current, label) {
   const select = el("select");
   for (const v of values) {
     const o = el("option", "", label(v));
@@ -155,27 +194,30 @@ function settingSelect(setting, values, current, label) {
   return select;
 }
 
-/** "Off", "30 s": the turn timer as players read it. */
+/** "Off", "30 s": the turn timer as players read it.
+ * @param {number} seconds */
 export function turnTimeLabel(seconds) {
   return seconds ? t("clock.seconds", { n: seconds }) : t("settings.turn_off");
 }
 
 /** The host's room settings (any time): turn time, bot pace, spectator chat, the grace
- *  for a dropped player and the pause between deals. */
+ *  for a dropped player and the pause between deals.
+ * @param {RoomInfo} room */
 export function settingsForm(room) {
   const box = el("fieldset", "timing");
   box.append(el("legend", "", t("lobby.timing")));
   const settings = room.settings;
+  /** @type {[string, string, string, HTMLSelectElement | HTMLInputElement][]} */
   const rows = [
     ["turn_seconds", "choice", "settings.turn_seconds",
-      settingSelect("turn_seconds", TURN_SECONDS, settings.turn_seconds ?? 0, turnTimeLabel)],
+      settingSelect(/** @type {readonly number[]} */ (TURN_SECONDS), settings.turn_seconds ?? 0, turnTimeLabel)],
     ["bot_pace", "choice", "settings.bot_pace",
-      settingSelect("bot_pace", PACES, settings.bot_pace ?? "normal", (v) => t(`pace.${v}`))],
+      settingSelect(/** @type {readonly string[]} */ (BOT_PACES), settings.bot_pace ?? BotPace.NORMAL, (v) => t(`pace.${v}`))],
+    ["grace_seconds", "int", "lobby.grace",
+      intControl({ min: 0, max: LIMITS.GRACE_SECONDS_MAX }, settings.grace_seconds)],
+    ["next_deal_pause", "int", "lobby.pause",
+      intControl({ min: 0, max: LIMITS.NEXT_DEAL_PAUSE_MAX }, settings.next_deal_pause)],
   ];
-  const limits = { grace_seconds: [0, 600, "lobby.grace"], next_deal_pause: [0, 300, "lobby.pause"] };
-  for (const [setting, [min, max, key]] of Object.entries(limits)) {
-    rows.push([setting, "int", key, intControl({ min, max }, settings[setting])]);
-  }
   for (const [setting, kind, key, control] of rows) {
     const label = el("label", "setting");
     control.dataset.change = "settings";
@@ -200,12 +242,14 @@ export function settingsForm(room) {
   return box;
 }
 
-/** A short summary of the rules for guests: preset, shape and every changed option. */
+/** A short summary of the rules for guests: preset, shape and every changed option.
+ * @param {RoomInfo} room */
 export function rulesSummary(room) {
   const r = room.rules_resolved;
   const list = el("ul", "rules-summary");
+  /** @param {string} text */
   const add = (text) => list.append(el("li", "", text));
-  add(t(`preset.label.${r.preset || room.rules.preset || "standard"}`));
+  add(t(`preset.label.${r["preset"] || room.rules["preset"] || "standard"}`));
   add(t("lobby.shape", { players: r.players, hand: r.hand_size, kitty: r.kitty, min: r.min_bid, max: r.max_bid }));
   for (const [option, value] of Object.entries(room.rules)) {
     if (option === "preset") continue;
@@ -217,9 +261,13 @@ export function rulesSummary(room) {
   return list;
 }
 
+/**
+ * @param {View} view
+ * @param {RulesMeta | null} meta
+ * @param {UiState} ui */
 export function renderLobby(view, meta, ui) {
-  const box = document.getElementById("lobby");
-  box.hidden = view.phase !== "lobby";
+  const box = byId("lobby");
+  box.hidden = view.phase !== Phase.LOBBY;
   if (box.hidden) {
     ui.lobbySignature = null;
     return;
@@ -230,6 +278,7 @@ export function renderLobby(view, meta, ui) {
     document.documentElement.lang, Boolean(meta)]);
   if (signature === ui.lobbySignature) return;
   ui.lobbySignature = signature;
+  /** @type {HTMLElement[]} */
   const parts = [el("h2", "", t("lobby.heading"))];
   if (room.you_are_host) {
     const start = el("button", "primary", t("lobby.start"));
@@ -265,12 +314,14 @@ export function renderLobby(view, meta, ui) {
   box.replaceChildren(...parts);
 }
 
+/** @type {string | null} */
 let settingsSignature = null;
 
-/** The host's room settings during the game (in the lobby they sit under the rules). */
+/** The host's room settings during the game (in the lobby they sit under the rules).
+ * @param {View} view */
 export function renderSettingsBox(view) {
-  const box = document.getElementById("settings-box");
-  box.hidden = !view.room.you_are_host || view.phase === "lobby";
+  const box = byId("settings-box");
+  box.hidden = !view.room.you_are_host || view.phase === Phase.LOBBY;
   if (box.hidden) {
     settingsSignature = null;
     return;
@@ -278,6 +329,6 @@ export function renderSettingsBox(view) {
   const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
   if (signature === settingsSignature) return;
   settingsSignature = signature;
-  const body = document.getElementById("settings-body");
+  const body = byId("settings-body");
   body.replaceChildren(settingsForm(view.room));
 }

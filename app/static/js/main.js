@@ -1,25 +1,36 @@
+// @ts-check
 // The landing page: create a room, join one by code, practise against bots (their level
 // and speed chosen here).
 
-import { api, saveToken } from "./net.js";
+import { api, errorMessage, saveToken } from "./net.js";
 import { setUpPage } from "./page.js";
-import { has, serverMessage, t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { presetAbout } from "./lobby.js";
+import { byId } from "./dom.js";
+
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
+/** @typedef {import("./protocol.js").CreateRoomBody} CreateRoomBody */
+/** @typedef {import("./protocol.js").BotPaceValue} BotPaceValue */
+
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 
 const NAME_KEY = "amerikaner.name";
 const PRACTICE_KEY = "amerikaner.practice";
 // GET /api/rules: the presets' figures for the hint under the preset picker, and the
 // bot levels for practice.
+/** @type {RulesMeta | null} */
 let rulesMeta = null;
 
 function nameInput() {
-  return document.getElementById("name");
+  return byId("name", HTMLInputElement);
 }
 
 /** Errors show next to what they are about: the name and creating under "You", joining
- *  by code under the Join button. */
+ *  by code under the Join button.
+ * @param {string} message
+ * @param {string} [where] */
 function showError(message, where = "home-error") {
-  document.getElementById(where).textContent = message;
+  byId(where).textContent = message;
 }
 
 function clearErrors() {
@@ -27,6 +38,7 @@ function clearErrors() {
   showError("", "join-error");
 }
 
+/** @param {string} where */
 function readName(where) {
   const input = nameInput();
   const name = input.value.trim();
@@ -40,19 +52,22 @@ function readName(where) {
 }
 
 function chosenRules() {
-  const rules = { preset: document.getElementById("preset").value };
-  if (document.getElementById("single-round").checked) rules.match = "single_deal";
+  /** @type {Record<string, string>} */
+  const rules = { preset: byId("preset", HTMLSelectElement).value };
+  if (byId("single-round", HTMLInputElement).checked) rules.match = "single_deal";
   return rules;
 }
 
+/** @param {boolean} practice */
 async function createRoom(practice) {
   const name = readName("home-error");
   if (!name) return;
+  /** @type {CreateRoomBody} */
   const body = { name, rules: chosenRules() };
   if (practice) {
     body.practice = true;
-    body.bot_level = document.getElementById("bot-level").value;
-    body.bot_pace = document.getElementById("bot-pace").value;
+    body.bot_level = byId("bot-level", HTMLSelectElement).value;
+    body.bot_pace = /** @type {BotPaceValue} */ (byId("bot-pace", HTMLSelectElement).value);
     localStorage.setItem(PRACTICE_KEY, JSON.stringify({ level: body.bot_level, pace: body.bot_pace }));
   }
   const room = await api("POST", "/api/rooms", body);
@@ -61,7 +76,7 @@ async function createRoom(practice) {
 }
 
 async function joinRoom() {
-  const codeInput = document.getElementById("code");
+  const codeInput = byId("code", HTMLInputElement);
   const code = codeInput.value.trim().toLowerCase();
   if (!code) {
     showError(t("error.code_required"), "join-error");
@@ -75,6 +90,7 @@ async function joinRoom() {
   location.assign(`/r/${encodeURIComponent(code)}`);
 }
 
+/** @type {Record<string, () => Promise<void>>} */
 const handlers = {
   create: () => createRoom(false),
   practice: () => createRoom(true),
@@ -84,27 +100,28 @@ const handlers = {
 /** The preset menu shows short names (a long label is cut off in a narrow menu); the
  *  full label and what the preset means are written under it. */
 function presetHint() {
-  const select = document.getElementById("preset");
+  const select = byId("preset", HTMLSelectElement);
   for (const option of select.options) {
     const short = `preset.short.${option.value}`;
     option.textContent = t(has(short) ? short : `preset.label.${option.value}`);
   }
   // Without the figures (a failed request) the hint is the preset's full name only.
-  const hint = document.getElementById("preset-hint");
+  const hint = byId("preset-hint");
   const label = t(`preset.label.${select.value}`);
   hint.textContent = rulesMeta ? `${label}. ${presetAbout(rulesMeta, select.value)}` : label;
 }
 
 function botLevelLabels() {
-  for (const option of document.getElementById("bot-level").options) {
+  for (const option of byId("bot-level", HTMLSelectElement).options) {
     const key = `bot.${option.value}`;
     option.textContent = has(key) ? t(key) : option.value;
   }
 }
 
-/** The practice opponents: the server's bot levels, the best one first chosen. */
+/** The practice opponents: the server's bot levels, the best one first chosen.
+ * @param {RulesMeta | null} meta */
 function showBotLevels(meta) {
-  const select = document.getElementById("bot-level");
+  const select = byId("bot-level", HTMLSelectElement);
   const saved = JSON.parse(localStorage.getItem(PRACTICE_KEY) || "{}");
   if (meta) {
     select.replaceChildren(...meta.bot_levels.map((level) => {
@@ -114,7 +131,7 @@ function showBotLevels(meta) {
     }));
     select.value = meta.bot_levels.includes(saved.level) ? saved.level : meta.best_bot;
   }
-  if (saved.pace) document.getElementById("bot-pace").value = saved.pace;
+  if (saved.pace) byId("bot-pace", HTMLSelectElement).value = saved.pace;
   botLevelLabels();
 }
 
@@ -124,28 +141,32 @@ function init() {
   if (!input.value) input.value = localStorage.getItem(NAME_KEY) || "";
   // An error about a missing name or code goes once there is something typed.
   input.addEventListener("input", clearErrors);
-  document.getElementById("code").addEventListener("input", () => showError("", "join-error"));
-  document.getElementById("preset").addEventListener("change", presetHint);
+  byId("code", HTMLInputElement).addEventListener("input", () => showError("", "join-error"));
+  byId("preset", HTMLSelectElement).addEventListener("change", presetHint);
   document.addEventListener("languagechange", () => {
     presetHint();
     botLevelLabels();
   });
   // One listener for every button of the page, reading data-action.
-  document.getElementById("content").addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-action]");
-    if (!button || !(button.dataset.action in handlers)) return;
+  byId("content").addEventListener("click", async (event) => {
+    const target = event.target;
+    const button = target instanceof Element ? target.closest("button[data-action]") : null;
+    if (!(button instanceof HTMLButtonElement)) return;
+    const handler = handlers[button.dataset.action ?? ""];
+    if (!handler) return;
     clearErrors();
     button.disabled = true;
     try {
-      await handlers[button.dataset.action]();
+      await handler();
     } catch (error) {
-      showError(serverMessage(error.code, error.message), button.dataset.action === "join" ? "join-error" : "home-error");
+      showError(errorMessage(error), button.dataset.action === "join" ? "join-error" : "home-error");
     } finally {
       button.disabled = false;
     }
   });
-  document.getElementById("code").addEventListener("keydown", (event) => {
-    if (event.key === "Enter") document.querySelector("[data-action='join']").click();
+  byId("code", HTMLInputElement).addEventListener("keydown", (event) => {
+    const join = document.querySelector("button[data-action='join']");
+    if (event.key === "Enter" && join instanceof HTMLButtonElement) join.click();
   });
   const meta = api("GET", "/api/rules").catch(() => null);
   setUpPage().then(presetHint).then(() => meta).then((answer) => {

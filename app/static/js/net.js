@@ -1,3 +1,4 @@
+// @ts-check
 // The connection to the room: HTTP calls, the WebSocket and reconnecting.
 //
 // The WebSocket reconnects by itself with exponential backoff (capped, with jitter so a
@@ -5,21 +6,35 @@
 // back into view or the network returns.  The first message always authenticates; the
 // token lives in localStorage per room code, never in a URL.
 
+import { serverMessage } from "./i18n.js";
+
+/** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+/** @typedef {"connecting" | "open" | "retrying" | "closed"} Status */
+
 const TOKEN_PREFIX = "amerikaner.token.";
 
+/** @param {string} code */
 export function savedToken(code) {
   return localStorage.getItem(TOKEN_PREFIX + code);
 }
 
+/** @param {string} code
+ * @param {string} token */
 export function saveToken(code, token) {
   localStorage.setItem(TOKEN_PREFIX + code, token);
 }
 
+/** @param {string} code */
 export function forgetToken(code) {
   localStorage.removeItem(TOKEN_PREFIX + code);
 }
 
+/** The server's refusal of an HTTP call: its status, stable code and message. */
 export class ApiError extends Error {
+  /** @param {number} status
+   * @param {string} code
+   * @param {string} message */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -27,16 +42,28 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the JSON API; throws ApiError with the server's code and message. */
+/** A failed call's message for the player: the server's, translated by its code.
+ * @param {unknown} error */
+export function errorMessage(error) {
+  if (error instanceof ApiError) return serverMessage(error.code, error.message);
+  return serverMessage("network", error instanceof Error ? error.message : String(error));
+}
+
+/** Call the JSON API; throws ApiError with the server's code and message.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string} [token]
+ * @returns {Promise<any>} the answer's JSON */
 export async function api(method, path, body, token) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  /** @type {RequestInit} */
+  const init = { method, headers };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const response = await fetch(path, init);
   let data = null;
   try {
     data = await response.json();
@@ -57,16 +84,20 @@ const FATAL_CLOSE_MIN = 4000;
 export class Connection {
   /**
    * @param {string} code room code
-   * @param {object} handlers onMessage(message), onStatus("connecting"|"open"|"retrying"|"closed", detail)
+   * @param {{ onMessage: (message: ServerFrame) => void,
+   *   onStatus: (status: Status, detail?: CloseEvent | "offline") => void }} handlers
    */
   constructor(code, { onMessage, onStatus }) {
     this.code = code;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
     this.stopped = false;
+    /** @type {(() => ClientMessage) | null} */
     this.hello = null;
     const wake = () => this.wake();
     window.addEventListener("online", wake);
@@ -77,7 +108,8 @@ export class Connection {
     window.addEventListener("offline", () => this.onStatus("retrying", "offline"));
   }
 
-  /** Connect with a hello built by `helloFactory()` (called again on every reconnect). */
+  /** Connect with a hello built by `helloFactory()` (called again on every reconnect).
+   * @param {() => ClientMessage} helloFactory */
   start(helloFactory) {
     this.hello = helloFactory;
     this.stopped = false;
@@ -98,17 +130,18 @@ export class Connection {
 
   open() {
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
-      ws.send(JSON.stringify(this.hello()));
+      if (this.hello) ws.send(JSON.stringify(this.hello()));
       this.attempt = 0;
       this.onStatus("open");
     };
     ws.onmessage = (event) => {
+      /** @type {ServerFrame} */
       let message;
       try {
         message = JSON.parse(event.data);
@@ -135,8 +168,8 @@ export class Connection {
     const base = Math.min(15000, 500 * 2 ** this.attempt);
     this.attempt += 1;
     const delay = base / 2 + Math.random() * (base / 2);
-    this.timer = setTimeout(() => {
-      this.timer = null;
+    this.timer = window.setTimeout(() => {
+      this.timer = undefined;
       this.open();
     }, delay);
   }
@@ -154,8 +187,10 @@ export class Connection {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
   }
 
+  /** @param {ClientMessage} message
+   * @returns {boolean} whether it went (not while connecting) */
   send(message) {
-    if (!this.isOpen()) return false;
+    if (!this.ws || !this.isOpen()) return false;
     this.ws.send(JSON.stringify(message));
     return true;
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // What every page shares: the language, the language picker and the four-colour deck.
 
 import { applyTranslations, loadLanguage, pickLanguage, setUpLanguagePicker } from "./i18n.js";
@@ -8,7 +9,7 @@ function setUpFourColour() {
   const box = document.getElementById("four-colour");
   const on = localStorage.getItem(FOUR_COLOUR_KEY) === "1";
   document.body.classList.toggle("four-colour", on);
-  if (!box) return;
+  if (!(box instanceof HTMLInputElement)) return;
   box.checked = on;
   box.addEventListener("change", () => {
     localStorage.setItem(FOUR_COLOUR_KEY, box.checked ? "1" : "0");
@@ -21,6 +22,8 @@ function setUpMenu() {
   const button = document.getElementById("menu-button");
   if (!button) return;
   const bar = button.closest(".topbar");
+  if (!bar) return;
+  /** @param {boolean} open */
   const toggle = (open) => {
     bar.classList.toggle("menu-open", open);
     button.setAttribute("aria-expanded", open ? "true" : "false");

@@ -1,3 +1,4 @@
+// @ts-check
 // Between deals and at the end: the deal's result (made or not, with the kitty trick
 // where it counts, each player's points), "Next deal" with the time left, the winners,
 // and the match-end choices: "Play again", the host's "Rematch" (at once) and "Back to
@@ -6,9 +7,21 @@
 import { countdown } from "./clock.js";
 import { t } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
-import { el, replaceIfDifferent, signed } from "./dom.js";
+import { byId, el, replaceIfDifferent } from "./dom.js";
+import { signed } from "./format.js";
 import { reviewContent } from "./review.js";
 
+import { Outcome, Phase } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").ResultWire} Result */
+/** @typedef {import("./uistate.js").UiState} UiState */
+
+/**
+ * @param {string} text
+ * @param {string} action
+ * @param {boolean} [enabled]
+ * @param {boolean} [primary] */
 function button(text, action, enabled = true, primary = false) {
   const b = el("button", primary ? "primary" : "", text);
   b.type = "button";
@@ -18,10 +31,12 @@ function button(text, action, enabled = true, primary = false) {
   return b;
 }
 
-function outcomeLine(view) {
-  const r = view.result;
+/**
+ * @param {View} view
+ * @param {Result} r the deal's result */
+function outcomeLine(view, r) {
   const c = view.contract;
-  if (r.outcome === "minus_round") return el("p", "", t("result.minus_round"));
+  if (r.outcome === Outcome.MINUS_ROUND) return el("p", "", t("result.minus_round"));
   if (!c) return el("p", "", "");
   const made = Boolean(r.made);
   const p = el("p", made ? "made" : "failed");
@@ -30,14 +45,15 @@ function outcomeLine(view) {
   return p;
 }
 
-/** How the bidder's side counted its tricks: "4 + 6 + the kitty = 11". */
-function sideLine(view) {
-  const r = view.result;
+/** How the bidder's side counted its tricks: "4 + 6 + the kitty = 11".
+ * @param {View} view
+ * @param {Result} r the deal's result */
+function sideLine(view, r) {
   const c = view.contract;
-  if (!c || r.outcome === "minus_round" || c.bid === "amerikaner") return null;
+  if (!c || r.outcome === Outcome.MINUS_ROUND || c.bid === "amerikaner") return null;
   const seats = [c.bidder];
   if (c.partner !== null && c.partner !== undefined && c.partner !== c.bidder) seats.push(c.partner);
-  const counts = seats.map((s) => r.tricks_won[s]);
+  const counts = seats.map((s) => r.tricks_won[s] ?? 0);
   const total = counts.reduce((a, b) => a + b, 0) + (r.kitty_trick ? 1 : 0);
   const names = seats.map((s) => seatName(view, s)).join(" + ");
   const sum = counts.join(" + ");
@@ -45,8 +61,10 @@ function sideLine(view) {
   return el("p", "side-tricks", t(key, { names, sum, total }));
 }
 
-function pointsTable(view) {
-  const r = view.result;
+/**
+ * @param {View} view
+ * @param {Result} r the deal's result */
+function pointsTable(view, r) {
   const table = el("table", "score-table");
   const caption = el("caption", "sr-only", t("result.points_caption"));
   const head = el("thead");
@@ -63,25 +81,29 @@ function pointsTable(view) {
     const tr = el("tr");
     const th = el("th", "", seatName(view, seat));
     th.scope = "row";
-    let tricks = String(r.tricks_won[seat]);
+    let tricks = String(r.tricks_won[seat] ?? 0);
     if (r.kitty_trick && seat === bidder) tricks += ` ${t("result.plus_kitty")}`;
-    tr.append(th, el("td", "", tricks), el("td", "", signed(r.points[seat])));
+    tr.append(th, el("td", "", tricks), el("td", "", signed(r.points[seat] ?? 0)));
     body.append(tr);
   }
   table.append(caption, head, body);
   return table;
 }
 
+/** @param {View} view */
 function winnersLine(view) {
   const names = view.winners.map((s) => seatName(view, s));
   const key = names.length > 1 ? "result.winners_shared" : "result.winner";
   return el("p", "winners", t(key, { names: names.join(", ") }));
 }
 
+/**
+ * @param {View} view
+ * @param {HTMLElement[]} parts
+ * @param {HTMLElement} actions */
 function dealOver(view, parts, actions) {
   const room = view.room;
-  const seated = view.you !== null && view.you !== undefined;
-  if (seated) {
+  if (view.you !== null) {
     const me = room.seats[view.you];
     actions.append(button(t("result.next_deal"), "ready", !(me && me.ready), true));
     if (me && me.ready) parts.push(el("p", "hint", t("result.waiting_ready")));
@@ -93,11 +115,15 @@ function dealOver(view, parts, actions) {
   }
 }
 
+/**
+ * @param {View} view
+ * @param {HTMLElement[]} parts
+ * @param {HTMLElement} actions */
 function matchOver(view, parts, actions) {
   const room = view.room;
   parts.splice(1, 0, winnersLine(view));
-  const seated = room.your_seat !== null && room.your_seat !== undefined;
-  const me = seated ? room.seats[room.your_seat] : null;
+  const seated = room.your_seat !== null;
+  const me = room.your_seat !== null ? room.seats[room.your_seat] : null;
   if (seated && !room.practice) {
     const again = button(t("result.again"), "again", !(me && me.again), !room.you_are_host);
     actions.append(again);
@@ -116,37 +142,41 @@ function matchOver(view, parts, actions) {
   }
 }
 
-export function renderResult(view) {
-  const box = document.getElementById("result");
-  const over = view.phase === "deal_over" || view.phase === "match_over";
+/**
+ * @param {View} view
+ * @param {UiState} ui */
+export function renderResult(view, ui) {
+  const box = byId("result");
+  const over = view.phase === Phase.DEAL_OVER || view.phase === Phase.MATCH_OVER;
   box.hidden = !over;
   if (!over) {
     replaceIfDifferent(box, []);
     return;
   }
-  const heading = view.phase === "match_over" ? "result.match_heading" : "result.deal_heading";
+  const heading = view.phase === Phase.MATCH_OVER ? "result.match_heading" : "result.deal_heading";
+  /** @type {HTMLElement[]} */
   const parts = [el("h2", "", t(heading, { n: view.deal_number }))];
   if (view.result) {
-    parts.push(outcomeLine(view));
-    const side = sideLine(view);
+    parts.push(outcomeLine(view, view.result));
+    const side = sideLine(view, view.result);
     if (side) parts.push(side);
-    parts.push(pointsTable(view));
+    parts.push(pointsTable(view, view.result));
   }
   const actions = el("div", "actions");
-  if (view.phase === "deal_over") dealOver(view, parts, actions);
+  if (view.phase === Phase.DEAL_OVER) dealOver(view, parts, actions);
   else matchOver(view, parts, actions);
   // Your own decisions in the deal just played, reviewed by the strong bot (on request).
-  if (view.result && view.you !== null && view.you !== undefined) {
+  if (view.result && view.you !== null) {
     // asked again after a failure or a refusal (the server keeps only reviews made)
-    const failed = Boolean(view.review && view.review.message && view.review.message.review.error);
-    actions.append(button(t("review.button"), "review", !view.review || failed));
-    if (view.review) {
+    const failed = Boolean(ui.review && ui.review.message && "error" in ui.review.message.review);
+    actions.append(button(t("review.button"), "review", !ui.review || failed));
+    if (ui.review) {
       const section = el("section", "review");
-      section.append(...reviewContent(view.review.message));
+      section.append(...reviewContent(ui.review.message));
       parts.push(section);
     }
   }
   // The choices first, so that they are on the first screen.
-  parts.splice(view.phase === "match_over" ? 2 : 1, 0, actions);
+  parts.splice(view.phase === Phase.MATCH_OVER ? 2 : 1, 0, actions);
   replaceIfDifferent(box, parts);
 }

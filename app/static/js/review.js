@@ -1,3 +1,4 @@
+// @ts-check
 // A deal's review (asked for after a deal): your own decisions next to the strong bot's,
 // biggest losses first, and what perfect play would have given.  Also the practice
 // hint's reason.  Both come from the server's bots (app/bots/review.py, hints.py); this
@@ -6,18 +7,26 @@
 import { cardInSentence, t } from "./i18n.js";
 import { bidText } from "./table.js";
 import { el } from "./dom.js";
+import { Phase } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./payloads.js").Reason} Reason */
+/** @typedef {import("./protocol.js").ReviewDecision} Decision */
+/** @typedef {import("./payloads.js").Action} Action */
 
 const CARD_PARAMS = new Set(["card", "call", "winner"]);
 const SHOWN = 6; // the biggest losses; the rest are small
 const CLEAR = 2; // a loss within this many standard errors of 0 may be the samples' luck
 
-/** A hint's or review's parameters in words: card ids as names, suits by name. */
+/** A hint's or review's parameters in words: card ids as names, suits by name.
+ * @param {Record<string, unknown>} params */
 function words(params) {
+  /** @type {Record<string, unknown>} */
   const out = {};
   for (const [key, value] of Object.entries(params || {})) {
     if (CARD_PARAMS.has(key) && typeof value === "string") out[key] = cardInSentence(value);
     else if (key === "cards" && Array.isArray(value)) out[key] = value.map(cardInSentence).join(", ");
-    else if (key === "trump") out[key] = value ? t(`suit.${value}`) : t("contract.no_trump");
+    else if (key === "trump") out[key] = typeof value === "string" && value ? t(`suit.${value}`) : t("contract.no_trump");
     else if (key === "voids" && Array.isArray(value)) out[key] = value.map((s) => t(`suit.${s}`)).join(", ");
     else out[key] = value;
   }
@@ -25,7 +34,8 @@ function words(params) {
 }
 
 /** The practice hint with its reason ("Hint: Bid 9: about 8.6 tricks expected with clubs
- * as trump."). */
+ * as trump.").
+ * @param {Reason | null} reason */
 export function hintReason(reason) {
   if (!reason) return null;
   const text = t(reason.key, words(reason.params));
@@ -33,38 +43,50 @@ export function hintReason(reason) {
   return text.startsWith(t("hint.reason", { reason: "" }).trim()) ? text : t("hint.reason", { reason: text });
 }
 
-/** An action in words: "bid 9", "pass", "Ace of hearts", "discard …". */
+/** An action in words: "bid 9", "pass", "Ace of hearts", "discard …".
+ * @param {Action | null} action */
 export function actionWords(action) {
   if (!action) return "";
-  if ("bid" in action) {
+  if (action.bid !== undefined) {
     if (action.bid === "pass") return t("review.pass");
     return action.bid === "amerikaner" ? bidText(action.bid) : t("review.bid", { n: action.bid });
   }
   if (Array.isArray(action.discard)) return t("review.discard", { cards: action.discard.map(cardInSentence).join(", ") });
+  if (!action.play) return "";
   if (action.call) return t("review.lead_call", { card: cardInSentence(action.play), call: cardInSentence(action.call) });
   return cardInSentence(action.play);
 }
 
-function decisionLine(d) {
+/** One decision in words: where, what you chose, what the strong bot would, the loss.
+ * @param {Decision} d */
+export function decisionText(d) {
   // the first lead and call is a decision of its own (it has no trick number yet)
-  const where = d.phase === "play" && d.trick ? t("review.trick", { n: d.trick }) : t(`review.phase.${d.phase}`);
-  return el("li", "", t("review.decision", {
+  const where = d.phase === Phase.PLAY && d.trick ? t("review.trick", { n: d.trick }) : t(`review.phase.${d.phase}`);
+  return t("review.decision", {
     where, chosen: actionWords(d.chosen), best: actionWords(d.best), loss: d.loss.toFixed(1),
-  }));
+  });
 }
 
-/** The review panel's content for `message` (a "review" frame), or a waiting line. */
+/** The decisions worth showing: a loss clearly above the samples' noise, at most SHOWN.
+ * @param {Decision[]} decisions biggest losses first (as the server sends them) */
+export function clearLosses(decisions) {
+  return decisions.filter((d) => d.loss > 0 && d.loss > CLEAR * (d.loss_error || 0)).slice(0, SHOWN);
+}
+
+/** The review panel's content for `message` (a "review" frame), or a waiting line.
+ * @param {ReviewFrame | null} message */
 export function reviewContent(message) {
+  /** @type {HTMLElement[]} */
   const box = [el("h3", "", t("review.heading"))];
   if (!message) return [...box, el("p", "hint", t("review.waiting"))];
   const r = message.review;
-  if (r.error) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
-  if (r.double_dummy !== null && r.double_dummy !== undefined) {
+  if ("error" in r) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
+  if (r.double_dummy !== null) {
     box.push(el("p", "", t("review.double_dummy", { n: r.double_dummy, took: r.side_tricks })));
   }
-  const clear = (r.decisions || []).filter((d) => d.loss > 0 && d.loss > CLEAR * (d.loss_error || 0));
+  const clear = clearLosses(r.decisions);
   if (!clear.length) return [...box, el("p", "", t("review.none"))];
   const list = el("ol", "review-list");
-  list.append(...clear.slice(0, SHOWN).map(decisionLine));
+  list.append(...clear.map((d) => el("li", "", decisionText(d))));
   return [...box, list];
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The room page: one connection, one `switch (message.type)`, one click listener.
 //
 // Every view is rendered from the latest `state` message: the server is authoritative
@@ -12,7 +13,7 @@ import { captureFocus, restoreFocus } from "./focus.js";
 import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
-import { api, Connection, forgetToken, saveToken, savedToken } from "./net.js";
+import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
 import { announce, clearMessage, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
@@ -22,26 +23,36 @@ import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
 import { setUpSoundToggle, signalTurn } from "./turn.js";
+import { byId } from "./dom.js";
+import { CloseCode, ErrorCode, Phase } from "./protocol.js";
+import { newUiState } from "./uistate.js";
+
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
+/** @typedef {import("./protocol.js").ErrorFrame} ErrorFrame */
+/** @typedef {import("./protocol.js").HintFrame} HintFrame */
+/** @typedef {import("./protocol.js").StateEvent} StateEvent */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+/** @typedef {import("./payloads.js").Action} Action */
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 
 const NAME_KEY = "amerikaner.name";
-const roomEl = document.getElementById("room");
-const code = roomEl.dataset.room.toLowerCase();
+const roomEl = byId("room");
+const code = (roomEl.dataset.room ?? "").toLowerCase();
 
-const ui = {
-  discard: new Set(),
-  leadCard: null,
-  grand: false,
-  rulesError: null,
-  rulesOpen: false,
-  lobbySignature: null,
-  stage: null,
-};
+// The client's own state; the server's view is kept as it came.
+const ui = newUiState();
+/** @type {View | null} */
 let view = null;
 let game = 0;
+/** @type {StateEvent[]} */
 let events = [];
+/** @type {HintFrame | null} */
 let hint = null;
-let review = null; // the last finished deal's review: { message } (null message: asked)
+/** @type {RulesMeta | null} */
 let meta = null;
+/** @type {number | null} */
 let sentAt = null;
 let practiceStarted = false;
 
@@ -49,6 +60,7 @@ const conn = new Connection(code, { onMessage, onStatus });
 
 // -- messages from the server ---------------------------------------------------------
 
+/** @param {ServerFrame} message */
 function onMessage(message) {
   switch (message.type) {
     case "welcome":
@@ -70,7 +82,7 @@ function onMessage(message) {
       render();
       break;
     case "review":
-      review = { message };
+      ui.review = { message };
       render();
       break;
     case "error":
@@ -83,9 +95,10 @@ function onMessage(message) {
   }
 }
 
+/** @param {ErrorFrame} message */
 function onError(message) {
   sentAt = null;
-  if (message.code === "bad_rules") {
+  if (message.code === ErrorCode.BAD_RULES) {
     ui.rulesError = { option: message.option || "", message: message.message };
     ui.lobbySignature = null;
     render();
@@ -94,35 +107,41 @@ function onError(message) {
   showError(serverMessage(message.code, message.message));
 }
 
+/**
+ * @param {import("./net.js").Status} status
+ * @param {CloseEvent | "offline"} [detail] */
 function onStatus(status, detail) {
-  const el = document.getElementById("conn-status");
+  const el = byId("conn-status");
   if (status === "open") el.textContent = "";
   else if (status === "connecting") el.textContent = view ? t("conn.reconnecting") : t("conn.connecting");
   else if (status === "retrying") el.textContent = detail === "offline" ? t("conn.offline") : t("conn.lost");
-  else if (status === "closed") onClosed(detail);
+  else if (status === "closed" && detail instanceof CloseEvent) onClosed(detail);
 }
 
+/** @param {CloseEvent} event */
 function onClosed(event) {
-  const el = document.getElementById("conn-status");
-  if (event.code === 4401) {
+  const el = byId("conn-status");
+  if (event.code === CloseCode.BAD_TOKEN) {
     // The token is unknown (the seat was given back): watch, and offer to join.
     forgetToken(code);
     el.textContent = "";
     connect();
     return;
   }
-  if (event.code === 4404) el.textContent = t("conn.no_room");
-  else if (event.code === 4403) el.textContent = t("conn.private");
+  if (event.code === CloseCode.NO_ROOM) el.textContent = t("conn.no_room");
+  else if (event.code === CloseCode.PRIVATE) el.textContent = t("conn.private");
   else el.textContent = t("conn.closed");
   renderJoinPanel();
 }
 
 // -- sending ----------------------------------------------------------------------------
 
+/** @param {ClientMessage} message */
 function send(message) {
   if (!conn.send(message)) showError(t("conn.not_connected"));
 }
 
+/** @param {Action} action */
 function act(action) {
   // One action per game state: a double click must not play a second card into the next
   // trick.  Only the match moves `game`, so chat or people coming and going never make
@@ -140,8 +159,9 @@ function connect() {
   });
 }
 
+/** @param {number} [seat] */
 async function join(seat) {
-  const input = document.getElementById("join-name");
+  const input = byId("join-name", HTMLInputElement);
   const name = input.value.trim();
   if (!name) {
     showError(t("error.name_required"));
@@ -155,30 +175,35 @@ async function join(seat) {
     saveToken(code, joined.token);
     connect();
   } catch (error) {
-    showError(serverMessage(error.code, error.message));
+    showError(errorMessage(error));
   }
 }
 
 // -- the one click listener -----------------------------------------------------------
 
+/** @type {Record<string, (b: HTMLElement) => void>} */
 const clicks = {
-  bid: (b) => act({ bid: /^\d+$/.test(b.dataset.bid) ? Number(b.dataset.bid) : b.dataset.bid }),
-  play: (b) => act({ play: b.dataset.card }),
+  bid: (b) => {
+    const bid = b.dataset.bid ?? "";
+    act({ bid: /^\d+$/.test(bid) ? Number(bid) : bid });
+  },
+  play: (b) => act({ play: b.dataset.card ?? "" }),
   "toggle-discard": (b) => {
-    const card = b.dataset.card;
+    const card = b.dataset.card ?? "";
     if (ui.discard.has(card)) ui.discard.delete(card);
-    else if (ui.discard.size < discardCount(view)) ui.discard.add(card);
+    else if (card && view && ui.discard.size < discardCount(view)) ui.discard.add(card);
     render();
   },
   discard: () => act({ discard: [...ui.discard] }),
   "lead-card": (b) => {
-    ui.leadCard = b.dataset.card;
+    ui.leadCard = b.dataset.card ?? null;
     render();
     const first = document.querySelector("#controls .calls button");
-    if (first) first.focus();
+    if (first instanceof HTMLElement) first.focus();
   },
   lead: (b) => {
-    const action = { play: b.dataset.card };
+    /** @type {Action} */
+    const action = { play: b.dataset.card ?? "" };
     if (b.dataset.call) action.call = b.dataset.call;
     if (ui.grand) action.grand = true;
     act(action);
@@ -189,13 +214,13 @@ const clicks = {
   ready: () => send({ type: "ready" }),
   rematch: () => send({ type: "rematch" }),
   review: () => {
-    review = { message: null };
+    ui.review = { message: null };
     send({ type: "review" });
     render();
   },
   again: () => send({ type: "again" }),
   "back-to-lobby": () => send({ type: "lobby" }),
-  react: (b) => send({ type: "react", reaction: b.dataset.reaction }),
+  react: (b) => send({ type: "react", reaction: /** @type {import("./protocol.js").ReactionValue} */ (b.dataset.reaction) }),
   leave: () => {
     send({ type: "leave" });
     forgetToken(code);
@@ -207,16 +232,18 @@ const clicks = {
 };
 
 document.addEventListener("click", (event) => {
-  const target = event.target.closest("[data-action]");
-  if (!target || target.disabled || target.getAttribute("aria-disabled") === "true") return;
-  const handler = clicks[target.dataset.action];
+  const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+  if (!(target instanceof HTMLElement) || (target instanceof HTMLButtonElement && target.disabled)
+    || target.getAttribute("aria-disabled") === "true") return;
+  const handler = clicks[target.dataset.action ?? ""];
   if (handler) handler(target);
 });
 
 // Form controls: the host's rules and bot levels, the grand checkbox.
 document.addEventListener("change", (event) => {
   const control = event.target;
-  const kind = control.dataset && control.dataset.change;
+  if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement)) return;
+  const kind = control.dataset.change;
   if (!kind || !view) return;
   if (kind === "seat-bot") {
     send({ type: "seat_bot", seat: Number(control.dataset.seat), level: control.value });
@@ -226,44 +253,49 @@ document.addEventListener("change", (event) => {
   } else if (kind === "rule") {
     ui.rulesError = null;
     const rules = { ...view.room.rules };
-    const option = control.dataset.option;
+    const option = control.dataset.option ?? "";
     const type = control.dataset.type;
-    if (type === "bool") rules[option] = control.checked;
+    if (type === "bool") rules[option] = control instanceof HTMLInputElement && control.checked;
     else if (type === "choice") {
-      const spec = meta.options[option];
-      rules[option] = spec.values.find((v) => String(v) === control.value);
+      const spec = meta && meta.options[option];
+      rules[option] = (spec && spec.values || []).find((v) => String(v) === control.value);
     } else if (type === "match") rules[option] = control.value;
     else if (control.value === "") delete rules[option];
     else rules[option] = Number(control.value);
     send({ type: "rules", rules });
   } else if (kind === "settings") {
-    const setting = control.dataset.setting;
-    if (control.dataset.kind === "bool") send({ type: "settings", [setting]: control.checked });
-    else if (setting === "bot_pace") send({ type: "settings", [setting]: control.value });
+    const setting = control.dataset.setting ?? "";
+    // One of the settings lobby.js draws, so the message is a SettingsMessage.
+    /** @param {unknown} value */
+    const settings = (value) => send(/** @type {ClientMessage} */ ({ type: "settings", [setting]: value }));
+    if (control.dataset.kind === "bool") settings(control instanceof HTMLInputElement && control.checked);
+    else if (setting === "bot_pace") settings(control.value);
     else {
       const value = Number(control.value);
-      if (control.value !== "" && Number.isInteger(value)) send({ type: "settings", [setting]: value });
+      if (control.value !== "" && Number.isInteger(value)) settings(value);
     }
   } else if (kind === "grand") {
-    ui.grand = control.checked;
+    ui.grand = control instanceof HTMLInputElement && control.checked;
     render();
   }
 });
 
 document.addEventListener("toggle", (event) => {
-  if (event.target.dataset && event.target.dataset.toggle === "rules") ui.rulesOpen = event.target.open;
+  const target = event.target;
+  if (target instanceof HTMLDetailsElement && target.dataset.toggle === "rules") ui.rulesOpen = target.open;
 }, true);
 
 // A practice table has nobody to wait for: its person starts it at once.
 function startPractice() {
-  if (practiceStarted || !view.room.practice || view.phase !== "lobby" || !view.room.you_are_host) return;
+  if (!view || practiceStarted || !view.room.practice || view.phase !== Phase.LOBBY || !view.room.you_are_host) return;
   practiceStarted = true;
   send({ type: "start" });
 }
 
 // -- rendering ------------------------------------------------------------------------
 
-function resetSelections() {
+/** @param {View} view */
+function resetSelections(view) {
   const stage = `${view.deal_number}:${view.phase}:${view.turn === view.you}`;
   if (stage !== ui.stage) {
     ui.stage = stage;
@@ -271,11 +303,11 @@ function resetSelections() {
     ui.leadCard = null;
     ui.grand = false;
   }
-  if (view.phase !== "lobby") ui.rulesError = null;
+  if (view.phase !== Phase.LOBBY) ui.rulesError = null;
 }
 
 function renderJoinPanel() {
-  const panel = document.getElementById("join-panel");
+  const panel = byId("join-panel");
   const seated = view && view.room.your_seat !== null && view.room.your_seat !== undefined;
   panel.hidden = !view || seated || view.room.practice;
 }
@@ -283,17 +315,16 @@ function renderJoinPanel() {
 function render() {
   if (!view) return;
   // The table appears with the first state: an unknown room never shows an empty one.
-  document.getElementById("play-area").hidden = false;
-  document.getElementById("side").hidden = false;
+  byId("play-area").hidden = false;
+  byId("side").hidden = false;
   const focus = captureFocus();
   // A practice hint answers one game state, for this seat only.
-  const hinted = hint && hint.game === game && hint.seat === view.you;
-  view.hint = hinted ? hint.action : null;
-  view.hintReason = hinted ? { key: hint.key, params: hint.params } : null;
+  const hinted = hint && hint.game === game && hint.seat === view.you ? hint : null;
+  ui.hint = hinted ? hinted.action : null;
+  ui.hintReason = hinted ? { key: hinted.key, params: hinted.params } : null;
   // A review is of the deal just finished: a new deal puts it away.
-  if (view.phase !== "deal_over" && view.phase !== "match_over") review = null;
-  view.review = review;
-  resetSelections();
+  if (view.phase !== Phase.DEAL_OVER && view.phase !== Phase.MATCH_OVER) ui.review = null;
+  resetSelections(view);
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));
   // The phase lets the layout make room for what each phase needs (app.css).
   roomEl.dataset.phase = view.phase;
@@ -303,19 +334,19 @@ function render() {
   renderCenterPanel(view);
   renderControls(view, ui);
   renderHand(view, ui);
-  renderResult(view);
+  renderResult(view, ui);
   renderLobby(view, meta, ui);
   renderDealLog(view);
   renderSettingsBox(view);
   renderScoreSheet(view);
   renderChat(view);
   renderJoinPanel();
-  const status = document.getElementById("turn-status");
+  const status = byId("turn-status");
   const text = turnText(view);
   if (status.textContent !== text) status.textContent = text;
   // Nobody can join a practice table: no link to share.
   for (const id of ["copy-link", "share-button"]) {
-    const b = document.getElementById(id);
+    const b = byId(id);
     if (b && view.room.practice) b.hidden = true;
   }
   restoreFocus(focus);
@@ -334,11 +365,11 @@ async function loadMeta() {
 }
 
 async function init() {
-  const joinName = document.getElementById("join-name");
+  const joinName = byId("join-name", HTMLInputElement);
   if (!joinName.value) joinName.value = localStorage.getItem(NAME_KEY) || "";
   await setUpPage();
-  if (navigator.share) document.getElementById("share-button").hidden = false;
-  document.getElementById("join-name").addEventListener("input", () => clearMessage("room-error"));
+  if ("share" in navigator) byId("share-button").hidden = false;
+  byId("join-name").addEventListener("input", () => clearMessage("room-error"));
   document.addEventListener("languagechange", () => {
     ui.lobbySignature = null;
     render();

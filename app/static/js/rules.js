@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page: the game explained (i18n text), then the presets and every option
 // rendered from GET /api/rules, which the server builds from the engine's rule set, so
 // the page cannot drift from the rules that are played.  Every figure in a text (hand
@@ -7,12 +8,17 @@ import { currentLanguage, has, t } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
+
+/** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
+
+/** @typedef {import("./rulesmeta.js").OptionSpec} OptionSpec */
 
 // The table sizes a preset's figures are shown for, and the one the texts quote.
 const TABLE_SIZES = [3, 4, 5];
 const QUOTED_SIZE = 4;
 
+/** @type {RulesMeta | null} */
 let meta = null;
 
 // The rule set the general texts quote: the default preset at four players.
@@ -21,7 +27,7 @@ function quoted() {
 }
 
 function renderText() {
-  const box = document.getElementById("rules-text");
+  const box = byId("rules-text");
   const sections = [];
   for (let i = 1; has(`rules.s${i}.title`); i++) {
     const section = el("section");
@@ -33,7 +39,8 @@ function renderText() {
 }
 
 // The preset table's columns: the options the presets set.
-function presetColumns() {
+/** @param {RulesMeta} meta */
+function presetColumns(meta) {
   const columns = new Set();
   for (const options of Object.values(meta.preset_options || {})) {
     for (const option of Object.keys(options)) columns.add(option);
@@ -41,6 +48,7 @@ function presetColumns() {
   return columns.size ? [...columns] : ["kitty", "kitty_trick", "no_callable", "first_bidder"];
 }
 
+/** @param {string[]} texts */
 function headerRow(texts) {
   const row = el("tr");
   for (const text of texts) {
@@ -53,9 +61,10 @@ function headerRow(texts) {
   return thead;
 }
 
-function renderPresets() {
-  const columns = presetColumns();
-  const box = document.getElementById("presets-table");
+/** @param {RulesMeta} meta */
+function renderPresets(meta) {
+  const columns = presetColumns(meta);
+  const box = byId("presets-table");
   const table = el("table", "data-table");
   const tbody = el("tbody");
   for (const preset of meta.presets) {
@@ -73,7 +82,11 @@ function renderPresets() {
 }
 
 // A preset's figures for three, four and five players, as the engine resolves them.
-function figuresTable(preset, headingId) {
+/**
+ * @param {RulesMeta} meta
+ * @param {string} preset
+ * @param {string} headingId */
+function figuresTable(meta, preset, headingId) {
   const table = el("table", "data-table");
   table.id = `figures-${preset}`;
   table.append(el("caption", "", t("rules.figures_caption")));
@@ -100,19 +113,28 @@ function figuresTable(preset, headingId) {
   return scroll;
 }
 
+/**
+ * @param {string} label
+ * @param {string} text */
 function labelled(label, text) {
   const p = el("p");
   p.append(el("strong", "", `${label} `), document.createTextNode(text));
   return p;
 }
 
+/**
+ * @param {string[]} ids
+ * @param {Record<string, unknown>} figures */
 function conventionList(ids, figures) {
   const list = el("ul");
   for (const id of ids) list.append(el("li", "", t(`rules.conv.${id}`, figures)));
   return list;
 }
 
-function presetDetail(preset) {
+/**
+ * @param {RulesMeta} meta
+ * @param {string} preset */
+function presetDetail(meta, preset) {
   const figures = presetFigures(meta, preset, QUOTED_SIZE);
   const provenance = (meta.provenance || {})[preset] || { sources: [], conventions: [] };
   const section = el("section", "preset-detail");
@@ -126,21 +148,28 @@ function presetDetail(preset) {
   if (provenance.conventions.length) {
     section.append(el("p", "", t("rules.conventions")), conventionList(provenance.conventions, figures));
   }
-  section.append(figuresTable(preset, heading.id));
+  section.append(figuresTable(meta, preset, heading.id));
   return section;
 }
 
-function renderPresetDetails() {
-  document.getElementById("preset-details").replaceChildren(...meta.presets.map(presetDetail));
+/** @param {RulesMeta} meta */
+function renderPresetDetails(meta) {
+  byId("preset-details").replaceChildren(...meta.presets.map((preset) => presetDetail(meta, preset)));
 }
 
+/**
+ * @param {string} option
+ * @param {unknown} value */
 function withLabel(option, value) {
   const label = valueLabel(option, value);
   return label === String(value) ? label : `${value} (${label})`;
 }
 
+/**
+ * @param {string} option
+ * @param {OptionSpec} spec */
 function valuesText(option, spec) {
-  if (spec.type === "choice") return spec.values.map((v) => withLabel(option, v)).join(", ");
+  if (spec.type === "choice") return (spec.values || []).map((v) => withLabel(option, v)).join(", ");
   if (spec.type === "bool") return `true (${t("value.on")}), false (${t("value.off")})`;
   if (spec.type === "int") return t("rules.int_range", { min: spec.min, max: spec.max });
   if (spec.type === "int_or_derived") return t("rules.int_derived");
@@ -148,10 +177,11 @@ function valuesText(option, spec) {
   return "";
 }
 
-function renderOptions() {
-  document.getElementById("options-intro").textContent = t("rules.options_intro",
+/** @param {RulesMeta} meta */
+function renderOptions(meta) {
+  byId("options-intro").textContent = t("rules.options_intro",
     { preset: t(`preset.label.${meta.default}`), players: QUOTED_SIZE });
-  const list = document.getElementById("options-list");
+  const list = byId("options-list");
   const items = [];
   const conventions = meta.option_conventions || {};
   for (const [option, spec] of Object.entries(meta.options)) {
@@ -174,9 +204,9 @@ function renderOptions() {
 function renderAll() {
   renderText();
   if (!meta) return;
-  renderPresets();
-  renderPresetDetails();
-  renderOptions();
+  renderPresets(meta);
+  renderPresetDetails(meta);
+  renderOptions(meta);
 }
 
 async function init() {
@@ -186,7 +216,7 @@ async function init() {
     meta = await api("GET", "/api/rules");
   } catch {
     renderText();
-    document.getElementById("rules-error").textContent = t("rules.load_error");
+    byId("rules-error").textContent = t("rules.load_error");
     return;
   }
   renderAll();

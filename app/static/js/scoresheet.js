@@ -1,28 +1,31 @@
+// @ts-check
 // The score sheet: deal by deal with running totals, and a small line chart of the
 // totals drawn as inline SVG (attributes only: no inline styles under the CSP).
 
 import { t } from "./i18n.js";
 import { seatName } from "./table.js";
-import { el, signed } from "./dom.js";
+import { byId, el } from "./dom.js";
+import { shortName, signed } from "./format.js";
+import { labelPositions, runningTotals, tieOffsets } from "./scores.js";
+import { Phase } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").View} View */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs */
 function svg(tag, attrs) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }
 
-function runningTotals(sheet, players) {
-  const totals = [];
-  let running = new Array(players).fill(0);
-  for (const points of sheet) {
-    running = running.map((v, i) => v + points[i]);
-    totals.push(running);
-  }
-  return totals;
-}
-
+/**
+ * @param {View} view
+ * @param {number[][]} sheet
+ * @param {number[][]} totals */
 function table(view, sheet, totals) {
   const tableEl = el("table", "score-table");
   // Named by the section's heading, so "Score sheet" is written once on the page.
@@ -46,7 +49,7 @@ function table(view, sheet, totals) {
     th.scope = "row";
     tr.append(th);
     points.forEach((p, s) => {
-      const td = el("td", "", String(totals[i][s]));
+      const td = el("td", "", String(totals[i]?.[s] ?? 0));
       td.append(el("span", "delta", signed(p)));
       tr.append(td);
     });
@@ -71,10 +74,16 @@ function table(view, sheet, totals) {
 const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 2"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "cross"];
 
+/**
+ * @param {string} kind
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} s */
 function marker(kind, cx, cy, s) {
   const r = 3.2;
   if (kind === "circle") return svg("circle", { cx, cy, r, class: `mark s${s}` });
   if (kind === "square") return svg("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, class: `mark s${s}` });
+  /** @type {[number, number][]} */
   const pts = kind === "triangle"
     ? [[cx, cy - r - 1], [cx + r + 1, cy + r], [cx - r - 1, cy + r]]
     : kind === "diamond"
@@ -84,47 +93,31 @@ function marker(kind, cx, cy, s) {
   return svg(kind === "cross" ? "polyline" : "polygon", { points, class: `mark s${s}${kind === "cross" ? " cross" : ""}` });
 }
 
-/** Lines with equal values at a point are drawn a little apart (2.5 px each). */
-function tieOffsets(row) {
-  const offsets = new Array(row.length).fill(0);
-  const groups = new Map();
-  row.forEach((v, s) => groups.set(v, [...(groups.get(v) || []), s]));
-  for (const seats of groups.values()) {
-    seats.forEach((s, i) => { offsets[s] = (i - (seats.length - 1) / 2) * 2.5; });
-  }
-  return offsets;
-}
-
-/** End-of-line labels, pushed apart so that none overlaps another and all stay between
- *  `low` and `high`. */
-function labelPositions(ys, gap, low, high) {
-  const order = ys.map((y, s) => ({ y, s })).sort((a, b) => a.y - b.y || a.s - b.s);
-  order.forEach((o, i) => { o.y = Math.max(o.y, i ? order[i - 1].y + gap : low); });
-  const last = order.length - 1;
-  if (last >= 0 && order[last].y > high) {
-    order[last].y = high;
-    for (let i = last - 1; i >= 0; i--) order[i].y = Math.min(order[i].y, order[i + 1].y - gap);
-  }
-  const result = new Array(ys.length);
-  for (const o of order) result[o.s] = o.y;
-  return result;
-}
-
-function shortName(name) {
-  return name.length > 11 ? `${name.slice(0, 10)}…` : name;
-}
-
+/**
+ * @param {View} view
+ * @param {number[][]} totals
+ * @param {string[] | null} [names] */
 function chart(view, totals, names = null) {
-  const players = totals.length ? totals[0].length : view.players;
-  const nameOf = (s) => (names ? names[s] : seatName(view, s));
+  const players = totals[0] ? totals[0].length : view.players;
+  /** @param {number} s */
+  const nameOf = (s) => (names ? names[s] ?? "" : seatName(view, s));
+  /** @param {number} s */
+  const dash = (s) => DASHES[s] ?? "";
+  /** @param {number} s */
+  const markerKind = (s) => MARKERS[s % MARKERS.length] ?? "circle";
   const w = 340;
   const h = 170;
   const pad = { l: 28, r: 78, t: 10, b: 14 };
+  /** @type {number[][]} */
   const series = [new Array(players).fill(0), ...totals];
+  /** @param {number} i @param {number} s */
+  const value = (i, s) => series[i]?.[s] ?? 0;
   const values = series.flat();
   const top = Math.max(10, ...values);
   const bottom = Math.min(0, ...values);
+  /** @param {number} i */
   const x = (i) => pad.l + (i * (w - pad.l - pad.r)) / Math.max(1, series.length - 1);
+  /** @param {number} v */
   const y = (v) => pad.t + ((top - v) * (h - pad.t - pad.b)) / (top - bottom || 1);
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "chart", role: "img" });
   root.setAttribute("aria-label", t("scores.chart_label"));
@@ -136,20 +129,21 @@ function chart(view, totals, names = null) {
     root.append(label);
   }
   const offsets = series.map(tieOffsets);
-  const py = (i, s) => y(series[i][s]) + offsets[i][s];
+  /** @param {number} i @param {number} s */
+  const py = (i, s) => y(value(i, s)) + (offsets[i]?.[s] ?? 0);
   const last = series.length - 1;
   for (let s = 0; s < players; s++) {
-    const points = series.map((row, i) => `${x(i).toFixed(1)},${py(i, s).toFixed(1)}`).join(" ");
+    const points = series.map((_, i) => `${x(i).toFixed(1)},${py(i, s).toFixed(1)}`).join(" ");
     const line = svg("polyline", { points, class: `line s${s}` });
-    if (DASHES[s]) line.setAttribute("stroke-dasharray", DASHES[s]);
+    if (dash(s)) line.setAttribute("stroke-dasharray", dash(s));
     line.dataset.seat = String(s);
     root.append(line);
-    for (let i = 1; i <= last; i++) root.append(marker(MARKERS[s % MARKERS.length], x(i), py(i, s), s));
+    for (let i = 1; i <= last; i++) root.append(marker(markerKind(s), x(i), py(i, s), s));
   }
-  const ends = labelPositions(series[last].map((_, s) => py(last, s)), 11, pad.t + 4, h - 2);
+  const ends = labelPositions((series[last] || []).map((_, s) => py(last, s)), 11, pad.t + 4, h - 2);
   for (let s = 0; s < players; s++) {
-    const label = svg("text", { x: x(last) + 8, y: ends[s] + 3.5, class: `end-label s${s}` });
-    label.textContent = `${shortName(nameOf(s))} ${series[last][s]}`;
+    const label = svg("text", { x: x(last) + 8, y: (ends[s] ?? 0) + 3.5, class: `end-label s${s}` });
+    label.textContent = `${shortName(nameOf(s))} ${value(last, s)}`;
     root.append(label);
   }
   const legend = el("ul", "legend");
@@ -157,8 +151,8 @@ function chart(view, totals, names = null) {
     const li = el("li");
     const key = svg("svg", { viewBox: "0 0 28 10", class: "legend-key", "aria-hidden": "true" });
     const sample = svg("line", { x1: 1, y1: 5, x2: 27, y2: 5, class: `line s${s}` });
-    if (DASHES[s]) sample.setAttribute("stroke-dasharray", DASHES[s]);
-    key.append(sample, marker(MARKERS[s % MARKERS.length], 14, 5, s));
+    if (dash(s)) sample.setAttribute("stroke-dasharray", dash(s));
+    key.append(sample, marker(markerKind(s), 14, 5, s));
     li.append(key, document.createTextNode(nameOf(s)));
     legend.append(li);
   }
@@ -169,7 +163,8 @@ function chart(view, totals, names = null) {
 
 let historyOpen = false;
 
-/** The room's earlier matches (view.room.history), newest first. */
+/** The room's earlier matches (view.room.history), newest first.
+ * @param {View} view */
 function history(view) {
   const matches = (view.room.history || []).slice().reverse();
   if (!matches.length) return null;
@@ -191,14 +186,15 @@ function history(view) {
   return box;
 }
 
+/** @param {View} view */
 export function renderScoreSheet(view) {
-  const section = document.getElementById("scores");
-  const box = document.getElementById("score-sheet");
+  const section = byId("scores");
+  const box = byId("score-sheet");
   const sheet = view.score_sheet || [];
   const past = history(view);
-  section.hidden = view.phase === "lobby" && !sheet.length && !past;
+  section.hidden = view.phase === Phase.LOBBY && !sheet.length && !past;
   const parts = [];
-  if (!sheet.length || view.phase === "lobby") parts.push(el("p", "hint", t("scores.none")));
+  if (!sheet.length || view.phase === Phase.LOBBY) parts.push(el("p", "hint", t("scores.none")));
   else {
     const totals = runningTotals(sheet, view.players);
     parts.push(table(view, sheet, totals), chart(view, totals));

@@ -1,14 +1,17 @@
+// @ts-check
 // Sharing a room and keeping its match: the room's link (copied, or the phone's share
 // sheet) and the game record as a file.
 
-import { serverMessage, t } from "./i18n.js";
-import { api, savedToken } from "./net.js";
+import { t } from "./i18n.js";
+import { api, errorMessage, savedToken } from "./net.js";
 import { flash, showError } from "./notices.js";
 
+/** @param {string} code */
 export function roomLink(code) {
   return `${location.origin}/r/${code}`;
 }
 
+/** @param {string} code */
 export async function copyLink(code) {
   try {
     await navigator.clipboard.writeText(roomLink(code));
@@ -18,10 +21,13 @@ export async function copyLink(code) {
   }
 }
 
-/** Download match `matchNumber`'s game record (GAME-RECORD.md) as a JSON file. */
+/** Download match `matchNumber`'s game record (GAME-RECORD.md) as a JSON file.
+ * @param {string} code
+ * @param {number} matchNumber */
 export async function downloadRecord(code, matchNumber) {
   try {
-    const record = await api("GET", `/api/rooms/${encodeURIComponent(code)}/record`, undefined, savedToken(code));
+    const record = await api("GET", `/api/rooms/${encodeURIComponent(code)}/record`, undefined,
+      savedToken(code) ?? undefined);
     const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
     const url = URL.createObjectURL(blob);
     const a = document.createElement("a");
@@ -32,6 +38,6 @@ export async function downloadRecord(code, matchNumber) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   } catch (error) {
-    showError(serverMessage(error.code, error.message));
+    showError(errorMessage(error));
   }
 }

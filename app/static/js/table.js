@@ -1,54 +1,86 @@
+// @ts-check
 // The table: the seats around it (you at the bottom; left, top, right clockwise as in
 // the source app), the contract banner and whose turn it is.
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
 import { has, t } from "./i18n.js";
 import { countdown } from "./clock.js";
-import { el, replaceIfDifferent } from "./dom.js";
+import { byId, el, replaceIfDifferent } from "./dom.js";
+import { Phase } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").SeatInfo} SeatInfo */
+/** @typedef {import("./protocol.js").Clock} Clock */
+/** @typedef {import("./payloads.js").Bid} Bid */
+/** @typedef {import("./protocol.js").PhaseValue} PhaseValue */
+
+/** @param {PhaseValue[]} phases */
+const phaseSet = (phases) => new Set(phases);
+// The phases in which the seats show their tricks, the centre a redeal's reason, the
+// bidder their discards.
+const TRICKS_SHOWN = phaseSet([Phase.PLAY, Phase.LEAD, Phase.DEAL_OVER, Phase.MATCH_OVER]);
+const REDEAL_SHOWN = phaseSet([Phase.AUCTION, Phase.DISCARD, Phase.LEAD]);
+const DISCARDS_SHOWN = phaseSet([Phase.LEAD, Phase.PLAY]);
 
 // Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
+/** @type {Record<number, string[]>} */
 const POSITIONS = {
   3: ["bottom", "left", "right"],
   4: ["bottom", "left", "top", "right"],
   5: ["bottom", "left", "topleft", "topright", "right"],
 };
 
-/** The seat shown at the bottom: yours, your claimed seat, or seat 0 for a spectator. */
+/** The seat shown at the bottom: yours, your claimed seat, or seat 0 for a spectator.
+ * @param {View} view */
 export function viewerSeat(view) {
   if (view.you !== null && view.you !== undefined) return view.you;
   const claimed = view.room && view.room.your_seat;
   return claimed === null || claimed === undefined ? 0 : claimed;
 }
 
+/**
+ * @param {View} view
+ * @param {number} seat */
 export function positionOf(view, seat) {
   const n = view.players;
   const offset = (seat - viewerSeat(view) + n) % n;
-  return (POSITIONS[n] || POSITIONS[4])[offset];
+  return (POSITIONS[n] || POSITIONS[4] || [])[offset] ?? "bottom";
 }
 
-/** A seat's display name: the person's name, "Bot 2", or "Empty seat". */
+/** A seat's display name: the person's name, "Bot 2", or "Empty seat".
+ * @param {View} view
+ * @param {number} seat */
 export function seatName(view, seat) {
   const info = view.room && view.room.seats[seat];
   if (info && info.name) return info.name;
-  if (view.phase === "lobby" && info && !info.human) return t("seat.empty", { n: seat + 1 });
+  if (view.phase === Phase.LOBBY && info && !info.human) return t("seat.empty", { n: seat + 1 });
   return t("seat.bot", { n: seat + 1 });
 }
 
+/**
+ * @param {string} text
+ * @param {string} kind */
 function badge(text, kind) {
   return el("span", `badge ${kind}`, text);
 }
 
-/** "Bot: good" for a level the interface knows, else the level's own name. */
+/** "Bot: good" for a level the interface knows, else the level's own name.
+ * @param {string} level */
 export function botLabel(level) {
   return has(`bot.${level}`) ? t(`bot.${level}`) : level;
 }
 
+/** @param {Bid | null} bid */
 export function bidText(bid) {
   if (bid === "pass") return t("bid.pass_done");
   if (bid === "amerikaner") return t("bid.amerikaner");
   return String(bid);
 }
 
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @param {SeatInfo} info */
 function lobbySeatControls(view, seat, info) {
   const box = el("div", "seat-controls");
   const room = view.room;
@@ -73,7 +105,7 @@ function lobbySeatControls(view, seat, info) {
       option.value = level;
       select.append(option);
     }
-    select.value = info.bot || room.settings.bot_levels[0];
+    select.value = info.bot || room.settings.bot_levels[0] || "";
     label.append(span, select);
     box.append(label);
   } else if (!info.human && info.bot) {
@@ -82,15 +114,19 @@ function lobbySeatControls(view, seat, info) {
   return box;
 }
 
-/** The time left for the seat being waited for (ticked by clock.js). */
+/** The time left for the seat being waited for (ticked by clock.js).
+ * @param {Clock} clock */
 function clockBadge(clock) {
   const box = el("div", `seat-clock ${clock.kind}`);
   box.append(el("span", "sr-only", t(`clock.${clock.kind}`)), " ", countdown(clock.until));
   return box;
 }
 
-function seatBox(view, seat) {
-  const info = view.room.seats[seat];
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @param {SeatInfo} info */
+function seatBox(view, seat, info) {
   const pos = positionOf(view, seat);
   const box = el("div", `seat pos-${pos}`);
   box.dataset.seat = String(seat);
@@ -103,7 +139,7 @@ function seatBox(view, seat) {
   const badges = el("div", "badges");
   if (isYou) badges.append(badge(t("seat.you"), "you"));
   if (info.host) badges.append(badge(t("seat.host"), "host"));
-  if (view.phase !== "lobby" && view.dealer === seat) badges.append(badge(t("seat.dealer"), "dealer"));
+  if (view.phase !== Phase.LOBBY && view.dealer === seat) badges.append(badge(t("seat.dealer"), "dealer"));
   const contract = view.contract;
   if (contract && contract.bidder === seat) badges.append(badge(t("seat.bidder"), "bidder"));
   if (contract && contract.partner === seat && contract.partner !== contract.bidder) {
@@ -113,20 +149,21 @@ function seatBox(view, seat) {
   else if (info.human && !info.connected) badges.append(badge(t("seat.disconnected"), "away"));
   if (info.joining) badges.append(badge(t("seat.joining", { name: info.joining }), "host"));
   else if (info.takeover) badges.append(badge(t("seat.takeover"), "host"));
-  if (view.phase === "match_over" && info.human && info.again) badges.append(badge(t("seat.again"), "host"));
-  if (view.phase === "deal_over" && info.human && info.ready) badges.append(badge(t("seat.ready"), "host"));
+  if (view.phase === Phase.MATCH_OVER && info.human && info.again) badges.append(badge(t("seat.again"), "host"));
+  if (view.phase === Phase.DEAL_OVER && info.human && info.ready) badges.append(badge(t("seat.ready"), "host"));
   if (view.turn === seat) badges.append(badge(t("seat.to_play"), "turn-badge"));
   box.append(badges);
   const clock = view.room.clock;
   if (clock && clock.seat === seat) box.append(clockBadge(clock));
 
-  if (view.phase === "lobby") {
+  if (view.phase === Phase.LOBBY) {
     box.append(lobbySeatControls(view, seat, info));
     return box;
   }
-  if (view.phase === "auction") {
+  if (view.phase === Phase.AUCTION) {
     const bids = view.auction.filter((b) => b.seat === seat);
-    if (bids.length) box.append(el("div", "last-bid", bidText(bids[bids.length - 1].bid)));
+    const last = bids[bids.length - 1];
+    if (last) box.append(el("div", "last-bid", bidText(last.bid)));
   }
   if (seat !== view.you) {
     const count = view.hand_counts[seat] || 0;
@@ -134,24 +171,30 @@ function seatBox(view, seat) {
     for (let i = 0; i < Math.min(count, 8); i++) backs.append(cardBack());
     box.append(backs, el("div", "count", t("seat.cards", { n: count })));
   }
-  if (["play", "lead", "deal_over", "match_over"].includes(view.phase) || view.tricks_played) {
+  if (TRICKS_SHOWN.has(view.phase) || view.tricks_played) {
     box.append(el("div", "won", t("seat.tricks", { n: view.tricks_won[seat] || 0 })));
   }
   return box;
 }
 
+/** @param {View} view */
 export function renderSeats(view) {
-  const container = document.getElementById("seats");
+  const container = byId("seats");
   const boxes = [];
-  for (let seat = 0; seat < view.players; seat++) boxes.push(seatBox(view, seat));
+  for (let seat = 0; seat < view.players; seat++) {
+    const info = view.room.seats[seat];
+    if (info) boxes.push(seatBox(view, seat, info));
+  }
   container.replaceChildren(...boxes);
 }
 
-/** The contract banner: bidder, bid, trump, called card, the partner once revealed. */
+/** The contract banner: bidder, bid, trump, called card, the partner once revealed.
+ * @param {View} view */
 export function renderContract(view) {
-  const banner = document.getElementById("contract");
+  const banner = byId("contract");
+  /** @type {HTMLElement[]} */
   const parts = [];
-  if (view.phase === "lobby") {
+  if (view.phase === Phase.LOBBY) {
     replaceIfDifferent(banner, parts);
     return;
   }
@@ -183,25 +226,27 @@ export function renderContract(view) {
 }
 
 /** The middle of the table under the trick: the kitty when it may be seen, your
- *  discards, a redeal or minus-round notice. */
+ *  discards, a redeal or minus-round notice.
+ * @param {View} view */
 export function renderCenterPanel(view) {
-  const panel = document.getElementById("center-panel");
+  const panel = byId("center-panel");
+  /** @type {HTMLElement[]} */
   const parts = [];
-  if (view.phase === "lobby") {
+  if (view.phase === Phase.LOBBY) {
     const free = view.room.seats.filter((s) => !s.human).length;
     parts.push(el("p", "", free ? t("center.waiting", { n: free }) : t("center.full")));
   }
-  if (view.redeal && ["auction", "discard", "lead"].includes(view.phase)) {
+  if (view.redeal && REDEAL_SHOWN.has(view.phase)) {
     parts.push(el("p", "", t(`center.redeal.${view.redeal}`)));
   }
-  const showKitty = view.kitty && (view.phase === "discard" || (view.phase === "lead" && view.you !== view.contract?.bidder));
-  if (showKitty) {
+  const showKitty = view.phase === Phase.DISCARD || (view.phase === Phase.LEAD && view.you !== view.contract?.bidder);
+  if (view.kitty && showKitty) {
     parts.push(el("p", "", t("center.kitty")));
     const row = el("div", "kitty-row");
     for (const id of view.kitty) row.append(cardFace(id));
     parts.push(row);
   }
-  if (view.discards && ["lead", "play"].includes(view.phase)) {
+  if (view.discards && DISCARDS_SHOWN.has(view.phase)) {
     const p = el("p", "your-discards", `${t("center.your_discards")} `);
     view.discards.forEach((id, i) => {
       if (i) p.append(" ");

@@ -1,3 +1,4 @@
+// @ts-check
 // The trick in the middle: who played what; a finished trick stays with its winner
 // marked until the next card is led (and at least 2 s), then is collected towards its
 // winner and shows in the "Last trick" strip on the table.
@@ -8,16 +9,32 @@
 
 import { cardFace } from "./cards.js";
 import { cardName, t } from "./i18n.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
 import { positionOf, seatName } from "./table.js";
+import { Phase } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").TrickCard} TrickCard */
+/** @typedef {import("./protocol.js").StateEvent} Event */
+/** @typedef {import("./protocol.js").LastTrick} LastTrick */
 
 const HOLD_MS = 2000;
 const COLLECT_MS = 320;
-const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+/** The person asked for less motion (read when it matters: it can change). */
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
 
 // What the trick area shows; survives re-renders so animations are not restarted.
-const shown = { hold: null, since: 0, timer: null, collecting: false };
+/** @type {{ hold: LastTrick | null, since: number, timer: number | undefined, collecting: boolean }} */
+const shown = { hold: null, since: 0, timer: undefined, collecting: false };
 
+/**
+ * @param {View} view
+ * @param {TrickCard} play
+ * @param {number | null} winner
+ * @param {Set<string>} entering */
 function playedCard(view, play, winner, entering) {
   const figure = el("div", `played pos-${positionOf(view, play.seat)}`);
   if (play.seat === winner) figure.classList.add("winner");
@@ -34,19 +51,22 @@ function playedCard(view, play, winner, entering) {
 
 function release() {
   clearTimeout(shown.timer);
-  shown.timer = null;
+  shown.timer = undefined;
   shown.hold = null;
   shown.collecting = false;
 }
 
-/** The held trick goes once it has been seen 2 s and the next card is down. */
+/** The held trick goes once it has been seen 2 s and the next card is down.
+ * @param {View} view
+ * @param {() => void} rerender */
 function schedule(view, rerender) {
-  if (!shown.hold || shown.collecting) return;
+  const hold = shown.hold;
+  if (!hold || shown.collecting) return;
   const waited = Date.now() - shown.since;
   if (waited < HOLD_MS) {
     if (!shown.timer) {
-      shown.timer = setTimeout(() => {
-        shown.timer = null;
+      shown.timer = window.setTimeout(() => {
+        shown.timer = undefined;
         rerender();
       }, HOLD_MS - waited + 10);
     }
@@ -54,19 +74,22 @@ function schedule(view, rerender) {
   }
   if (!view.trick.length) return;
   shown.collecting = true;
-  const area = document.getElementById("trick");
-  area.classList.add("collect", `collect-to-${positionOf(view, shown.hold.winner)}`);
-  shown.timer = setTimeout(() => {
+  const area = byId("trick");
+  area.classList.add("collect", `collect-to-${positionOf(view, hold.winner)}`);
+  shown.timer = window.setTimeout(() => {
     release();
     rerender();
-  }, reducedMotion.matches ? 0 : COLLECT_MS);
+  }, reducedMotion() ? 0 : COLLECT_MS);
 }
 
 /** Render the trick area from the latest view and the events that led to it;
- * `rerender` is called when a hold ends. */
+ * `rerender` is called when a hold ends.
+ * @param {View} view
+ * @param {Event[]} events
+ * @param {() => void} rerender */
 export function renderTrick(view, events, rerender) {
-  const area = document.getElementById("trick");
-  if (view.phase === "lobby") {
+  const area = byId("trick");
+  if (view.phase === Phase.LOBBY) {
     release();
     area.replaceChildren();
     return;
@@ -89,26 +112,30 @@ export function renderTrick(view, events, rerender) {
   const hold = shown.hold;
   const plays = hold ? hold.cards : view.trick;
   const winner = hold ? hold.winner : null;
+  /** @type {HTMLElement[]} */
   const nodes = plays.map((play) => playedCard(view, play, winner, entering));
-  if (hold) nodes.push(el("p", "sr-only", t("trick.won_by", { name: seatName(view, winner) })));
+  if (hold) nodes.push(el("p", "sr-only", t("trick.won_by", { name: seatName(view, hold.winner) })));
   area.className = "trick";
-  if (shown.collecting) area.classList.add("collect", `collect-to-${positionOf(view, winner)}`);
+  if (hold && shown.collecting) area.classList.add("collect", `collect-to-${positionOf(view, hold.winner)}`);
   area.replaceChildren(...nodes);
   schedule(view, rerender);
   renderLastTrick(view);
 }
 
 /** The "Last trick" strip on the table: the latest finished trick that is not still in
- *  the middle (while one is held there, the one before it). */
+ *  the middle (while one is held there, the one before it).
+ * @param {View} view */
 function renderLastTrick(view) {
-  const strip = document.getElementById("last-trick");
-  const done = view.tricks && view.tricks.length ? view.tricks : [view.last_trick].filter(Boolean);
-  const held = (trick) => shown.hold && trick && shown.hold.cards.length === trick.cards.length
-    && shown.hold.cards.every((p, i) => trick.cards[i].card === p.card);
-  let last = done[done.length - 1] || null;
-  if (held(last)) last = done.length > 1 ? done[done.length - 2] : null;
-  strip.hidden = !last || view.phase === "lobby";
-  if (strip.hidden) {
+  const strip = byId("last-trick");
+  /** @type {LastTrick[]} */
+  const done = view.tricks && view.tricks.length ? view.tricks : view.last_trick ? [view.last_trick] : [];
+  /** @param {LastTrick | undefined} trick */
+  const held = (trick) => Boolean(shown.hold && trick && shown.hold.cards.length === trick.cards.length
+    && shown.hold.cards.every((p, i) => trick.cards[i]?.card === p.card));
+  let last = done[done.length - 1];
+  if (held(last)) last = done.length > 1 ? done[done.length - 2] : undefined;
+  strip.hidden = !last || view.phase === Phase.LOBBY;
+  if (!last || strip.hidden) {
     strip.replaceChildren();
     return;
   }

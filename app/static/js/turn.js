@@ -1,8 +1,11 @@
+// @ts-check
 // "Your turn", everywhere: the tab title and icon while it is your turn, and at the start
 // of a turn an optional short sound (WebAudio, no file), a vibration on phones and the
 // focus on the first control the turn needs (never taken from a text box: the chat).
 
 import { t } from "./i18n.js";
+
+/** @typedef {import("./protocol.js").View} View */
 
 const SOUND_KEY = "amerikaner.sound";
 const ICON = "/static/cards/favicon.svg";
@@ -10,9 +13,11 @@ const TURN_ICON = "/static/cards/favicon-turn.svg";
 
 let wasMine = false;
 let lastStage = "";
+/** @type {AudioContext | null} */
 let audio = null;
 
-/** It is this seat's turn and the view offers it something to do. */
+/** It is this seat's turn and the view offers it something to do.
+ * @param {View} view */
 export function isMyTurn(view) {
   return view.you !== null && view.you !== undefined && view.turn === view.you
     && Array.isArray(view.legal) && view.legal.length > 0;
@@ -24,14 +29,16 @@ export function soundOn() {
 
 function baseTitle() {
   const meta = document.querySelector("meta[name='i18n-title']");
-  return `${t(meta ? meta.content : "title.room")} · Amerikaner`;
+  return `${t(meta instanceof HTMLMetaElement ? meta.content : "title.room")} · Amerikaner`;
 }
 
+/** @param {boolean} mine */
 function setTitle(mine) {
   const title = mine ? `${t("turn.title")} · ${baseTitle()}` : baseTitle();
   if (document.title !== title) document.title = title;
 }
 
+/** @param {boolean} mine */
 function setIcon(mine) {
   const link = document.querySelector("link[rel='icon']");
   const href = mine ? TURN_ICON : ICON;
@@ -41,19 +48,20 @@ function setIcon(mine) {
 /** Two short soft notes (about 0.25 s in all). */
 export function chime() {
   try {
-    audio = audio || new AudioContext();
-    if (audio.state === "suspended") audio.resume();
-    const start = audio.currentTime + 0.01;
+    const context = audio || new AudioContext();
+    audio = context;
+    if (context.state === "suspended") context.resume();
+    const start = context.currentTime + 0.01;
     [660, 880].forEach((frequency, i) => {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
+      const osc = context.createOscillator();
+      const gain = context.createGain();
       osc.type = "sine";
       osc.frequency.value = frequency;
       const at = start + i * 0.12;
       gain.gain.setValueAtTime(0.0001, at);
       gain.gain.exponentialRampToValueAtTime(0.15, at + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.12);
-      osc.connect(gain).connect(audio.destination);
+      osc.connect(gain).connect(context.destination);
       osc.start(at);
       osc.stop(at + 0.13);
     });
@@ -62,7 +70,8 @@ export function chime() {
   }
 }
 
-/** The first control a turn needs: the roving stop of the bids, or of the hand. */
+/** The first control a turn needs: the roving stop of the bids, or of the hand.
+ * @returns {HTMLElement | null} */
 function firstControl() {
   return document.querySelector(
     "#controls [data-roving] [tabindex='0'], #controls button:not(:disabled), #hand [tabindex='0']");
@@ -78,7 +87,8 @@ function moveFocus() {
 }
 
 /** Called after every render: title and icon follow the turn; a new turn rings,
- *  vibrates and moves the focus. */
+ *  vibrates and moves the focus.
+ * @param {View} view */
 export function signalTurn(view) {
   const mine = isMyTurn(view);
   setTitle(mine);
@@ -99,7 +109,7 @@ export function signalTurn(view) {
 /** The sound toggle in the top bar (remembered; off by default). */
 export function setUpSoundToggle() {
   const box = document.getElementById("sound-toggle");
-  if (!box) return;
+  if (!(box instanceof HTMLInputElement)) return;
   box.checked = soundOn();
   box.addEventListener("change", () => {
     localStorage.setItem(SOUND_KEY, box.checked ? "1" : "0");

@@ -1,0 +1,39 @@
+// @ts-check
+// The room page's own state, kept apart from the server's view: the view is what the
+// server sent, untouched; this is what the client adds to it (a selection in progress,
+// the practice hint for the state shown, the review asked for, what the lobby shows).
+
+/** @typedef {import("./payloads.js").Action} Action */
+/** @typedef {import("./payloads.js").Reason} Reason */
+/** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
+
+/**
+ * @typedef {object} UiState
+ * @property {Set<string>} discard the cards chosen for the discard so far
+ * @property {string | null} leadCard the card picked for the first lead (the call follows)
+ * @property {boolean} grand the grand checkbox of the first lead
+ * @property {{ option: string, message: string } | null} rulesError the server's refusal of a rule change
+ * @property {boolean} rulesOpen the host's rules editor is open
+ * @property {string | null} lobbySignature what the lobby panel shows (redrawn when it changes)
+ * @property {string | null} stage deal, phase and turn: a new stage clears the selections
+ * @property {Action | null} hint practice: the strong bot's action for the state shown
+ * @property {Reason | null} hintReason why (an i18n key and its parameters)
+ * @property {{ message: ReviewFrame | null } | null} review the finished deal's review (null message: asked)
+ */
+
+/** A page's state before the first view.
+ * @returns {UiState} */
+export function newUiState() {
+  return {
+    discard: new Set(),
+    leadCard: null,
+    grand: false,
+    rulesError: null,
+    rulesOpen: false,
+    lobbySignature: null,
+    stage: null,
+    hint: null,
+    hintReason: null,
+    review: null,
+  };
+}

@@ -1,0 +1,19 @@
+// @ts-check
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { turnTimeLabel, valueLabel } from "../../app/static/js/lobby.js";
+import { useLanguage } from "./helpers.js";
+
+test("option values as players read them", () => {
+  useLanguage("en");
+  assert.equal(valueLabel("kitty_trick", true), "on");
+  assert.equal(valueLabel("kitty_trick", false), "off");
+  assert.equal(valueLabel("match", "deals:8"), "8 deals");
+  assert.equal(valueLabel("hand_size", 12), "12");
+});
+
+test("the turn timer: off, or its seconds", () => {
+  useLanguage("en");
+  assert.notEqual(turnTimeLabel(0), turnTimeLabel(30));
+  assert.match(turnTimeLabel(30), /30/);
+});

@@ -121,8 +121,8 @@ def slowest_positions() -> list[tuple[Match, int]]:
 
 
 def test_the_cap_holds_on_the_slowest_positions() -> None:
-    """The deadline holds (a little slack for a busy machine) on the most expensive
-    decisions; the default cap is one second."""
+    """The deadline holds on the most expensive decisions (the search stops within 0.1 s
+    of CPU time after it); the default cap is one second."""
     assert HARD_CAP == 1.0
     bot = SearchBot("strong", Settings(budget=60.0, samples=10_000, exact=4, exact_now=5,
                                        search_auction=True))
@@ -130,9 +130,12 @@ def test_the_cap_holds_on_the_slowest_positions() -> None:
     assert len(cases) >= 4
     for match, seat in cases:
         view = SeatView(match, seat)
-        start = time.monotonic()
+        # The work done after the deadline is counted in this thread's CPU time: a busy
+        # machine stretches wall time (the deadline then comes after less work), never
+        # the CPU time a search spends, so the bound holds on any machine.
+        start, cpu = time.monotonic(), time.thread_time()
         action = bot.choose(view, random.Random(2), deadline=start + 0.15)
-        spent = time.monotonic() - start
+        spent = time.thread_time() - cpu
         assert spent < 0.15 + 0.1, (match.deals[-1].phase, spent)
         if isinstance(action, Discard):
             assert not view.discard_allowed(action.cards)

@@ -16,8 +16,9 @@ import pytest
 from rooms_harness import Client, ServerThread, create_room, join_room, my_turn
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from app.rooms.core.wire_enums import CloseCode
 from app.rooms.server import connection
-from app.rooms.server.connection import CLOSE_FLOOD, FloodGuard, RateLimiter
+from app.rooms.server.connection import FloodGuard, RateLimiter
 
 
 def version_of(base: str, code: str) -> int:
@@ -333,7 +334,7 @@ def test_rate_limit_and_frame_size_limit(make_server: Callable[..., ServerThread
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             ann.recv(30)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_FLOOD
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.FLOOD
     got = [m["type"] if m["type"] == "pong" else m["code"] for m in ann.frames[mark:]]
     # the burst answered; then one warning for the whole streak of refusals
     assert got == ["pong"] * 10 + ["rate_limited"], got

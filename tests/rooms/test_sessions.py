@@ -14,7 +14,7 @@ from rooms_harness import Client, ServerThread, create_room
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.effects import Save
-from app.rooms.server.connection import CLOSE_FLOOD
+from app.rooms.core.wire_enums import CloseCode
 from app.rooms.store.sqlite import SqliteStore
 
 
@@ -81,7 +81,7 @@ def test_a_flood_closes_the_connection_on_uvicorn_s_own_protocol_too(
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             ann.recv(30)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_FLOOD
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.FLOOD
     # the room is fine and takes the person back
     again = Client(srv.base, room["room"], token=room["token"])
     assert again.wait_state(lambda v: True)["room"]["code"] == room["room"]

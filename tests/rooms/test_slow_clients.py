@@ -14,7 +14,8 @@ from typing import Any
 from rooms_harness import Client, ServerThread, create_room, join_room
 from starlette.websockets import WebSocketState
 
-from app.rooms.server.connection import CLOSE_TOO_SLOW, Connection
+from app.rooms.core.wire_enums import CloseCode
+from app.rooms.server.connection import Connection
 from app.settings import Settings
 
 
@@ -98,7 +99,7 @@ def test_connection_queue_overflow_closes_with_4408() -> None:
         return closed, ws.closed_with
 
     closed, code = asyncio.run(scenario())
-    assert closed and code == CLOSE_TOO_SLOW
+    assert closed and code == CloseCode.TOO_SLOW
 
 
 def test_frames_go_at_once_and_in_order_and_a_send_that_waits_keeps_them_in_order() -> None:

@@ -33,14 +33,14 @@ from app.rooms.core.effects import Received
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, error_frame
 from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_message
+from app.rooms.core.wire_enums import CloseCode
 from app.settings import Settings
 from app.web import audit
 
-from .runner import CLOSE_TRY_AGAIN, RoomRunner
+from .runner import RoomRunner
 
 log = logging.getLogger("amerikaner.rooms")
 
-CLOSE_TOO_SLOW, CLOSE_FLOOD, CLOSE_FAILED = 4408, 4429, 1011
 DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it cannot
 _lingering: set[asyncio.Task[None]] = set()  # closes and drains still in progress
 _ids = itertools.count(1)
@@ -180,7 +180,7 @@ class Connection:
             return
         if not self.flood.note():  # too many messages over the window: a flood, not a burst
             audit.refused("flood", address=self.audit_address, room=runner.code)
-            self.close_after_flush(CLOSE_FLOOD)
+            self.close_after_flush(CloseCode.FLOOD)
             return
         if not self.limiter.allow():
             if self.limiter.strikes == 1:
@@ -197,12 +197,12 @@ class Connection:
         except RoomError as exc:  # BadMessage included
             if runner.closed and exc.code == "unavailable":
                 # The room broke off: its error and close (1013) are on their way.
-                self.close_after_flush(CLOSE_TRY_AGAIN)
+                self.close_after_flush(CloseCode.TRY_AGAIN)
                 return
             self.send(error_frame(exc.code, exc.message, exc.option))
         except Exception:  # a bug: this connection ends, the room and the server go on
             log.exception("room %s: a message failed", runner.code)
-            self.close_after_flush(CLOSE_FAILED)
+            self.close_after_flush(CloseCode.FAILED)
 
     # -- sending ----------------------------------------------------------------------
 
@@ -225,7 +225,7 @@ class Connection:
         if backlog is not None:
             if len(backlog) >= self.queue_size:
                 log.info("dropping a connection that fell %d frames behind", self.queue_size)
-                self.close(CLOSE_TOO_SLOW)
+                self.close(CloseCode.TOO_SLOW)
             else:
                 backlog.append(item)
             return
@@ -258,7 +258,7 @@ class Connection:
             self._backlog = None
         except Exception:  # the client is gone, or too slow
             if not self.closed:
-                self.close(CLOSE_TOO_SLOW)
+                self.close(CloseCode.TOO_SLOW)
 
     def _drain_ended(self, drain: asyncio.Task[None]) -> None:
         # A cancelled drain keeps its CancelledError, whose traceback holds the drain's

@@ -30,6 +30,7 @@ from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import Chance, RestoreError
+from app.rooms.core.wire_enums import CloseCode
 from app.rooms.store import DamagedRoom, RoomStore, StoreError
 from app.runtime import memory
 from app.settings import Settings
@@ -275,7 +276,7 @@ class Registry:
                     await task
         for runner in list(self.rooms.values()):
             for conn in list(runner.conns.values()):
-                conn.close(1001)
+                conn.close(CloseCode.GOING_AWAY)
             runner.stop()
         self.rooms.clear()
         self.thinkers.close()

@@ -35,6 +35,7 @@ from app.rooms.core.effects import (
 from app.rooms.core.errors import RoomError, unavailable
 from app.rooms.core.frames import error_frame
 from app.rooms.core.room import RoomCore
+from app.rooms.core.wire_enums import CloseCode
 from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
 
@@ -42,7 +43,6 @@ from .thinking import Thinkers, decide
 
 log = logging.getLogger("amerikaner.rooms")
 
-CLOSE_TRY_AGAIN = 1013
 _SEEDS = random.Random()  # each bot decision gets its own generator, seeded from this one
 
 
@@ -220,7 +220,7 @@ class RoomRunner:
         frame = orjson.dumps(error_frame(refusal.code, refusal.message))
         for conn in self.conns.values():
             conn.send_encoded(frame)
-            conn.close_after_flush(CLOSE_TRY_AGAIN)
+            conn.close_after_flush(CloseCode.TRY_AGAIN)
         self._on_broken(self)
 
     def stop(self) -> None:

@@ -21,21 +21,26 @@ from app.rooms.core.effects import Connect, Disconnect
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import error_frame
 from app.rooms.core.messages import Hello, parse_client_message
+from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.settings import Settings
 from app.web import audit
 from app.web.guards import Guards
 
 from .connection import Connection, DirectSend
 from .registry import Registry, RoomElsewhere
-from .runner import CLOSE_TRY_AGAIN, RoomRunner
+from .runner import RoomRunner
 
 log = logging.getLogger("amerikaner.rooms")
 
-CLOSE_NO_HELLO, CLOSE_BAD_TOKEN, CLOSE_PRIVATE, CLOSE_NO_ROOM, CLOSE_CROWDED = (
-    4400, 4401, 4403, 4404, 4409)
-HELLO_CLOSE = {"bad_token": CLOSE_BAD_TOKEN, "private_room": CLOSE_PRIVATE,
-               "room_not_found": CLOSE_NO_ROOM, "unavailable": CLOSE_TRY_AGAIN,
-               "room_damaged": CLOSE_TRY_AGAIN, "too_many_connections": CLOSE_CROWDED}
+# What a refused hello's error code closes the socket with.
+HELLO_CLOSE: dict[str, CloseCode] = {
+    ErrorCode.BAD_TOKEN: CloseCode.BAD_TOKEN,
+    ErrorCode.PRIVATE_ROOM: CloseCode.PRIVATE,
+    ErrorCode.ROOM_NOT_FOUND: CloseCode.NO_ROOM,
+    ErrorCode.UNAVAILABLE: CloseCode.TRY_AGAIN,
+    ErrorCode.ROOM_DAMAGED: CloseCode.TRY_AGAIN,
+    ErrorCode.TOO_MANY_CONNECTIONS: CloseCode.CROWDED,
+}
 RETRY_AFTER = "1"  # seconds, on a 503
 
 
@@ -59,14 +64,14 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     address = guards.address(ws.scope)
     if not origin_allowed(ws, settings.origins):
         audit.refused("origin", address=address, origin=ws.headers.get("origin"))
-        await ws.close(code=1008)  # before accept: the handshake is refused with 403
+        await ws.close(code=CloseCode.POLICY)  # before accept: the handshake is refused with 403
         return
     if await _served_elsewhere(ws, code, registry):
         return
     key = guards.key(address)
     if not guards.ws_per_address.acquire(key):
         audit.refused("websocket", address=address, limit=settings.ws_per_address)
-        await ws.close(code=1013)  # before accept: refused with 403; try again later
+        await ws.close(code=CloseCode.TRY_AGAIN)  # before accept: refused with 403; try again later
         return
     seat_key: tuple[str, int] | None = None
     runner: RoomRunner | None = None
@@ -108,7 +113,7 @@ async def _served_elsewhere(ws: WebSocket, code: str, registry: Registry) -> boo
                 headers={"Retry-After": RETRY_AFTER}))
         else:
             await ws.accept()
-            await ws.close(code=CLOSE_TRY_AGAIN)
+            await ws.close(code=CloseCode.TRY_AGAIN)
         return True
     except RoomError:
         pass
@@ -128,13 +133,13 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
     try:
         runner = await registry.require(code)
     except RoomError as exc:
-        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
+        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CloseCode.NO_HELLO))
         return None, None
     try:  # not wait_for: a client gone before its hello would leave a cycle
         async with asyncio.timeout(settings.hello_timeout):
             raw = await conn.receive()
     except TimeoutError:
-        await _refuse(conn, RoomError("hello_required", "say hello first"), CLOSE_NO_HELLO)
+        await _refuse(conn, RoomError("hello_required", "say hello first"), CloseCode.NO_HELLO)
         return None, None
     seat_key: tuple[str, int] | None = None
     try:
@@ -161,6 +166,6 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
     except RoomError as exc:
         if seat_key is not None:
             guards.ws_per_seat.release(seat_key)
-        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CLOSE_NO_HELLO))
+        await _refuse(conn, exc, HELLO_CLOSE.get(exc.code, CloseCode.NO_HELLO))
         return None, None
     return runner, seat_key

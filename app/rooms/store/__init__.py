@@ -40,9 +40,6 @@ class RoomStore(Protocol):
     description: str  # for the log: where the data lives (never a password)
     shared: bool  # other processes use this store too: rooms are created for them to load
     renew_every: float | None  # seconds between ``renew`` calls; None: leases never lapse
-    # ``append`` waits for I/O (a database server): a room's messages are then handled in
-    # their connections' tasks; False (SQLite: it returns without suspending), inline
-    appends_wait: bool
 
     async def acquire(self, code: str) -> bool:
         """Take the room for this process before loading or creating it; ``False``:

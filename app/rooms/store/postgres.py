@@ -114,7 +114,6 @@ def _failures(what: str) -> Iterator[None]:
 
 class PostgresStore:
     shared = True  # several processes use one database: rooms move between them by lease
-    appends_wait = True  # every append is a round trip to the server
 
     def __init__(self, pool: asyncpg.Pool, url: str, lease_seconds: float,
                  owner: str | None = None,

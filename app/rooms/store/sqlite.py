@@ -50,7 +50,6 @@ class SqliteStore:
 
     shared = False
     renew_every: float | None = None
-    appends_wait = False  # an append runs on the loop and returns without suspending
 
     def __init__(self, data_dir: Path) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)

@@ -11,34 +11,21 @@ its last renewal) is a fake one where it matters."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
 
 from app.rooms.core.effects import Save
-from app.rooms.core.records import Chatted, Checkpoint
 from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.postgres import PostgresStore, redacted
 
-
-def room(n: int) -> Checkpoint:
-    """A checkpoint record (the store reads no more of it than its kind)."""
-    return Checkpoint(code=f"room{n}", practice=False, rules={"preset": "standard"}, seats=[],
-                      host=None, grace_seconds=0, next_deal_pause=0, match_number=n,
-                      recorded_match=0, game=0)
-
-
-def chat(text: str) -> Chatted:
-    return Chatted(seat=None, name="Ann", text=text, at=0.0)
-
-
-def unwritable() -> Chatted:
-    """A record that cannot be written (its text is no string)."""
-    return Chatted.model_construct(seat=None, name="Ann", text=object(), at=0.0)
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
+from store_records import chat, room, unwritable
 
 LONG = 600.0  # a lease no test outlives: a store that renews nothing stays alive throughout
 PATIENCE = 30.0  # seconds to wait for what happens by itself (a task, a lease's end)

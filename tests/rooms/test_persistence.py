@@ -8,27 +8,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from store_records import chat, room, unwritable
 
 from app.rooms.core.effects import Save
-from app.rooms.core.records import Chatted, Checkpoint
 from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.sqlite import SqliteStore
-
-
-def room(n: int) -> Checkpoint:
-    """A checkpoint record (the store reads no more of it than its kind)."""
-    return Checkpoint(code=f"room{n}", practice=False, rules={"preset": "standard"}, seats=[],
-                      host=None, grace_seconds=0, next_deal_pause=0, match_number=n,
-                      recorded_match=0, game=0)
-
-
-def chat(text: str) -> Chatted:
-    return Chatted(seat=None, name="Ann", text=text, at=0.0)
-
-
-def unwritable() -> Chatted:
-    """A record that cannot be written (its text is no string)."""
-    return Chatted.model_construct(seat=None, name="Ann", text=object(), at=0.0)
 
 
 def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:

@@ -66,8 +66,6 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
     changed."""
     d = Draft(state, rt, timing, now)
     reply: JoinedRoom | None = None
-    # keyword patterns: a positional one looks ``__match_args__`` up by a new string
-    # each time, which the attribute cache keeps (memory.py)
     match event:
         case Received(conn=conn, message=message):
             _received(d, conn, message)

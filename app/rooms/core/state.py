@@ -225,9 +225,11 @@ class Draft:
         self.changed = False        # something only the runtime shows changed
         self.welcomed: list[int] = []
 
-    def record(self, record: Record, deal: DealState | None = None) -> None:
-        """Log and apply ``record``; its game events happened in ``deal``."""
-        events = self.state.record(record)
+    def record(self, record: Record, deal: DealState | None = None,
+               action: Action | None = None) -> None:
+        """Log and apply ``record``; its game events happened in ``deal`` (``action``: an
+        ``Acted`` record's, see ``RoomState.record``)."""
+        events = self.state.record(record, action)
         if events:
             self.happened.append((deal, events))
 
@@ -236,10 +238,7 @@ class Draft:
         rules refuse it)."""
         match = self.state.match
         assert match is not None
-        deal = match.deal
-        events = self.state.record(Acted.of(seat, action), action)
-        if events:
-            self.happened.append((deal, events))
+        self.record(Acted.of(seat, action), match.deal, action)
 
     def happen(self, item: Happening) -> None:
         self.happened.append(item)

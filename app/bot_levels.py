@@ -11,6 +11,8 @@ from enum import StrEnum
 
 
 class BotLevel(StrEnum):
+    """The bot levels a seat can get, weakest first."""
+
     RANDOM = "random"
     EASY = "easy"
     NORMAL = "normal"

@@ -23,7 +23,6 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from app.bot_levels import BOT_LEVELS
 from app.rules import wire
 
 from . import contract_js, schema_doc
@@ -73,8 +72,6 @@ def build_schema() -> dict[str, Any]:
                     raise ValueError(f"{cls.__name__}.{field}: {missing} are not wire types")
                 defs[cls.__name__]["properties"][field] = {"anyOf": [
                     {"$ref": REF.format(model=shape.__name__)} for shape in shapes]}
-    defs["BotLevel"] = {"enum": list(BOT_LEVELS), "title": "BotLevel", "type": "string",
-                        "description": "The bot levels a seat can get, weakest first."}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Amerikaner rooms protocol",

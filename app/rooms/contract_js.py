@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.bot_levels import BOT_LEVELS
-
 from . import schema_doc
 from .core import wire_enums
 
@@ -124,7 +122,7 @@ def render(schema: dict[str, Any]) -> str:
     out += ["/** @typedef {typeof TURN_SECONDS[number]} TurnSecondsValue */"]
     out += _const("BOT_PACES", _frozen_list(values["BotPace"]), "The bot paces, slowest first.")
     out += _const("REACTIONS", _frozen_list(values["Reaction"]), "The quick reactions, in order.")
-    out += _const("BOT_LEVELS", _frozen_list(list(BOT_LEVELS)),
+    out += _const("BOT_LEVELS", _frozen_list(values["BotLevel"]),
                   "The bot levels, weakest first.")
     out += ["", "/** Numbers a client needs to shape its input (the server refuses more). */",
             "export const LIMITS = Object.freeze({"]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from app.bot_levels import BOT_LEVELS
+from app.bot_levels import BotLevel
 from app.rules import wire
 from app.rules.outcomes import AllPassedOutcome, Outcome, VoidReason
 from app.rules.phases import Phase
@@ -60,7 +60,7 @@ SECTIONS: list[tuple[str, list[type]]] = [
 ENUMS: list[type[Enum]] = [
     Phase, Outcome, VoidReason, AllPassedOutcome, wire_enums.BotPace, wire_enums.Reaction,
     wire_enums.ChatKind, wire_enums.SeatEventKind, wire_enums.CountdownKind,
-    wire_enums.ErrorCode, wire_enums.CloseCode]
+    wire_enums.ErrorCode, wire_enums.CloseCode, BotLevel]
 
 
 @dataclass(frozen=True)
@@ -73,15 +73,13 @@ class EnumDoc:
 
 
 def enum_docs() -> list[EnumDoc]:
-    """Every enum of the protocol, ``BotLevel`` (from app.bots' names) included."""
+    """Every enum of the protocol."""
     out = []
     for enum in ENUMS:
         comments = _member_comments(enum)
         doc = inspect.cleandoc(enum.__dict__.get("__doc__") or "")
         out.append(EnumDoc(enum.__name__, doc.replace("\n", " ").replace("``", "`"),
                            [(m.name, m.value, comments.get(m.name, "")) for m in enum]))
-    out.append(EnumDoc("BotLevel", "The bot levels a seat can get, weakest first.",
-                       [(level.upper(), level, "") for level in BOT_LEVELS]))
     return out
 
 

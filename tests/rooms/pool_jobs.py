@@ -26,8 +26,10 @@ def wait_for(gate: str, value: str) -> str:
 
 
 def announce_then_wait(note: str, gate: str) -> int:
-    """Write this worker's pid to ``note``, then wait for ``gate``."""
-    Path(note).write_text(str(os.getpid()))
+    """Write this worker's pid to ``note`` (whole: written beside it, then renamed, so
+    the test never reads the file created but still empty), then wait for ``gate``."""
+    Path(note + ".part").write_text(str(os.getpid()))
+    os.replace(note + ".part", note)
     wait_for(gate, "")
     return os.getpid()
 

@@ -97,7 +97,10 @@ class Soak:
         self.base = server.base
         self.pid = server.pid
         self.stats = self.counting_stats()
-        self.http = httpx.AsyncClient(base_url=self.base, timeout=10)
+        # No keep-alive: a pooled connection idle past uvicorn's keep-alive time is closed by
+        # the server, and reusing it as it closes raised httpx.ReadError mid-run.
+        self.http = httpx.AsyncClient(base_url=self.base, timeout=10,
+                                      limits=httpx.Limits(max_keepalive_connections=0))
         self.created = 0
         self.memory: dict[str, Any] = {"samples": []}
         self.heap_seen: dict[str, Any] = {}  # the server's live heap (/healthz)

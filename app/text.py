@@ -37,7 +37,7 @@ JOINERS = frozenset((ZWJ, ZWNJ))
 _REFUSED_CATEGORIES = frozenset(("Cc", "Cf", "Cs"))
 _VISIBLE_CATEGORIES = ("L", "N", "S", "P")  # letters, numbers, symbols, punctuation
 I18N_DIR = Path(__file__).resolve().parent / "static" / "i18n"
-SERVER_BOT_FORM = "Bot {n}"  # the name the server gives a bot's seat (app/rooms/core/seats.py)
+SERVER_BOT_FORM = "Bot {n}"  # the name the server gives a bot's seat (records.py, Seat)
 
 
 class TextError(ValueError):

@@ -1,4 +1,4 @@
-"""Bounded JSON parsing (app/rooms/core/messages.py, ``parse_json``): too deep, broken or
+"""Bounded JSON parsing (app/rooms/server/connection.py, ``parse_json``): too deep, broken or
 hostile frames are one ``BadMessage`` with code ``bad_json``, never another exception."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rooms.core.messages import MAX_DEPTH, BadMessage, parse_json
-from app.rooms.core.messages import json_depth as depth
+from app.rooms.server.connection import MAX_DEPTH, BadMessage, parse_json
+from app.rooms.server.connection import json_depth as depth
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),

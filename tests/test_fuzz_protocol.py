@@ -52,8 +52,8 @@ from rooms_harness import (
 )
 from serve_process import ServeProcess
 
-from app.jsonsafe import MAX_DEPTH
 from app.rooms.core.messages import CLIENT_TYPES
+from app.rooms.server.connection import MAX_DEPTH
 from app.settings import Settings
 
 RULES = {"preset": "standard", "match": "deals:1"}  # one deal: quick to play out

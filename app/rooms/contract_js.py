@@ -85,6 +85,10 @@ def _union(parts: list[str]) -> str:
 def _typedef(name: str, schema: dict[str, Any], enums: dict[str, frozenset[Any]],
              comments: dict[str, tuple[str, str]]) -> list[str]:
     description = " ".join(str(schema.get("description", "")).replace("``", "`").split())
+    if name == "JsonValue":  # pydantic's JsonValue: any JSON, which the schema leaves open;
+        # unknown, not any: a client narrows it before use (JSDoc cannot spell the
+        # recursive union of JSON's types: TS2456)
+        return ["/**", " * Any JSON value.", " * @typedef {unknown} JsonValue", " */"]
     if schema.get("type") != "object" or "properties" not in schema:
         lines = ["/**"] + ([f" * {description}"] if description else [])
         return [*lines, f" * @typedef {{{ts_type(schema, enums)}}} {name}", " */"]

@@ -8,8 +8,8 @@ import asyncio
 
 import asyncpg
 import pytest
+from store_records import save_of
 
-from app.rooms.core.effects import Save
 from app.rooms.core.records import Chatted, Checkpoint
 from app.rooms.store import StoredRoom
 from app.rooms.store.postgres import PostgresStore
@@ -39,7 +39,7 @@ def test_an_empty_database_gets_every_version(database_url: str) -> None:
         stores = await asyncio.gather(*(PostgresStore.connect(database_url) for _ in range(3)))
         assert await versions(database_url) == list(range(1, VERSION + 1))
         assert await stores[0].acquire("abcde")
-        await stores[0].append("abcde", Save(0, [ROOM], []))
+        await stores[0].append("abcde", save_of(0, [ROOM], []))
         for store in stores:
             await store.close()
 
@@ -63,7 +63,7 @@ def test_a_version_1_database_keeps_its_rooms(database_url: str) -> None:
         assert await store.load("abcde") == StoredRoom(0, [ROOM, chat("hi")])
         assert await store.load_record("abcde") == {"r": 1}
         assert await store.acquire("abcde")
-        await store.append("abcde", Save(2, [chat("v2")], []))
+        await store.append("abcde", save_of(2, [chat("v2")], []))
         con = await asyncpg.connect(database_url)
         owners = [r[0] for r in await con.fetch("SELECT owner FROM log WHERE code='abcde' "
                                                 "ORDER BY seq")]

@@ -20,12 +20,11 @@ from typing import Any
 import asyncpg
 import pytest
 
-from app.rooms.core.effects import Save
 from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.postgres import PostgresStore, redacted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from store_records import chat, room, unwritable
+from store_records import chat, room, save_of, unwritable
 
 LONG = 600.0  # a lease no test outlives: a store that renews nothing stays alive throughout
 PATIENCE = 30.0  # seconds to wait for what happens by itself (a task, a lease's end)
@@ -69,23 +68,23 @@ def test_appends_are_all_or_nothing_and_numbered(database_url: str) -> None:
     async def scenario() -> None:
         store = await PostgresStore.connect(database_url)
         assert await store.acquire("abcde")
-        await store.append("abcde", Save(0, [room(1), chat("a")], []))
+        await store.append("abcde", save_of(0, [room(1), chat("a")], []))
         assert await store.exists("abcde") and not await store.exists("zzzzz")
         with pytest.raises(StoreError):  # entry 1 is taken: no part of this save is kept
-            await store.append("abcde", Save(1, [chat("b"), chat("c")], [(1, {"r": 1})]))
+            await store.append("abcde", save_of(1, [chat("b"), chat("c")], [(1, {"r": 1})]))
         with pytest.raises(StoreError):  # the same, in the one-statement append
-            await store.append("abcde", Save(1, [chat("b"), chat("c")], []))
+            await store.append("abcde", save_of(1, [chat("b"), chat("c")], []))
         with pytest.raises(ValueError):  # cannot be written: nothing is
-            await store.append("abcde", Save(2, [chat("x"), unwritable()], []))
+            await store.append("abcde", save_of(2, [chat("x"), unwritable()], []))
         assert await store.load("abcde") == StoredRoom(0, [room(1), chat("a")])
         assert await store.load_record("abcde") is None
-        await store.append("abcde", Save(2, [chat("b")], [(1, {"r": 1})]))
-        await store.append("abcde", Save(3, [chat("c"), chat("d")], []))
+        await store.append("abcde", save_of(2, [chat("b")], [(1, {"r": 1})]))
+        await store.append("abcde", save_of(3, [chat("c"), chat("d")], []))
         assert await store.load("abcde") == StoredRoom(
             0, [room(1), chat("a"), chat("b"), chat("c"), chat("d")])
         assert await store.load_record("abcde") == {"r": 1}
         # a checkpoint: the log before it is no longer needed, loading starts there
-        await store.append("abcde", Save(5, [room(2), chat("e")], [(2, {"r": 2})]))
+        await store.append("abcde", save_of(5, [room(2), chat("e")], [(2, {"r": 2})]))
         assert await store.load("abcde") == StoredRoom(5, [room(2), chat("e")])
         assert await store.load_record("abcde") == {"r": 2}  # the last match's
         assert await store.load("zzzzz") is None and await store.ping()
@@ -100,7 +99,7 @@ def test_idle_rooms_are_forgotten_unless_a_live_process_serves_them(database_url
         store = await PostgresStore.connect(database_url, lease_seconds=LONG)
         for code in ("older", "inuse"):
             assert await store.acquire(code)
-            await store.append(code, Save(0, [room(1)], [(1, {"r": 1})]))
+            await store.append(code, save_of(0, [room(1)], [(1, {"r": 1})]))
         store.release("older")
 
         async def let_go() -> bool:  # the lease row goes in a moment, off the caller
@@ -126,17 +125,17 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
         a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
         b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
         assert await a.acquire("abcde") and await a.acquire("abcde")  # ours: again fine
-        await a.append("abcde", Save(0, [room(1)], []))
+        await a.append("abcde", save_of(0, [room(1)], []))
         assert not await b.acquire("abcde")  # A is alive and holds it
         with pytest.raises(StoreError):  # B never took it: fenced
-            await b.append("abcde", Save(1, [chat("b")], []))
+            await b.append("abcde", save_of(1, [chat("b")], []))
         assert await a.renew() == set()
         # A stops renewing (paused, cut off, dead): its lease lapses and B takes the room
         await lapse(database_url, "A")
         assert await b.acquire("abcde")
         with pytest.raises(StoreError):  # A's write comes too late: fenced
-            await a.append("abcde", Save(1, [chat("a")], []))
-        await b.append("abcde", Save(1, [chat("b")], []))
+            await a.append("abcde", save_of(1, [chat("a")], []))
+        await b.append("abcde", save_of(1, [chat("b")], []))
         assert await a.renew() == set()  # A already let it go when its write failed
         assert await a.acquire("fghij")
         assert await b.acquire("klmno")
@@ -170,14 +169,14 @@ def test_a_lease_lapses_by_itself_once_its_process_stops_renewing(database_url: 
         a = await PostgresStore.connect(database_url, lease_seconds=0.5, owner="A")
         b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
         assert await a.acquire("abcde")
-        await a.append("abcde", Save(0, [room(1)], []))
+        await a.append("abcde", save_of(0, [room(1)], []))
 
         async def taken() -> bool:
             return await b.acquire("abcde")
 
         await eventually(taken, "A's lease never lapsed")  # A renews nothing meanwhile
         with pytest.raises(StoreError):  # fenced
-            await a.append("abcde", Save(1, [chat("a")], []))
+            await a.append("abcde", save_of(1, [chat("a")], []))
         await a.close()
         await b.close()
 

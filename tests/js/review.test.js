@@ -39,7 +39,7 @@ test("a decision in words names the trick in play, the phase before it", () => {
   useLanguage("en");
   assert.equal(decisionText(decision(1.25, 0.1)),
     "Trick 3: you chose Two of clubs; the strong bot would choose Ace of clubs (about 1.3 points better on average).");
-  const bid = { ...decision(2, 0.1), phase: Phase.AUCTION, trick: null, chosen: { bid: 7 }, best: { bid: "pass" } };
+  const bid = { ...decision(2, 0.1), phase: Phase.AUCTION, trick: null, chosen: { bid: 7 }, best: { bid: /** @type {const} */ ("pass") } };
   assert.match(decisionText(bid), /^Bidding: you chose bid 7; the strong bot would choose pass /);
 });
 

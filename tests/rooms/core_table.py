@@ -35,11 +35,12 @@ from app.rooms.core.effects import (
 )
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, StateFrame, frame_adapter
-from app.rooms.core.messages import Hello, RoomMessage, parse_client_message
+from app.rooms.core.messages import Hello, RoomMessage
 from app.rooms.core.records import Record
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RoomState, replay
 from app.rooms.server.chance import chance_of
+from app.rooms.server.connection import parse_client_message
 from app.rooms.server.thinking import decide, hint_job, job_of
 from app.rules import Match, RuleSet, SeatView
 

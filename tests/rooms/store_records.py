@@ -3,7 +3,8 @@ stores read no more of a record than its kind, so small ones do."""
 
 from __future__ import annotations
 
-from app.rooms.core.records import Chatted, Checkpoint
+from app.rooms.core.effects import Save
+from app.rooms.core.records import Chatted, Checkpoint, JsonObject, Record
 
 
 def room(n: int) -> Checkpoint:
@@ -20,3 +21,10 @@ def chat(text: str) -> Chatted:
 def unwritable() -> Chatted:
     """A record that cannot be written (its text is no string)."""
     return Chatted.model_construct(seat=None, name="Ann", text=object(), at=0.0)
+
+
+def save_of(first_seq: int, entries: list[Record],
+            records: list[tuple[int, JsonObject]]) -> Save:
+    """A save as the room makes it: flagged as a checkpoint when it starts with one."""
+    return Save(first_seq, entries, records,
+                checkpoint=bool(entries) and isinstance(entries[0], Checkpoint))

@@ -9,7 +9,6 @@ import ast
 import json
 import random
 import time
-import typing
 from pathlib import Path
 from typing import Any
 
@@ -162,13 +161,6 @@ def test_a_literal_of_exactly_an_enums_values_is_that_enum_in_js() -> None:
     enums = {"ChatKind": frozenset(wire_enums.ChatKind)}
     assert contract_js.ts_type({"enum": ["system", "text", "reaction"]}, enums) == "ChatKindValue"
     assert contract_js.ts_type({"enum": ["system", "text"]}, enums) == '("system" | "text")'
-
-
-@pytest.mark.parametrize(("alias", "enum"), [
-    (frames.ChatKind, wire_enums.ChatKind), (frames.SeatEventKind, wire_enums.SeatEventKind),
-    (frames.CountdownKind, wire_enums.CountdownKind)])
-def test_the_frames_literals_are_their_enums(alias: Any, enum: Any) -> None:
-    assert list(typing.get_args(alias)) == [m.value for m in enum]
 
 
 def _codes_used() -> set[str]:

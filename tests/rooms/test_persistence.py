@@ -8,9 +8,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from store_records import chat, room, unwritable
+from store_records import chat, room, save_of, unwritable
 
-from app.rooms.core.effects import Save
 from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.sqlite import SqliteStore
 
@@ -18,19 +17,19 @@ from app.rooms.store.sqlite import SqliteStore
 def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = SqliteStore(tmp_path)
-        await store.append("abcde", Save(0, [room(1), chat("a")], []))
+        await store.append("abcde", save_of(0, [room(1), chat("a")], []))
         assert await store.exists("abcde") and not await store.exists("zzzzz")
         with pytest.raises(StoreError):  # entry 1 is taken: no part of this save is kept
-            await store.append("abcde", Save(1, [chat("b"), chat("c")], [(1, {"r": 1})]))
+            await store.append("abcde", save_of(1, [chat("b"), chat("c")], [(1, {"r": 1})]))
         with pytest.raises(ValueError):  # cannot be written: nothing is
-            await store.append("abcde", Save(2, [chat("x"), unwritable()], []))
+            await store.append("abcde", save_of(2, [chat("x"), unwritable()], []))
         assert await store.load("abcde") == StoredRoom(0, [room(1), chat("a")])
         assert await store.load_record("abcde") is None
-        await store.append("abcde", Save(2, [chat("b")], [(1, {"r": 1})]))
+        await store.append("abcde", save_of(2, [chat("b")], [(1, {"r": 1})]))
         assert await store.load("abcde") == StoredRoom(0, [room(1), chat("a"), chat("b")])
         assert await store.load_record("abcde") == {"r": 1}
         # a checkpoint: the log before it is no longer needed, loading starts there
-        await store.append("abcde", Save(3, [room(2), chat("d")], [(2, {"r": 2})]))
+        await store.append("abcde", save_of(3, [room(2), chat("d")], [(2, {"r": 2})]))
         assert await store.load("abcde") == StoredRoom(3, [room(2), chat("d")])
         assert await store.load_record("abcde") == {"r": 2}  # the last match's
         assert await store.load("zzzzz") is None and await store.ping()
@@ -42,12 +41,12 @@ def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:
 def test_idle_rooms_are_forgotten_with_their_logs_and_records(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = SqliteStore(tmp_path)
-        await store.append("older", Save(0, [room(1)], [(1, {"r": 1})]))
+        await store.append("older", save_of(0, [room(1)], [(1, {"r": 1})]))
         assert await store.forget_idle(older_than=0) == 0  # nothing is older than 1970
         assert await store.forget_idle(older_than=2**40) == 1
         assert await store.load("older") is None and not await store.exists("older")
         assert await store.load_record("older") is None
-        await store.append("older", Save(0, [room(2)], []))  # the store still writes
+        await store.append("older", save_of(0, [room(2)], []))  # the store still writes
         assert await store.load("older") == StoredRoom(0, [room(2)])
         await store.maintain()
         await store.close()
@@ -76,11 +75,11 @@ def test_moves_and_reads_leave_no_objects_and_start_no_threads(tmp_path: Path) -
         store = SqliteStore(tmp_path)
         new = [t.name for t in threading.enumerate() if t not in before]
         assert any(n.startswith("sqlite-read") for n in new), new  # its thread, from the start
-        await store.append("abcde", Save(0, [room(1)], []))
+        await store.append("abcde", save_of(0, [room(1)], []))
         await store.load("abcde")
         running, refs = threads(), weak_references()
         for seq in range(1, 181):  # fewer than 200: no clean-up hides them
-            await store.append("abcde", Save(seq, [chat(f"{seq}")], []))
+            await store.append("abcde", save_of(seq, [chat(f"{seq}")], []))
             if seq % 20 == 0:
                 assert await store.exists("abcde")
                 assert (await store.load("abcde")) is not None
@@ -102,11 +101,11 @@ def test_a_room_that_leaves_memory_leaves_nothing_in_the_store(tmp_path: Path) -
     a room that leaves memory takes that with it, and its next save writes the time."""
     async def scenario() -> None:
         store = SqliteStore(tmp_path)
-        await store.append("abcde", Save(0, [room(1)], []))
+        await store.append("abcde", save_of(0, [room(1)], []))
         assert "abcde" in store._touched
         store.release("abcde")
         assert "abcde" not in store._touched
-        await store.append("abcde", Save(1, [chat("a")], []))
+        await store.append("abcde", save_of(1, [chat("a")], []))
         assert "abcde" in store._touched  # written again: the room is in use
         await store.close()
 
@@ -119,10 +118,10 @@ def test_the_store_gives_its_caches_back_and_goes_on(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = SqliteStore(tmp_path)
         for seq in range(50):
-            await store.append("abcde", Save(seq, [room(1) if seq == 0 else chat(f"{seq}")],
+            await store.append("abcde", save_of(seq, [room(1) if seq == 0 else chat(f"{seq}")],
                                              []))
         await store.shrink()
-        await store.append("abcde", Save(50, [chat("after")], []))
+        await store.append("abcde", save_of(50, [chat("after")], []))
         loaded = await store.load("abcde")
         assert loaded is not None and len(loaded.entries) == 51
         await store.close()

@@ -16,21 +16,11 @@ from typing_extensions import TypedDict
 
 from app.rules import Action, Match, RuleSet
 
-from .frames import Frame, JoinedRoom, ReviewPayload
+from .frames import ActionJson, Frame, JoinedRoom, JsonObject, ReviewPayload
 from .messages import Hello, RoomMessage
-from .records import Checkpoint, JsonObject, Record
+from .records import Record
 
 # -- what the bots' threads hand back -------------------------------------------------
-
-
-class ActionJson(TypedDict, total=False):
-    """An action in the game record's shape (GAME-RECORD.md)."""
-
-    bid: int | str
-    discard: list[str]
-    play: str
-    call: str
-    grand: bool
 
 
 class HintPayload(TypedDict):
@@ -123,11 +113,9 @@ class Save:
     first_seq: int
     entries: list[Record]
     records: list[tuple[int, JsonObject]]
-
-    @property
-    def checkpoint(self) -> bool:
-        """The entries start with a checkpoint: the log before it may be forgotten."""
-        return bool(self.entries) and isinstance(self.entries[0], Checkpoint)
+    # The entries start with a checkpoint: the log before it may be forgotten (the room
+    # says so as it checkpoints; the store does not look into the records).
+    checkpoint: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,15 +8,29 @@ from these classes (``python -m app.rooms.contract_gen``) and a test keeps them 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired
 
-from pydantic import TypeAdapter, with_config
+from pydantic import JsonValue, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from app.rules.actions import BidValue
 from app.rules.phases import Phase
 from app.rules.wire import FORBID, GameEventWire, WireView
 
-from .wire_enums import BotPace, ErrorCode
+from .wire_enums import BotPace, ChatKind, CountdownKind, ErrorCode, SeatEventKind
+
+JsonObject = dict[str, JsonValue]  # a JSON object as it comes: rules, parameters
+
+
+@with_config(FORBID)
+class ActionJson(TypedDict, total=False):
+    """An action in the game record's shape (GAME-RECORD.md)."""
+
+    bid: BidValue
+    discard: list[str]
+    play: str
+    call: str
+    grand: bool
 
 
 class WireShape:
@@ -53,11 +67,6 @@ class SeatInfo(TypedDict):
     again: bool               # match over: this person said "Play again"
 
 
-# The wire_enums ``ChatKind``, ``SeatEventKind`` and ``CountdownKind`` as ``Literal``s: the
-# core still passes these words as plain strings (tests/test_contract.py keeps each
-# ``Literal`` equal to its enum, which is the declaration docs and client read).
-ChatKind = Literal["text", "system", "reaction"]
-CountdownKind = Literal["grace", "turn"]
 
 
 @with_config(FORBID)
@@ -113,8 +122,8 @@ class RoomInfo(TypedDict):
     your_seat: int | None     # this connection's seat, also while a takeover is pending
     seats: list[SeatInfo]
     spectators: int
-    rules: dict[str, Any]
-    rules_resolved: dict[str, Any]
+    rules: JsonObject
+    rules_resolved: JsonObject
     settings: RoomSettings
     next_deal_at: float | None  # epoch seconds; between deals only
     clock: Clock | None       # the seat being waited for against a clock
@@ -146,9 +155,6 @@ class SeatTaken(TypedDict):
     type: Literal["seat_taken"]
     seat: int
     name: str
-
-
-SeatEventKind = Literal["seat_left", "stand_in", "returned", "took_over", "timed_out"]
 
 
 @with_config(FORBID)
@@ -217,9 +223,9 @@ class HintFrame(TypedDict):
     type: Literal["hint"]
     game: int
     seat: int
-    action: dict[str, Any]    # record shape
+    action: ActionJson
     key: str                  # the reason, an i18n key ("hint.bid_expected")
-    params: dict[str, Any]    # its parameters: card ids, suit letters, numbers
+    params: JsonObject        # its parameters: card ids, suit letters, numbers
 
 
 @with_config(FORBID)
@@ -229,8 +235,8 @@ class ReviewDecision(TypedDict):
     index: int                # its position in the deal's actions
     phase: Phase              # auction, discard, lead or play
     trick: int | None         # the 1-based trick of a play
-    chosen: dict[str, Any]    # the action taken (record shape)
-    best: dict[str, Any]      # the strong bot's choice
+    chosen: ActionJson        # the action taken
+    best: ActionJson          # the strong bot's choice
     chosen_points: float | None  # what the action taken was worth (expected points)
     best_points: float | None  # what the best was worth
     loss: float               # best_points - chosen_points (0: the best was chosen)
@@ -335,7 +341,7 @@ class PublicRoom(TypedDict):
     host: int | None
     seats: list[SeatInfo]
     spectators: int
-    rules: dict[str, Any]
-    rules_resolved: dict[str, Any]
+    rules: JsonObject
+    rules_resolved: JsonObject
     match_number: int
     joinable: list[int]       # seats a join would get (free in the lobby, bot seats after)

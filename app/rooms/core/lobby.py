@@ -12,12 +12,13 @@ from app.bot_levels import BOT_LEVELS, DEFAULT_SEAT_BOT, BotLevel, level_name
 from app.rules import RuleSet, RulesetError
 from app.text import TextError, clean_chat, clean_name, name_key
 
+from .effects import Send
 from .errors import RoomError
 from .frames import JoinedRoom
-from .messages import SettingsMessage
-from .records import NextDealAt, RulesSet, SeatSet, SettingsSet
-from .seats import Seat
-from .state import Draft, RoomState
+from .messages import Hello, SettingsMessage
+from .records import NextDealAt, RulesSet, Seat, SeatSet, SettingsSet
+from .state import Conn, Draft, RoomState
+from .wire_enums import ChatKind, SeatEventKind
 
 
 def checked_name(raw: str) -> str:
@@ -96,7 +97,7 @@ def join(d: Draft, name: str, seat: int | None) -> JoinedRoom:
         s = s.copy(bot=None)
     d.record(SeatSet(seat=seat, data=s.to_data()))
     d.happen({"type": "seat_taken", "seat": seat, "name": name})
-    d.say(None, name, "seat_taken", "system")
+    d.say(None, name, "seat_taken", ChatKind.SYSTEM)
     return {"seat": seat, "token": token, "takeover": s.takeover}
 
 
@@ -115,8 +116,8 @@ def leave(d: Draft, seat: int | None) -> None:
     for conn in d.rt.conns.values():
         if conn.seat == seat:  # the person keeps watching
             conn.seat = None
-    d.happen({"type": "seat_left", "seat": seat})
-    d.say(None, name, "seat_left", "system")
+    d.happen({"type": SeatEventKind.SEAT_LEFT, "seat": seat})
+    d.say(None, name, SeatEventKind.SEAT_LEFT, ChatKind.SYSTEM)
 
 
 def set_rules(d: Draft, seat: int | None, raw: object) -> None:
@@ -171,8 +172,38 @@ def chat(d: Draft, seat: int | None, text: str) -> None:
         text = clean_chat(text)
     except TextError as exc:
         raise RoomError(exc.code, exc.message) from None
-    d.say(seat, name, text, "text")
+    d.say(seat, name, text, ChatKind.TEXT)
 
 
 def react(d: Draft, seat: int | None, reaction: str) -> None:
-    d.say(seat, speaker(d.state, seat), reaction, "reaction")
+    d.say(seat, speaker(d.state, seat), reaction, ChatKind.REACTION)
+
+
+def connect(d: Draft, conn: int, hello: Hello) -> None:
+    state, rt = d.state, d.rt
+    if hello.token is not None and hello.spectate:
+        raise RoomError("bad_message", "hello: either a token or spectate, not both")
+    if hello.token is not None:
+        seat = seat_for_token(state, hello.token)
+        if seat is None:
+            raise RoomError("bad_token", "this token holds no seat in this room")
+        rt.conns[conn] = Conn(seat.index)
+        rt.grace.pop(seat.index, None)
+        if seat.away:
+            d.record(SeatSet(seat=seat.index, data=seat.copy(away=False).to_data()))
+            d.announce(SeatEventKind.RETURNED, seat.index)
+    elif hello.spectate:
+        if state.practice:
+            raise RoomError("private_room", "a practice table cannot be watched")
+        rt.conns[conn] = Conn(None)
+    else:
+        raise RoomError("bad_message", "hello: give your token, or spectate: true")
+    d.changed = True
+    d.welcomed.append(conn)
+    d.emit(Send((conn,), {"type": "welcome", "room": state.code,
+                          "seat": rt.conns[conn].seat, "version": rt.version + 1,
+                          "game": state.game}))
+
+
+def seat_for_token(state: RoomState, token: str) -> Seat | None:
+    return next((s for s in state.seats if s.holds(token)), None)

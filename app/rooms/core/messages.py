@@ -1,28 +1,28 @@
 """What clients send: every WebSocket message and HTTP body as a strict Pydantic model.
 
-Inbound WebSocket messages are one discriminated union, ``ClientMessage``, parsed by
-``parse_client_message`` (unknown types, unknown keys and wrong types are refused with a
-precise ``BadMessage``).  What the server sends is in ``frames.py``.
+Inbound WebSocket messages are one discriminated union, ``ClientMessage``; a connection
+reads a frame into one (app/rooms/server/connection.py, ``parse_client_message``:
+unknown types, unknown keys and wrong types are refused with a precise ``BadMessage``).
+What the server sends is in ``frames.py``.  Declarations only: nothing here runs when a
+message is read.
 """
 
 from __future__ import annotations
 
 import typing
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from app.jsonsafe import JsonError, parse_json
 from app.text import CHAT_MAX
 
-from .errors import RoomError
+from .frames import JsonObject
 from .wire_enums import (
     BOT_LEVEL_MAX,
     GRACE_SECONDS_MAX,
     NEXT_DEAL_PAUSE_MAX,
     TOKEN_MAX,
     BotPace,
-    ErrorCode,
     Reaction,
     TurnSeconds,
 )
@@ -57,7 +57,7 @@ class ActionMessage(_Strict):
 
     type: Literal["action"]
     game: Annotated[int, Field(ge=0)]  # the game number of the state this answers
-    action: dict[str, Any]  # the game record's shape without seat: {"bid": 7}, {"play": "KD"}
+    action: JsonObject  # the game record's shape without seat: {"bid": 7}, {"play": "KD"}
 
 
 class Start(_Strict):
@@ -68,7 +68,7 @@ class RulesMessage(_Strict):
     """Host, lobby: replace the rule set (``{"preset": NAME, **overrides}``)."""
 
     type: Literal["rules"]
-    rules: dict[str, Any]
+    rules: JsonObject
 
 
 class SeatBot(_Strict):
@@ -156,43 +156,7 @@ RoomMessage = (ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage 
 CLIENT_TYPES: tuple[str, ...] = tuple(
     typing.get_args(model.model_fields["type"].annotation)[0]
     for model in typing.get_args(typing.get_args(ClientMessage)[0]))
-_client_adapter: TypeAdapter[Hello | RoomMessage | Ping] = TypeAdapter(ClientMessage)
-
-
-class BadMessage(RoomError):
-    """An inbound message that is not one of ours; ``code`` goes on the wire."""
-
-
-def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | RoomMessage | Ping:
-    """The model for one inbound frame, or ``BadMessage`` saying precisely what is wrong."""
-    if isinstance(text, bytes):
-        raise BadMessage(ErrorCode.BAD_MESSAGE, "send JSON text frames, not binary")
-    if len(text.encode()) > max_bytes:
-        raise BadMessage(ErrorCode.TOO_LARGE, f"a message may be at most {max_bytes} bytes")
-    try:
-        data = parse_json(text)  # bounded: too deep a nesting is refused before parsing
-    except JsonError as exc:
-        raise BadMessage(ErrorCode.BAD_JSON, exc.message) from None
-    if not isinstance(data, dict):
-        raise BadMessage(ErrorCode.BAD_MESSAGE, "a message must be a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise BadMessage(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}; "
-                         f"one of {', '.join(CLIENT_TYPES)}")
-    try:
-        return _client_adapter.validate_python(data)
-    except ValidationError as exc:
-        raise BadMessage(ErrorCode.BAD_MESSAGE, _describe(exc, kind)) from None
-
-
-def _describe(exc: ValidationError, kind: str) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"][1:]) or "message"
-    if err["type"] == "extra_forbidden":
-        return f"{kind}: {loc} is not a field of this message"
-    if err["type"] == "missing":
-        return f"{kind}: {loc} is missing"
-    return f"{kind}: {loc}: {err['msg']}"
+client_adapter: TypeAdapter[Hello | RoomMessage | Ping] = TypeAdapter(ClientMessage)
 
 
 # -- HTTP bodies and answers -----------------------------------------------------------
@@ -200,7 +164,7 @@ def _describe(exc: ValidationError, kind: str) -> str:
 
 class CreateRoomBody(_Strict):
     name: Annotated[str, Field(max_length=100)]  # the host's name
-    rules: dict[str, Any] | None = None  # a rule set: {"preset": NAME, **options}
+    rules: JsonObject | None = None  # a rule set: {"preset": NAME, **options}
     practice: bool = False  # a private table against bots
     bot_level: LEVEL | None = None  # the bots' level
     bot_pace: PACE | None = None  # how quickly the bots move

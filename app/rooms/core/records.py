@@ -28,13 +28,13 @@ unset (``sparse``): an action has only its own keys, settings only the changed o
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    JsonValue,
     TypeAdapter,
     field_validator,
 )
@@ -42,9 +42,9 @@ from pydantic import (
 from app.rules import Action, parse_action
 from app.rules.actions import BidValue
 
-from .frames import ChatKind, ChatLine, MatchSummary
-
-JsonObject = dict[str, JsonValue]
+from .codes import hash_token, token_matches
+from .frames import ChatLine, JsonObject, MatchSummary
+from .wire_enums import ChatKind
 
 
 class _Record(BaseModel):
@@ -57,7 +57,7 @@ class _Record(BaseModel):
 
 
 class SeatData(BaseModel):
-    """Who holds a seat and who plays it (seats.py), as logged: never the token itself."""
+    """Who holds a seat and who plays it (``Seat``), as logged: never the token itself."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str | None = None
@@ -66,6 +66,65 @@ class SeatData(BaseModel):
     away: bool = False
     ready: bool = False
     again: bool = False
+
+
+@dataclass
+class Seat:
+    """A seat of a room as it is now (``SeatData`` is its logged form): who holds it (a
+    person's token hash, or nobody) and who plays it.
+
+    The states a seat can be in:
+
+    - lobby, empty: ``token_hash is None``, ``bot`` = the level that will fill it at the start;
+    - a person: ``token_hash`` set, ``bot is None`` (``away`` while a bot stands in for them);
+    - a bot, after the start: ``token_hash is None``, ``bot`` = its level;
+    - a takeover pending: ``token_hash`` set *and* ``bot`` set; the bot finishes the deal,
+      the person plays from the next one (``takeover``).
+    """
+
+    index: int
+    name: str | None = None
+    token_hash: str | None = None
+    bot: str | None = None
+    away: bool = False
+    ready: bool = False
+    again: bool = False       # match over: this person said "Play again"
+
+    @property
+    def human(self) -> bool:
+        return self.token_hash is not None
+
+    @property
+    def takeover(self) -> bool:
+        return self.token_hash is not None and self.bot is not None
+
+    @property
+    def player_name(self) -> str:
+        """The name of whoever plays the seat now (a pending person is not playing yet)."""
+        return self.name if self.name and not self.bot else f"Bot {self.index + 1}"
+
+    def copy(self, **changes: object) -> Seat:
+        """This seat with ``changes`` (seats are replaced, never edited, once logged)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def claimed(self, name: str, token: str) -> Seat:
+        """This seat taken by a person, who holds ``token`` (a new one: only its hash is
+        kept)."""
+        return replace(self, name=name, token_hash=hash_token(token), away=False,
+                       ready=False, again=False)
+
+    def holds(self, token: str) -> bool:
+        """Whether ``token`` is this seat's."""
+        return token_matches(token, self.token_hash)
+
+    def to_data(self) -> SeatData:
+        return SeatData(name=self.name, token_hash=self.token_hash, bot=self.bot,
+                        away=self.away, ready=self.ready, again=self.again)
+
+    @classmethod
+    def from_data(cls, index: int, data: SeatData) -> Seat:
+        return cls(index, data.name, data.token_hash, data.bot, data.away, data.ready,
+                   data.again)
 
 
 class Checkpoint(_Record):
@@ -175,7 +234,7 @@ class Chatted(_Record):
     name: str
     text: str
     at: float
-    kind: ChatKind = "text"
+    kind: ChatKind = ChatKind.TEXT
 
     @property
     def line(self) -> ChatLine:

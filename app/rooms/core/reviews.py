@@ -9,9 +9,9 @@ from __future__ import annotations
 from app.rules.outcomes import Outcome
 from app.rules.record import deal_to_record
 
-from .effects import AskReview, Send
+from .effects import AskReview, HintPayload, Send
 from .errors import RoomError
-from .frames import ReviewFrame, ReviewPayload
+from .frames import HintFrame, ReviewFrame, ReviewPayload
 from .state import Draft, ReviewKey, Runtime
 
 KEEP = 32  # reviews kept per room (a review is a few kilobytes)
@@ -60,3 +60,15 @@ def _keep(rt: Runtime, key: ReviewKey, review: ReviewPayload) -> None:
 def frame(key: ReviewKey, review: ReviewPayload) -> ReviewFrame:
     return {"type": "review", "match": key[0], "deal": key[1], "seat": key[2],
             "review": review}
+
+
+def hint_ready(d: Draft, seat: int, game: int, hint: HintPayload) -> None:
+    if game != d.state.game:
+        return  # the table moved on: the hint answers an old question
+    frame: HintFrame = {"type": "hint", "game": game, "seat": seat,
+                        "action": hint["action"], "key": hint["key"],
+                        "params": hint["params"]}
+    d.rt.hint = frame
+    conns = d.rt.conns_of_seat(seat)
+    if conns:  # (kept for a connection that comes back: ``_resend_hint``)
+        d.emit(Send(conns, frame))

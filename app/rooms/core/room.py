@@ -1,12 +1,27 @@
 """``decide``: one room's answer to one input, and ``RoomCore``, the room as the server
 holds it.
 
-``decide(state, runtime, timing, input, now)`` applies the input (flow.py: the match;
-lobby.py: the room around it; reviews.py), settles what follows (``flow.settle``: the
-host, the next deal, takeovers, bots, hints), and returns a ``Step``: the records to
-save (each already applied to the state by ``evolve``, state.py), then the frames to
-send (views.py), bots and hints to ask for, and when to be woken.  A refusal raises
-``RoomError`` before anything changed.
+``decide(state, runtime, timing, input, now)`` applies the input (a game action here;
+flow.py: the match's course, start to rematch; lobby.py: the room around it and who
+connects; reviews.py: hints and reviews), settles what follows (``settle``), and returns
+a ``Step``: the records to save (each already applied to the state by ``evolve``,
+state.py), then the frames to send (views.py), bots and hints to ask for, and when to be
+woken.  A refusal raises ``RoomError`` before anything changed.
+
+Every game action goes through the engine (``evolve`` -> ``Match.apply``), which checks
+the turn and the rules and raises before changing anything; this module adds what the
+engine cannot know: the game number the sender saw, and who plays a seat now (the person,
+their bot while they are away, a bot until a takeover).
+
+Settling, after every input: the host role passes on after its grace; a void deal is
+dealt again; a finished deal sets the next deal's time; a finished match keeps its record
+and its summary; a new deal lets pending people take their seats; a disconnected person
+whose turn it is gets a grace period, a connected one the turn timer (if the host set
+one); a bot whose turn it is gets a time to move (the room's pace), is asked at once and
+its move is shown at that time, however long it searched; a practice player whose turn
+it is gets a hint.  A bot standing in for an away person passes in the auction: it never
+commits them.  Nothing runs while no person is connected: bots do not play to an empty
+room.  ``tick`` does what time brings when the room's wake-up time (``next_wake``) comes.
 
 Two numbers count changes: ``version`` every change of the room (connections, chat,
 seats...), ``game`` only the match's (``RoomState.game``): actions name ``game``, so
@@ -17,14 +32,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.rules import Match, RuleSet
+from app.bot_levels import ADVISOR_BOT
+from app.rules import PASS, ActionError, Match, Phase, RuleSet, parse_action
+from app.rules.outcomes import Outcome
+from app.rules.record import match_to_record
 
 from . import flow, lobby, reviews, views
 from .effects import (
+    AskHint,
     BotMoved,
     Connect,
     Disconnect,
-    HintPayload,
     HintReady,
     Input,
     JoinRequest,
@@ -33,16 +51,16 @@ from .effects import (
     Save,
     Send,
     Step,
+    Think,
     Tick,
 )
 from .errors import RoomError
-from .frames import HintFrame, JoinedRoom
+from .frames import JoinedRoom
 from .messages import (
     ActionMessage,
     Again,
     BackToLobby,
     ChatIn,
-    Hello,
     Leave,
     React,
     Ready,
@@ -54,11 +72,13 @@ from .messages import (
     SettingsMessage,
     Start,
 )
-from .records import Record, SeatSet
-from .seats import Seat
+from .records import Checkpoint, HistoryAdded, HostSet, NextDealAt, Record, Recorded, Seat, SeatSet
 from .state import Chance, Conn, Draft, RoomState, Runtime, Timing, controller, replay
+from .wire_enums import ChatKind, SeatEventKind
 
 __all__ = ["Conn", "RoomCore", "Timing", "decide"]
+
+PACE = {"relaxed": 1.2, "normal": 0.7, "fast": 0.3}  # seconds a bot move takes, on average
 
 
 def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: float) -> Step:
@@ -70,21 +90,21 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
         case Received(conn=conn, message=message):
             _received(d, conn, message)
         case Tick():
-            flow.tick(d)
+            tick(d)
         case BotMoved(seat=seat, level=level, game=game, action=action):
             flow.bot_moved(d, seat, level, game, action)
         case Connect(conn=conn, hello=hello):
-            _connect(d, conn, hello)
+            lobby.connect(d, conn, hello)
         case Disconnect(conn=conn):
             if rt.conns.pop(conn, None) is not None:
                 d.changed = True
         case HintReady(seat=seat, game=game, hint=hint):
-            _hint_ready(d, seat, game, hint)
+            reviews.hint_ready(d, seat, game, hint)
         case ReviewReady(seat=seat, match=match_number, deal=deal, review=review):
             reviews.ready(d, seat, match_number, deal, review)
         case JoinRequest(name=name, seat=seat):
             reply = lobby.join(d, name, seat)
-    flow.settle(d)
+    settle(d)
     entries = state.take_pending()
     if d.changed or entries:
         rt.version += 1
@@ -92,8 +112,9 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
         _resend_hint(d)
     save = None
     if entries or d.kept:
-        save = Save(state.seq - len(entries), entries, d.kept)
-    return Step(save, d.effects, flow.next_wake(d), reply)
+        save = Save(state.seq - len(entries), entries, d.kept,
+                    checkpoint=bool(entries) and isinstance(entries[0], Checkpoint))
+    return Step(save, d.effects, next_wake(d), reply)
 
 
 def _received(d: Draft, conn: int, message: RoomMessage) -> None:
@@ -103,7 +124,7 @@ def _received(d: Draft, conn: int, message: RoomMessage) -> None:
     seat = c.seat
     match message:
         case ActionMessage(game=game, action=action):
-            flow.play(d, seat, game, action)
+            play(d, seat, game, action)
         case Ready():
             flow.ready(d, seat)
         case ChatIn(text=text):
@@ -132,42 +153,27 @@ def _received(d: Draft, conn: int, message: RoomMessage) -> None:
             raise RoomError("unknown_type", "unknown message")
 
 
-def _connect(d: Draft, conn: int, hello: Hello) -> None:
-    state, rt = d.state, d.rt
-    if hello.token is not None and hello.spectate:
-        raise RoomError("bad_message", "hello: either a token or spectate, not both")
-    if hello.token is not None:
-        seat = seat_for_token(state, hello.token)
-        if seat is None:
-            raise RoomError("bad_token", "this token holds no seat in this room")
-        rt.conns[conn] = Conn(seat.index)
-        rt.grace.pop(seat.index, None)
-        if seat.away:
-            d.record(SeatSet(seat=seat.index, data=seat.copy(away=False).to_data()))
-            d.announce("returned", seat.index)
-    elif hello.spectate:
-        if state.practice:
-            raise RoomError("private_room", "a practice table cannot be watched")
-        rt.conns[conn] = Conn(None)
-    else:
-        raise RoomError("bad_message", "hello: give your token, or spectate: true")
-    d.changed = True
-    d.welcomed.append(conn)
-    d.emit(Send((conn,), {"type": "welcome", "room": state.code,
-                          "seat": rt.conns[conn].seat, "version": rt.version + 1,
-                          "game": state.game}))
-
-
-def _hint_ready(d: Draft, seat: int, game: int, hint: HintPayload) -> None:
-    if game != d.state.game:
-        return  # the table moved on: the hint answers an old question
-    frame: HintFrame = {"type": "hint", "game": game, "seat": seat,
-                        "action": dict(hint["action"]), "key": hint["key"],
-                        "params": hint["params"]}
-    d.rt.hint = frame
-    conns = d.rt.conns_of_seat(seat)
-    if conns:  # (kept for a connection that comes back: ``_resend_hint``)
-        d.emit(Send(conns, frame))
+def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
+    """A person's game action, answering ``game``."""
+    if seat is None:
+        raise RoomError("not_seated", "spectators cannot play")
+    state = d.state
+    match = state.match
+    if match is None:
+        raise RoomError("wrong_phase", "the match has not started")
+    try:
+        action = parse_action(raw)  # a malformed action is refused as such, stale or not
+    except ActionError as exc:
+        raise RoomError(exc.code, str(exc)) from None
+    if game != state.game:
+        raise RoomError("stale_game", f"the game is at {state.game}, not {game}: look at "
+                        "the new state and try again", 409)
+    if state.seats[seat].takeover:
+        raise RoomError("not_your_turn", "a bot plays this seat until the next deal")
+    try:
+        d.act(seat, action)
+    except ActionError as exc:
+        raise RoomError(exc.code, str(exc)) from None
 
 
 def _resend_hint(d: Draft) -> None:
@@ -180,8 +186,167 @@ def _resend_hint(d: Draft) -> None:
             d.emit(Send((conn,), hint))
 
 
-def seat_for_token(state: RoomState, token: str) -> Seat | None:
-    return next((s for s in state.seats if s.holds(token)), None)
+# -- settling -------------------------------------------------------------------------
+
+
+def settle(d: Draft) -> None:
+    _pass_host(d)
+    while _settle_match(d):
+        pass  # a stand-in passed: settle the position that follows
+
+
+def _settle_match(d: Draft) -> bool:
+    """Settle the match; ``True`` when a move was made here and the new position needs
+    settling too."""
+    state, rt, now = d.state, d.rt, d.now
+    match = state.match
+    if match is None:
+        return False
+    current = match.deal
+    if current is not None and current.outcome == Outcome.VOID and not match.finished:
+        flow.deal(d)  # the live table always deals again at once
+    phase = match.phase
+    if phase == Phase.DEAL_OVER and state.next_deal_at is None:
+        d.record(NextDealAt(at=now + state.next_deal_pause))
+    if match.finished and state.recorded_match != state.match_number:
+        names = [s.player_name for s in state.seats]
+        d.kept.append((state.match_number, match_to_record(match, names)))
+        d.record(Recorded(match=state.match_number))
+        d.record(HistoryAdded(match={
+            "number": state.match_number, "players": names,
+            "score_sheet": [list(p) for p in match.scored], "totals": list(match.totals),
+            "winners": list(match.winners)}))
+    current = match.deal
+    if (phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER) and current
+            and not current.action_count):
+        for seat in state.seats:
+            if seat.takeover:  # a new deal: the pending person plays from now on
+                d.record(SeatSet(seat=seat.index,
+                                 data=seat.copy(bot=None, away=False).to_data()))
+                d.announce(SeatEventKind.TOOK_OVER, seat.index)
+    turn = match.turn
+    for seat_index in list(rt.grace):
+        if seat_index != turn:
+            del rt.grace[seat_index]
+    if turn is None or not rt.humans_connected():
+        return False
+    game = state.game
+    level = controller(state, turn)
+    if level is None:
+        if turn not in rt.connected_seats():
+            rt.grace.setdefault(turn, now + state.grace_seconds)
+            return False
+        if state.turn_seconds and (rt.turn_clock is None or rt.turn_clock[0] != game):
+            rt.turn_clock = (game, now + state.turn_seconds)
+        if state.practice and rt.hint_asked != game:
+            rt.hint_asked = game
+            d.emit(AskHint(turn, game, match.copy()))
+        return False
+    if rt.bot_plan is None or rt.bot_plan[0] != game:
+        delay = PACE.get(state.bot_pace, 0.7) * d.timing.bot_delay
+        rt.bot_plan = (game, now + delay * state.chance.between(0.7, 1.3))
+    due = rt.bot_plan[1] <= now
+    seat = state.seats[turn]
+    if seat.away and seat.bot is None and match.phase == Phase.AUCTION:
+        if not due:
+            return False
+        # A bot standing in for a person never commits them to a contract.
+        d.act(turn, PASS)
+        return True
+    held = rt.bot_move
+    if held is not None and held[0] == game:
+        # Decided while the pace's delay ran: shown at the planned time, so how long the
+        # search took (no time at all for a forced card) shows nowhere.
+        if not due:
+            return False
+        rt.bot_move = None
+        if held[1] == turn and held[2] == level:
+            d.act(turn, held[3])
+            return True
+    if rt.thinking != game:
+        ask_bot(d, turn, level)  # at once: the search runs while the delay passes
+    return False
+
+
+def ask_bot(d: Draft, seat: int, level: str) -> None:
+    match = d.state.match
+    assert match is not None
+    d.rt.thinking = d.state.game
+    d.emit(Think(seat, level, d.state.game, match.copy()))
+
+
+def tick(d: Draft) -> None:
+    """Do what is due (``settle`` follows, as after every input)."""
+    state, rt, now = d.state, d.rt, d.now
+    match = state.match
+    if match is None or not rt.humans_connected():
+        return
+    if match.phase == Phase.DEAL_OVER:
+        at = state.next_deal_at
+        if at is not None and at <= now:
+            flow.deal(d)
+        return
+    for seat_index, deadline in list(rt.grace.items()):
+        if deadline <= now and match.turn == seat_index:
+            del rt.grace[seat_index]
+            d.record(SeatSet(seat=seat_index,
+                             data=state.seats[seat_index].copy(away=True).to_data()))
+            d.announce(SeatEventKind.STAND_IN, seat_index)
+    clock = rt.turn_clock
+    turn = match.turn
+    if (clock is not None and clock[0] == state.game and clock[1] <= now and turn is not None
+            and controller(state, turn) is None and rt.thinking != state.game):
+        # The person's time ran out: the best bot plays this one move for them.
+        rt.timed_out = state.game
+        d.announce(SeatEventKind.TIMED_OUT, turn)
+        ask_bot(d, turn, ADVISOR_BOT)
+
+
+def next_wake(d: Draft) -> float | None:
+    """When ``tick`` has something to do, or ``None``."""
+    state, rt = d.state, d.rt
+    times: list[float] = []
+    if rt.host_gone_since is not None and rt.humans_connected():
+        times.append(rt.host_gone_since + d.timing.host_grace)
+    match = state.match
+    if match is not None and rt.humans_connected():
+        if match.phase == Phase.DEAL_OVER and state.next_deal_at is not None:
+            times.append(state.next_deal_at)
+        times.extend(rt.grace.values())
+        plan = rt.bot_plan
+        if plan is not None and plan[0] == state.game and rt.thinking != state.game:
+            times.append(plan[1])
+        clock = rt.turn_clock
+        if clock is not None and clock[0] == state.game and rt.thinking != state.game:
+            times.append(clock[1])
+    return min(times) if times else None
+
+
+def _pass_host(d: Draft) -> None:
+    """The host role goes to the next connected person when the host has been gone for
+    ``host_grace`` seconds (at once if the host's seat is no longer a person's)."""
+    state, rt, now = d.state, d.rt, d.now
+    connected = rt.connected_seats()
+    host = state.host
+    if host is not None and host in connected:
+        rt.host_gone_since = None
+        return
+    if host is not None and state.seats[host].human:
+        if rt.host_gone_since is None:
+            rt.host_gone_since = now
+        if now - rt.host_gone_since < d.timing.host_grace:
+            return
+    rt.host_gone_since = None
+    n = len(state.seats)
+    first = 0 if host is None else host
+    for i in range(1, n + 1):
+        seat = (first + i) % n
+        if seat in connected and state.seats[seat].human:
+            if seat != host:
+                d.record(HostSet(seat=seat))
+                d.happen({"type": "host_changed", "seat": seat})
+                d.say(None, state.seats[seat].name or "", "host_changed", ChatKind.SYSTEM)
+            return
 
 
 class RoomCore:
@@ -213,7 +378,7 @@ class RoomCore:
             state.bot_pace = bot_pace
         state.checkpoint()
         entries = state.take_pending()
-        return cls(state, timing), token, Save(0, entries, [])
+        return cls(state, timing), token, Save(0, entries, [], checkpoint=True)
 
     @classmethod
     def restore(cls, entries: Sequence[Record | object], first_seq: int, timing: Timing,
@@ -239,24 +404,12 @@ class RoomCore:
     def conns(self) -> dict[int, Conn]:
         return self.rt.conns
 
-    def connected_seats(self) -> set[int]:
-        return self.rt.connected_seats()
-
-    def humans_connected(self) -> bool:
-        return self.rt.humans_connected()
-
-    def spectator_count(self) -> int:
-        return self.rt.spectator_count()
-
     def controller(self, seat: int) -> str | None:
         """The bot level playing ``seat`` now, ``None`` when its person does."""
         return controller(self.state, seat)
 
     def seat_for_token(self, token: str) -> Seat | None:
-        return seat_for_token(self.state, token)
-
-    def conns_of_seat(self, seat: int) -> tuple[int, ...]:
-        return self.rt.conns_of_seat(seat)
+        return lobby.seat_for_token(self.state, token)
 
     # -- the one entry point ----------------------------------------------------------
 

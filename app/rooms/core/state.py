@@ -33,13 +33,12 @@ from app.rules.view import WireMemo
 
 from .effects import Effect
 from .frames import (
-    ChatKind,
     ChatLine,
     HintFrame,
+    JsonObject,
     MatchSummary,
     ReviewPayload,
     RoomEvent,
-    SeatEventKind,
 )
 from .records import (
     GAME_KINDS,
@@ -50,18 +49,18 @@ from .records import (
     Dealt,
     HistoryAdded,
     HostSet,
-    JsonObject,
     MatchBegun,
     NextDealAt,
     ReadySet,
     Record,
     Recorded,
     RulesSet,
+    Seat,
     SeatSet,
     SettingsSet,
     record_of_data,
 )
-from .seats import Seat
+from .wire_enums import ChatKind, SeatEventKind
 
 CHAT_KEEP = 50
 HISTORY_KEEP = 10
@@ -257,7 +256,7 @@ class Draft:
         """Something happened to ``seat``: an event, and a system line in the chat."""
         self.happen({"type": kind, "seat": seat})
         s = self.state.seats[seat]
-        self.say(None, s.name or s.player_name, kind, "system")
+        self.say(None, s.name or s.player_name, kind, ChatKind.SYSTEM)
 
 
 def checkpoint_of(state: RoomState) -> Checkpoint:

@@ -16,10 +16,11 @@ from app.rules import Match, Phase, RuleSet, SeatView
 from app.rules.wire import BIDDER_HEARS, WireView, events_for
 
 from .effects import Send
-from .frames import Clock, Event, PublicRoom, RoomInfo, SeatInfo, StateFrame, View
+from .frames import Clock, Event, JsonObject, PublicRoom, RoomInfo, SeatInfo, StateFrame, View
 from .lobby import joinable_seats
-from .records import JsonObject
+from .records import Seat
 from .state import Happening, RoomState, Runtime, controller
+from .wire_enums import CountdownKind
 
 
 @lru_cache(maxsize=64)
@@ -52,11 +53,33 @@ def game_view(state: RoomState, rt: Runtime, seat: int | None,
     return SeatView(match, seat).to_wire(public, rt.wire_memo)
 
 
+def seat_info(s: Seat, connected: bool, host: bool, started: bool) -> SeatInfo:
+    """A seat as everyone sees it: never the token hash."""
+    if s.human and not s.takeover:
+        name: str | None = s.name
+    else:  # a pending person is not playing yet: the bot that plays it now shows
+        name = f"Bot {s.index + 1}" if started else None
+    return {
+        "seat": s.index,
+        "name": name,
+        "bot": s.bot,
+        "human": s.human,
+        "connected": connected,
+        "away": s.away,
+        "host": host,
+        "ready": s.ready,
+        "takeover": s.takeover,
+        "joining": s.name if s.takeover else None,
+        "again": s.again,
+    }
+
+
 def seats_info(state: RoomState, rt: Runtime) -> list[SeatInfo]:
     """Every seat as everyone sees it."""
     connected = rt.connected_seats()
     started = state.match is not None
-    return [s.info(s.index in connected, s.index == state.host, started) for s in state.seats]
+    return [seat_info(s, s.index in connected, s.index == state.host, started)
+            for s in state.seats]
 
 
 def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
@@ -94,10 +117,10 @@ def clock(state: RoomState, rt: Runtime) -> Clock | None:
         return None
     grace = rt.grace.get(turn)
     if grace is not None:
-        return {"seat": turn, "until": grace, "kind": "grace"}
+        return {"seat": turn, "until": grace, "kind": CountdownKind.GRACE}
     timer = rt.turn_clock
     if timer is not None and timer[0] == state.game and controller(state, turn) is None:
-        return {"seat": turn, "until": timer[1], "kind": "turn"}
+        return {"seat": turn, "until": timer[1], "kind": CountdownKind.TURN}
     return None
 
 

@@ -1,6 +1,14 @@
 """One WebSocket connection bound to its room: what it receives (its limits, parsing,
 ``ping``, then the room's runner) and what it sends (never making the room wait).
 
+Reading a frame: its JSON is parsed with bounds first (``parse_json``): a nesting depth
+limit, and every way a parse can fail (bad syntax, bad UTF-8, ``RecursionError`` in the
+parser, numbers too long for ``int``) answered by one ``BadMessage`` with code
+``bad_json``, never a traceback.  The depth is checked before parsing: a frame with fewer
+brackets than the limit cannot be too deep (the common case costs two ``str.count``);
+otherwise the brackets outside string literals are counted.  Then the value must be one
+of app/rooms/core/messages.py's models.
+
 Receiving: the connection's own task (the endpoint's, app/rooms/server/ws.py) reads one
 message at a time and awaits its handling, so a connection's messages reach the room in
 order.  A flood (more than the window allows, counted before the rate limit) closes the
@@ -20,20 +28,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import math
+import re
 import time
 from collections import deque
 from collections.abc import Callable
 
 import orjson
+from pydantic import JsonValue, ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from app.rooms.core.effects import Received
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, error_frame
-from app.rooms.core.messages import BadMessage, Hello, Ping, parse_client_message
-from app.rooms.core.wire_enums import CloseCode
+from app.rooms.core.messages import CLIENT_TYPES, Hello, Ping, RoomMessage, client_adapter
+from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.settings import Settings
 from app.web import audit
 
@@ -44,6 +55,12 @@ log = logging.getLogger("amerikaner.rooms")
 DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it cannot
 _lingering: set[asyncio.Task[None]] = set()  # closes and drains still in progress
 _ids = itertools.count(1)
+MAX_DEPTH = 32  # of a frame's JSON
+_TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a bracket
+
+
+class BadMessage(RoomError):
+    """An inbound message that is not one of ours; ``code`` goes on the wire."""
 
 
 class RateLimiter:
@@ -105,6 +122,76 @@ class FloodGuard:
         while times[0] < since:
             times.popleft()
         return len(times) <= self.limit
+
+
+# -- reading a frame -------------------------------------------------------------------
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (brackets inside string
+    literals do not count; unbalanced text counts as far as it goes)."""
+    deepest = level = 0
+    in_string = False
+    for match in _TOKEN.finditer(text):  # one pass: linear in the text, whatever it holds
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or token[0] == "\\":
+            continue
+        elif token in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        else:
+            level -= 1
+    return deepest
+
+
+def parse_json(frame: str | bytes, max_depth: int = MAX_DEPTH) -> JsonValue:
+    """The value of one JSON text, or ``BadMessage`` (``bad_json``) saying what is wrong."""
+    if isinstance(frame, bytes | bytearray):
+        try:
+            frame = bytes(frame).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadMessage(ErrorCode.BAD_JSON, "that message is not UTF-8 text") from None
+    too_deep = f"that message nests deeper than {max_depth} levels"
+    if frame.count("[") + frame.count("{") > max_depth and json_depth(frame) > max_depth:
+        raise BadMessage(ErrorCode.BAD_JSON, too_deep)
+    try:
+        value: JsonValue = json.loads(frame)
+    except RecursionError:
+        raise BadMessage(ErrorCode.BAD_JSON, too_deep) from None
+    except ValueError:  # JSONDecodeError, and integers too long to convert
+        raise BadMessage(ErrorCode.BAD_JSON, "that message is not JSON") from None
+    return value
+
+
+def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | RoomMessage | Ping:
+    """The model for one inbound frame, or ``BadMessage`` saying precisely what is wrong."""
+    if isinstance(text, bytes):
+        raise BadMessage(ErrorCode.BAD_MESSAGE, "send JSON text frames, not binary")
+    if len(text.encode()) > max_bytes:
+        raise BadMessage(ErrorCode.TOO_LARGE, f"a message may be at most {max_bytes} bytes")
+    data = parse_json(text)  # bounded: too deep a nesting is refused before parsing
+    if not isinstance(data, dict):
+        raise BadMessage(ErrorCode.BAD_MESSAGE, "a message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        raise BadMessage(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}; "
+                         f"one of {', '.join(CLIENT_TYPES)}")
+    try:
+        return client_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise BadMessage(ErrorCode.BAD_MESSAGE, _describe(exc, kind)) from None
+
+
+def _describe(exc: ValidationError, kind: str) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"][1:]) or "message"
+    if err["type"] == "extra_forbidden":
+        return f"{kind}: {loc} is not a field of this message"
+    if err["type"] == "missing":
+        return f"{kind}: {loc} is missing"
+    return f"{kind}: {loc}: {err['msg']}"
 
 
 class Connection:

@@ -25,8 +25,8 @@ from typing import Any, TypeVar, cast
 from app.bots import choose_action
 from app.bots.hints import explain
 from app.bots.review import review_deal
-from app.rooms.core.effects import ActionJson, HintPayload
-from app.rooms.core.frames import ReviewPayload
+from app.rooms.core.effects import HintPayload
+from app.rooms.core.frames import ActionJson, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import deal_to_record, match_of_deal
 

@@ -20,13 +20,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from app.rooms.core.effects import Connect, Disconnect
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import error_frame
-from app.rooms.core.messages import Hello, parse_client_message
+from app.rooms.core.messages import Hello
 from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.settings import Settings
 from app.web import audit
 from app.web.guards import Guards
 
-from .connection import Connection, DirectSend
+from .connection import Connection, DirectSend, parse_client_message
 from .registry import Registry, RoomElsewhere
 from .runner import RoomRunner
 

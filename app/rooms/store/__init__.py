@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.rooms.core.effects import Save
-from app.rooms.core.records import JsonObject, Record
+from app.rooms.core.frames import JsonObject
+from app.rooms.core.records import Record
 
 
 class StoreError(Exception):

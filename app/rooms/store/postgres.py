@@ -41,7 +41,8 @@ import asyncpg
 from pydantic import JsonValue, ValidationError
 
 from app.rooms.core.effects import Save
-from app.rooms.core.records import JsonObject, record_of_json
+from app.rooms.core.frames import JsonObject
+from app.rooms.core.records import record_of_json
 
 from . import DamagedRoom, StoredRoom, StoreError
 from .postgres_schema import VERSION, migrate

@@ -25,7 +25,8 @@ import orjson
 from pydantic import JsonValue, ValidationError
 
 from app.rooms.core.effects import Save
-from app.rooms.core.records import JsonObject, record_of_json
+from app.rooms.core.frames import JsonObject
+from app.rooms.core.records import record_of_json
 
 from . import DamagedRoom, StoredRoom, StoreError
 from .sqlite_schema import migrate

@@ -15,7 +15,8 @@ import json
 import sqlite3
 from typing import TypedDict
 
-from app.rooms.core.records import JsonObject, Record, record_of_data
+from app.rooms.core.frames import JsonObject
+from app.rooms.core.records import Record, record_of_data
 
 VERSION = 3
 

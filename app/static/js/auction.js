@@ -41,8 +41,8 @@ export function auctionControls(view, hint) {
   box.setAttribute("aria-label", t("auction.your_bid"));
   box.append(button(t("bid.pass"), "bid", { bid: "pass" }, legal.has("pass")));
   const numbers = view.legal.map((a) => a.bid).filter((bid) => typeof bid === "number");
-  const low = rules.min_bid ?? Math.min(...numbers);
-  const high = rules.max_bid ?? Math.max(...numbers);
+  const low = typeof rules.min_bid === "number" ? rules.min_bid : Math.min(...numbers);
+  const high = typeof rules.max_bid === "number" ? rules.max_bid : Math.max(...numbers);
   for (let n = low; n <= high; n++) {
     box.append(button(t("bid.number", { n }), "bid", { bid: String(n) }, legal.has(String(n))));
   }

@@ -152,6 +152,13 @@ function optionRow(option, spec, room, error) {
   return row;
 }
 
+/** The table's number of players (undefined while unknown).
+ * @param {RoomInfo} room */
+function playersOf(room) {
+  const players = room.rules_resolved["players"];
+  return typeof players === "number" ? players : undefined;
+}
+
 /**
  * @param {RoomInfo} room
  * @param {RulesMeta} meta
@@ -168,9 +175,10 @@ function hostForm(room, meta, error) {
     o.value = p;
     select.append(o);
   }
-  select.value = room.rules["preset"] || meta.default;
+  const preset = room.rules["preset"];
+  select.value = typeof preset === "string" && preset ? preset : meta.default;
   label.append(el("span", "", t("lobby.preset")), select);
-  presetRow.append(label, el("p", "", presetAbout(meta, select.value, room.rules_resolved["players"])));
+  presetRow.append(label, el("p", "", presetAbout(meta, select.value, playersOf(room))));
   form.append(presetRow);
   for (const [option, spec] of Object.entries(meta.options)) {
     form.append(optionRow(option, spec, room, error));

@@ -275,11 +275,21 @@ export const LIMITS = Object.freeze({
 // -- wire types -------------------------------------------------------------------------
 
 /**
+ * An action in the game record's shape (GAME-RECORD.md).
+ * @typedef {object} ActionJson
+ * @property {(number | ("pass" | "amerikaner"))} [bid]
+ * @property {Array<string>} [discard]
+ * @property {string} [play]
+ * @property {string} [call]
+ * @property {boolean} [grand]
+ */
+
+/**
  * A game action in the record's shape, naming the `game` number it answers (the `game` of the last state the client saw).
  * @typedef {object} ActionMessage
  * @property {"action"} type
  * @property {number} game the game number of the state this answers
- * @property {Record<string, any>} action the game record's shape without seat: {"bid": 7}, {"play": "KD"}
+ * @property {Record<string, JsonValue>} action the game record's shape without seat: {"bid": 7}, {"play": "KD"}
  */
 
 /**
@@ -389,7 +399,7 @@ export const LIMITS = Object.freeze({
 /**
  * @typedef {object} CreateRoomBody
  * @property {string} name the host's name
- * @property {(Record<string, any> | null)} [rules] a rule set: {"preset": NAME, **options}
+ * @property {(Record<string, JsonValue> | null)} [rules] a rule set: {"preset": NAME, **options}
  * @property {boolean} [practice] a private table against bots
  * @property {(string | null)} [bot_level] the bots' level
  * @property {(BotPaceValue | null)} [bot_pace] how quickly the bots move
@@ -459,9 +469,9 @@ export const LIMITS = Object.freeze({
  * @property {"hint"} type
  * @property {number} game
  * @property {number} seat
- * @property {Record<string, any>} action record shape
+ * @property {ActionJson} action
  * @property {string} key the reason, an i18n key ("hint.bid_expected")
- * @property {Record<string, any>} params its parameters: card ids, suit letters, numbers
+ * @property {Record<string, JsonValue>} params its parameters: card ids, suit letters, numbers
  */
 
 /**
@@ -493,6 +503,11 @@ export const LIMITS = Object.freeze({
  * @property {number} seat
  * @property {string} token
  * @property {boolean} takeover True: the seat is a bot's until the next deal starts
+ */
+
+/**
+ * Any JSON value.
+ * @typedef {unknown} JsonValue
  */
 
 /**
@@ -571,8 +586,8 @@ export const LIMITS = Object.freeze({
  * @property {(number | null)} host
  * @property {Array<SeatInfo>} seats
  * @property {number} spectators
- * @property {Record<string, any>} rules
- * @property {Record<string, any>} rules_resolved
+ * @property {Record<string, JsonValue>} rules
+ * @property {Record<string, JsonValue>} rules_resolved
  * @property {number} match_number
  * @property {Array<number>} joinable seats a join would get (free in the lobby, bot seats after)
  */
@@ -631,8 +646,8 @@ export const LIMITS = Object.freeze({
  * @property {number} index its position in the deal's actions
  * @property {PhaseValue} phase auction, discard, lead or play
  * @property {(number | null)} trick the 1-based trick of a play
- * @property {Record<string, any>} chosen the action taken (record shape)
- * @property {Record<string, any>} best the strong bot's choice
+ * @property {ActionJson} chosen the action taken
+ * @property {ActionJson} best the strong bot's choice
  * @property {(number | null)} chosen_points what the action taken was worth (expected points)
  * @property {(number | null)} best_points what the best was worth
  * @property {number} loss best_points - chosen_points (0: the best was chosen)
@@ -672,8 +687,8 @@ export const LIMITS = Object.freeze({
  * @property {(number | null)} your_seat this connection's seat, also while a takeover is pending
  * @property {Array<SeatInfo>} seats
  * @property {number} spectators
- * @property {Record<string, any>} rules
- * @property {Record<string, any>} rules_resolved
+ * @property {Record<string, JsonValue>} rules
+ * @property {Record<string, JsonValue>} rules_resolved
  * @property {RoomSettings} settings
  * @property {(number | null)} next_deal_at epoch seconds; between deals only
  * @property {(Clock | null)} clock the seat being waited for against a clock
@@ -697,7 +712,7 @@ export const LIMITS = Object.freeze({
  * Host, lobby: replace the rule set (`{"preset": NAME, **overrides}`).
  * @typedef {object} RulesMessage
  * @property {"rules"} type
- * @property {Record<string, any>} rules
+ * @property {Record<string, JsonValue>} rules
  */
 
 /**

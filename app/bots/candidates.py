@@ -16,7 +16,7 @@ from app.rules.cards import SUIT_MASKS, highest, lowest
 
 from .hand_eval import model_for, my_tricks
 from .heuristic import discard_for_trump
-from .solver import _representatives
+from .solver import representatives
 
 MAX_DISCARDS = 5
 MAX_LEAD_SUITS = 3
@@ -33,7 +33,7 @@ def play_candidates(view: SeatView) -> list[Action]:
     gone = (view.played & ~trick) | (view.discards or 0)
     present = view.rules.shape.deck & ~gone
     twos = sum(1 << (13 * s) for s in range(4)) if view.rules.options.led_two_wins else 0
-    return [PLAYS[c] for c in sorted(_representatives(mask, present, twos))]
+    return [PLAYS[c] for c in sorted(representatives(mask, present, twos))]
 
 
 def discard_candidates(view: SeatView, fallback: Action) -> list[Action]:

@@ -291,13 +291,13 @@ class Endgame:
         return mask
 
     def _ordered_leads(self, hand: int, present: int) -> list[int]:
-        reps = _representatives(hand, present, self.twos)
+        reps = representatives(hand, present, self.twos)
         reps.sort(key=_rank_desc)
         return reps
 
     def _ordered_follows(self, options: int, present: int, strength: tuple[int, ...],
                          best: int) -> list[int]:
-        reps = _representatives(options, present, self.twos)
+        reps = representatives(options, present, self.twos)
         winners = [c for c in reps if strength[c] > best]
         if not winners:
             reps.sort(key=_rank_asc)
@@ -384,7 +384,7 @@ def _suit_reps(mine: int, rest: int, two_alone: bool) -> tuple[int, ...]:
     return reps
 
 
-def _representatives(options: int, present: int, twos: int) -> list[int]:
+def representatives(options: int, present: int, twos: int) -> list[int]:
     """One card per group of equivalent cards among ``options``: within a suit, cards
     with no card between them still present elsewhere; the two jokers; a two that wins
     when led (``twos``) always stands alone."""

@@ -128,6 +128,10 @@ def render(schema: dict[str, Any]) -> str:
     out += _const("REACTIONS", _frozen_list(values["Reaction"]), "The quick reactions, in order.")
     out += _const("BOT_LEVELS", _frozen_list(values["BotLevel"]),
                   "The bot levels, weakest first.")
+    out += _const("FINAL_CLOSE_CODES",
+                  _frozen_list([int(c) for c in wire_enums.FINAL_CLOSE_CODES]),
+                  "After these close codes a client does not come back with the same hello "
+                  "(after any other it reconnects).")
     out += ["", "/** Numbers a client needs to shape its input (the server refuses more). */",
             "export const LIMITS = Object.freeze({"]
     limit_docs = schema_doc.limit_comments()

@@ -112,7 +112,8 @@ class ErrorCode(StrEnum):
 
 
 class CloseCode(IntEnum):
-    """Why the server closed a WebSocket (4000-4999: do not reconnect with this hello)."""
+    """Why the server closed a WebSocket; after one of ``FINAL_CLOSE_CODES`` a client does
+    not come back with the same hello, after any other it reconnects."""
 
     GOING_AWAY = 1001       # the server is shutting down
     POLICY = 1008           # refused before the upgrade (a foreign Origin)
@@ -123,9 +124,14 @@ class CloseCode(IntEnum):
     BAD_TOKEN = 4401        # unknown token (or the seat was given back)
     PRIVATE = 4403          # a practice room: no spectators
     NO_ROOM = 4404          # unknown room
-    TOO_SLOW = 4408         # the send queue overflowed
+    TOO_SLOW = 4408         # the send queue overflowed (come back: the full view follows)
     CROWDED = 4409          # too many connections for this seat
     FLOOD = 4429            # flooding past the rate limit
+
+
+# The same hello would be refused again (or would flood again): the client stops.
+FINAL_CLOSE_CODES: Final = (CloseCode.NO_HELLO, CloseCode.BAD_TOKEN, CloseCode.PRIVATE,
+                            CloseCode.NO_ROOM, CloseCode.CROWDED, CloseCode.FLOOD)
 
 
 # Numbers a client needs to shape its input (the server refuses anything beyond them).

@@ -7,6 +7,7 @@
 // token lives in localStorage per room code, never in a URL.
 
 import { serverMessage } from "./i18n.js";
+import { FINAL_CLOSE_CODES } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ServerFrame} ServerFrame */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
@@ -78,8 +79,12 @@ export async function api(method, path, body, token) {
   return data;
 }
 
-// Close codes the server uses for "do not come back with this hello" (4000-4999).
-const FATAL_CLOSE_MIN = 4000;
+/** Whether the socket comes back after the server closed it with `code` (not after a
+ *  refusal the same hello would meet again, nor after a flood).
+ * @param {number} code */
+export function comesBack(code) {
+  return !(/** @type {readonly number[]} */ (FINAL_CLOSE_CODES)).includes(code);
+}
 
 export class Connection {
   /**
@@ -154,7 +159,7 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (event.code >= FATAL_CLOSE_MIN && event.code < 5000) {
+      if (!comesBack(event.code)) {
         this.onStatus("closed", event);
         return;
       }

@@ -200,7 +200,7 @@ export const ErrorCode = Object.freeze({
 });
 /** @typedef {typeof ErrorCode[keyof typeof ErrorCode]} ErrorCodeValue */
 
-/** Why the server closed a WebSocket (4000-4999: do not reconnect with this hello). */
+/** Why the server closed a WebSocket; after one of `FINAL_CLOSE_CODES` a client does not come back with the same hello, after any other it reconnects. */
 export const CloseCode = Object.freeze({
   /** the server is shutting down */
   GOING_AWAY: 1001,
@@ -220,7 +220,7 @@ export const CloseCode = Object.freeze({
   PRIVATE: 4403,
   /** unknown room */
   NO_ROOM: 4404,
-  /** the send queue overflowed */
+  /** the send queue overflowed (come back: the full view follows) */
   TOO_SLOW: 4408,
   /** too many connections for this seat */
   CROWDED: 4409,
@@ -247,6 +247,8 @@ export const BOT_PACES = Object.freeze(/** @type {const} */ (["relaxed", "normal
 export const REACTIONS = Object.freeze(/** @type {const} */ (["nice", "oops", "thanks", "wow", "gg"]));
 /** The bot levels, weakest first. */
 export const BOT_LEVELS = Object.freeze(/** @type {const} */ (["random", "easy", "normal", "strong"]));
+/** After these close codes a client does not come back with the same hello (after any other it reconnects). */
+export const FINAL_CLOSE_CODES = Object.freeze(/** @type {const} */ ([4400, 4401, 4403, 4404, 4409, 4429]));
 
 /** Numbers a client needs to shape its input (the server refuses more). */
 export const LIMITS = Object.freeze({

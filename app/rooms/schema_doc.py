@@ -59,7 +59,7 @@ SECTIONS: list[tuple[str, list[type]]] = [
 # The closed sets of words and numbers (the enums); bot levels are app.bots' names.
 ENUMS: list[type[Enum]] = [
     Phase, Outcome, VoidReason, AllPassedOutcome, wire_enums.BotPace, wire_enums.Reaction,
-    wire_enums.ChatKind, wire_enums.SeatEventKind, wire_enums.CountdownKind,
+    wire_enums.ChatKind, wire_enums.SeatEventKind, wire_enums.TableLine, wire_enums.CountdownKind,
     wire_enums.ErrorCode, wire_enums.CloseCode, BotLevel]
 
 

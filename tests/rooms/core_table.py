@@ -39,6 +39,7 @@ from app.rooms.core.messages import Hello, RoomMessage
 from app.rooms.core.records import Record
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.core.state import RoomState, replay
+from app.rooms.core.wire_enums import TableLine
 from app.rooms.server.chance import chance_of
 from app.rooms.server.connection import parse_client_message
 from app.rooms.server.thinking import decide, hint_job, job_of
@@ -46,6 +47,8 @@ from app.rules import Match, RuleSet, SeatView
 
 CODE = "abcdefghjk"
 START = 1_000_000.0  # the test clock's start (epoch seconds)
+
+LINES = frozenset(TableLine)
 
 
 class Table:
@@ -83,6 +86,9 @@ class Table:
             if isinstance(effect, Send):
                 frame_adapter.validate_python(effect.frame)
                 assert effect.to, "a frame to nobody"
+                for event in effect.frame.get("events", ()):  # type: ignore[attr-defined]
+                    if event.get("type") == "chat" and event.get("kind") == "system":
+                        assert event["text"] in LINES, f"a line the client cannot word: {event}"
             elif isinstance(effect, Think):
                 self.thinks.append(effect)
             elif isinstance(effect, AskHint):

@@ -228,3 +228,11 @@ def test_the_limits_are_the_servers() -> None:
     assert limits["FRAME_BYTES_MAX"] == WS_MAX_SIZE
     assert limits["BODY_BYTES_MAX"] == BODY_MAX
     assert limits["MESSAGE_BYTES_MAX"] == Settings().max_message_bytes
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "fr"])
+def test_every_table_line_is_worded_in_every_language(lang: str) -> None:
+    catalogue = json.loads((APP / "static" / "i18n" / f"{lang}.json").read_text())
+    missing = [line.value for line in wire_enums.TableLine
+               if f"chat.system.{line.value}" not in catalogue]
+    assert not missing, f"{lang}: no chat.system text for {missing}"

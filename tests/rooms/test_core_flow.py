@@ -205,3 +205,35 @@ def test_bots_play_a_whole_match_through_think_effects(level: str) -> None:
     play_until(t, lambda: t.match.finished, {0: ann})
     assert len(t.match.scored) == 2 and t.core.state.recorded_match == 1
     t.assert_consistent()
+
+
+def table_lines(t: Table, conn: int, step: object = None) -> list[tuple[str, str]]:
+    """The table's own chat lines in ``step``'s frames to ``conn``: (what, about whom)."""
+    events = t.events_to(conn, step)  # type: ignore[arg-type]
+    return [(e["text"], e["name"]) for e in events
+            if e["type"] == "chat" and e["kind"] == "system"]
+
+
+def test_the_table_says_in_the_chat_when_bots_start_a_new_match_and_back_to_the_lobby(
+) -> None:
+    t = Table(rules={"preset": "guide", "match": "single_deal"})
+    ann = t.connect(0)
+    step = t.send(ann, {"type": "start"})
+    assert table_lines(t, ann, step) == [("started_with_bots", "Ann")]
+    play_until(t, lambda: t.match.finished, {0: ann})
+    step = t.send(ann, {"type": "rematch"})
+    assert table_lines(t, ann, step) == [("new_match", "Ann")]
+    play_until(t, lambda: t.match.finished, {0: ann})
+    step = t.send(ann, {"type": "lobby"})
+    assert table_lines(t, ann, step) == [("back_to_lobby", "Ann")]
+    assert t.core.state.chat[-1]["text"] == "back_to_lobby", "the line is kept in the chat"
+    t.assert_consistent()
+
+
+def test_a_table_of_people_only_starts_without_the_bots_line() -> None:
+    t = Table(rules={"preset": "standard", "players": 3})
+    t.join("Bo")
+    t.join("Cy")
+    ann, _, _ = t.connect(0), t.connect(1), t.connect(2)
+    step = t.send(ann, {"type": "start"})
+    assert table_lines(t, ann, step) == []

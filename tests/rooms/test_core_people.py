@@ -164,3 +164,21 @@ def test_nothing_runs_while_no_person_is_connected() -> None:
     assert step.save is None and not t.thinks and t.core.state.game == game
     t.connect(0)  # someone is back: the bot whose turn it is is asked
     assert [e.seat for e in t.thinks] == [turn]
+
+
+def test_the_wait_for_a_dropped_person_is_named_in_the_chat_once() -> None:
+    t = Table(grace_seconds=10)
+    t.join("Bo")
+    ann, bo = t.connect(0), t.connect(1)
+    t.send(ann, {"type": "start"})
+    play_until(t, lambda: t.match.phase == "play" and t.match.turn == 0, {0: ann, 1: bo})
+    t.disconnect(bo)
+    _to_turn_of(t, 1, {0: ann})
+    waiting = [e for e in t.events_to(ann)
+               if e["type"] == "chat" and e["text"] == "waiting_for"]
+    assert waiting == [{"type": "chat", "seat": None, "name": "Bo", "text": "waiting_for",
+                        "at": waiting[0]["at"], "kind": "system"}]
+    t.tick(dt=3.0)
+    t.tick(dt=3.0)
+    said = [line for line in t.core.state.chat if line["text"] == "waiting_for"]
+    assert len(said) == 1, "one line when the wait starts, none while it runs"

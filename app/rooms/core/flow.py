@@ -19,6 +19,7 @@ from .records import (
     SeatSet,
 )
 from .state import Draft, controller
+from .wire_enums import ChatKind, TableLine
 
 
 def bot_moved(d: Draft, seat: int, level: str, game: int, action: Action) -> None:
@@ -67,6 +68,7 @@ def rematch(d: Draft, seat: int | None) -> None:
     if match is None or not match.finished:
         raise RoomError("wrong_phase", "a rematch is for after the match")
     new_match(d)
+    _tell(d, seat, TableLine.NEW_MATCH)
 
 
 def again(d: Draft, seat: int | None) -> None:
@@ -81,6 +83,7 @@ def again(d: Draft, seat: int | None) -> None:
     connected = d.rt.connected_seats()
     if all(s.again for s in state.seats if s.human and s.index in connected):
         new_match(d)
+        _tell(d, seat, TableLine.NEW_MATCH)
 
 
 def back_to_lobby(d: Draft, seat: int | None) -> None:
@@ -90,6 +93,7 @@ def back_to_lobby(d: Draft, seat: int | None) -> None:
     if match is None or not match.finished:
         raise RoomError("wrong_phase", "back to the lobby is for after the match")
     d.record(BackInLobby())
+    _tell(d, seat, TableLine.BACK_TO_LOBBY)
 
 
 def new_match(d: Draft) -> None:
@@ -109,3 +113,11 @@ def start(d: Draft, seat: int | None) -> None:
         if not s.human and s.bot is None:
             d.record(SeatSet(seat=s.index, data=s.copy(bot=DEFAULT_SEAT_BOT).to_data()))
     new_match(d)
+    if any(not s.human for s in d.state.seats):
+        _tell(d, seat, TableLine.STARTED_WITH_BOTS)
+
+
+def _tell(d: Draft, seat: int | None, line: TableLine) -> None:
+    """The table's chat line about what ``seat``'s person just did."""
+    name = "" if seat is None else d.state.seats[seat].name or ""
+    d.say(None, name, line, ChatKind.SYSTEM)

@@ -18,7 +18,7 @@ from .frames import JoinedRoom
 from .messages import Hello, SettingsMessage
 from .records import NextDealAt, RulesSet, Seat, SeatSet, SettingsSet
 from .state import Conn, Draft, RoomState
-from .wire_enums import ChatKind, SeatEventKind
+from .wire_enums import ChatKind, SeatEventKind, TableLine
 
 
 def checked_name(raw: str) -> str:
@@ -97,7 +97,7 @@ def join(d: Draft, name: str, seat: int | None) -> JoinedRoom:
         s = s.copy(bot=None)
     d.record(SeatSet(seat=seat, data=s.to_data()))
     d.happen({"type": "seat_taken", "seat": seat, "name": name})
-    d.say(None, name, "seat_taken", ChatKind.SYSTEM)
+    d.say(None, name, TableLine.SEAT_TAKEN, ChatKind.SYSTEM)
     return {"seat": seat, "token": token, "takeover": s.takeover}
 
 
@@ -117,7 +117,7 @@ def leave(d: Draft, seat: int | None) -> None:
         if conn.seat == seat:  # the person keeps watching
             conn.seat = None
     d.happen({"type": SeatEventKind.SEAT_LEFT, "seat": seat})
-    d.say(None, name, SeatEventKind.SEAT_LEFT, ChatKind.SYSTEM)
+    d.say(None, name, TableLine.SEAT_LEFT, ChatKind.SYSTEM)
 
 
 def set_rules(d: Draft, seat: int | None, raw: object) -> None:

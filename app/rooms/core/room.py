@@ -74,7 +74,7 @@ from .messages import (
 )
 from .records import Checkpoint, HistoryAdded, HostSet, NextDealAt, Record, Recorded, Seat, SeatSet
 from .state import Chance, Conn, Draft, RoomState, Runtime, Timing, controller, replay
-from .wire_enums import ChatKind, SeatEventKind
+from .wire_enums import ChatKind, SeatEventKind, TableLine
 
 __all__ = ["Conn", "RoomCore", "Timing", "decide"]
 
@@ -234,7 +234,10 @@ def _settle_match(d: Draft) -> bool:
     level = controller(state, turn)
     if level is None:
         if turn not in rt.connected_seats():
-            rt.grace.setdefault(turn, now + state.grace_seconds)
+            if turn not in rt.grace:  # the wait starts: named in the chat, once
+                rt.grace[turn] = now + state.grace_seconds
+                d.say(None, state.seats[turn].name or "", TableLine.WAITING_FOR,
+                      ChatKind.SYSTEM)
             return False
         if state.turn_seconds and (rt.turn_clock is None or rt.turn_clock[0] != game):
             rt.turn_clock = (game, now + state.turn_seconds)
@@ -345,7 +348,7 @@ def _pass_host(d: Draft) -> None:
             if seat != host:
                 d.record(HostSet(seat=seat))
                 d.happen({"type": "host_changed", "seat": seat})
-                d.say(None, state.seats[seat].name or "", "host_changed", ChatKind.SYSTEM)
+                d.say(None, state.seats[seat].name or "", TableLine.HOST_CHANGED, ChatKind.SYSTEM)
             return
 
 

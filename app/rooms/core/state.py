@@ -60,7 +60,7 @@ from .records import (
     SettingsSet,
     record_of_data,
 )
-from .wire_enums import ChatKind, SeatEventKind
+from .wire_enums import ChatKind, SeatEventKind, TableLine
 
 CHAT_KEEP = 50
 HISTORY_KEEP = 10
@@ -256,7 +256,7 @@ class Draft:
         """Something happened to ``seat``: an event, and a system line in the chat."""
         self.happen({"type": kind, "seat": seat})
         s = self.state.seats[seat]
-        self.say(None, s.name or s.player_name, kind, ChatKind.SYSTEM)
+        self.say(None, s.name or s.player_name, TableLine(kind), ChatKind.SYSTEM)
 
 
 def checkpoint_of(state: RoomState) -> Checkpoint:

@@ -57,6 +57,23 @@ class SeatEventKind(StrEnum):
     TIMED_OUT = "timed_out"    # the turn time ran out: the best bot played that move
 
 
+class TableLine(StrEnum):
+    """What the table's own chat line says (a ``system`` line's ``text``; the client words
+    it in the player's language, ``name`` is whom it is about)."""
+
+    SEAT_TAKEN = "seat_taken"          # a person took a seat
+    SEAT_LEFT = "seat_left"            # a person gave their seat back
+    STAND_IN = "stand_in"              # a bot plays for an away person
+    RETURNED = "returned"              # the away person is back
+    TOOK_OVER = "took_over"            # a pending person plays the bot seat from now on
+    TIMED_OUT = "timed_out"            # a turn's time ran out: a bot played that move
+    HOST_CHANGED = "host_changed"      # the host role passed on
+    STARTED_WITH_BOTS = "started_with_bots"  # the host started; bots play the empty seats
+    NEW_MATCH = "new_match"            # a new match starts at this table (a rematch)
+    BACK_TO_LOBBY = "back_to_lobby"    # the host took the table back to the lobby
+    WAITING_FOR = "waiting_for"        # the turn waits for a dropped person to reconnect
+
+
 class CountdownKind(StrEnum):
     """Which clock ``view.room.clock`` shows."""
 

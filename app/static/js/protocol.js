@@ -102,6 +102,33 @@ export const SeatEventKind = Object.freeze({
 });
 /** @typedef {typeof SeatEventKind[keyof typeof SeatEventKind]} SeatEventKindValue */
 
+/** What the table's own chat line says (a `system` line's `text`; the client words it in the player's language, `name` is whom it is about). */
+export const TableLine = Object.freeze({
+  /** a person took a seat */
+  SEAT_TAKEN: "seat_taken",
+  /** a person gave their seat back */
+  SEAT_LEFT: "seat_left",
+  /** a bot plays for an away person */
+  STAND_IN: "stand_in",
+  /** the away person is back */
+  RETURNED: "returned",
+  /** a pending person plays the bot seat from now on */
+  TOOK_OVER: "took_over",
+  /** a turn's time ran out: a bot played that move */
+  TIMED_OUT: "timed_out",
+  /** the host role passed on */
+  HOST_CHANGED: "host_changed",
+  /** the host started; bots play the empty seats */
+  STARTED_WITH_BOTS: "started_with_bots",
+  /** a new match starts at this table (a rematch) */
+  NEW_MATCH: "new_match",
+  /** the host took the table back to the lobby */
+  BACK_TO_LOBBY: "back_to_lobby",
+  /** the turn waits for a dropped person to reconnect */
+  WAITING_FOR: "waiting_for",
+});
+/** @typedef {typeof TableLine[keyof typeof TableLine]} TableLineValue */
+
 /** Which clock `view.room.clock` shows. */
 export const CountdownKind = Object.freeze({
   /** a dropped person's grace */

@@ -148,11 +148,15 @@ def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
         grace_clock = ann.locator(".seat[aria-label='Bob'] .seat-clock.grace [data-until]")
         # 4 on the clock (more than 3 s left): it is still there after 1.6 s.
         if not saw_grace and grace_clock.count() and seconds(grace_clock) >= 4:
+            # drawn by the same render as the seat's clock: the wait is named, with its time
+            status = ann.locator("#turn-status").inner_text()
+            assert re.fullmatch(r"Waiting for Bob to reconnect \(\d+ s\)", status), status
             counts_down(grace_clock, ann)
             saw_grace = True
         take_turn(ann, bid=True)
         ann.wait_for_timeout(60)
     assert saw_grace, "no countdown on the dropped player's seat"
+    expect(ann.locator("#chat-log").get_by_text("Waiting for Bob to reconnect.")).to_be_visible()
     bob_seat = ann.locator(".seat[aria-label='Bob']")
     expect(bob_seat.get_by_text("away, a bot is playing")).to_be_visible()
     ann.get_by_text("Deal log").click()

@@ -10,7 +10,7 @@ import { discardCount } from "./hand.js";
 import { byId, el } from "./dom.js";
 import { rove } from "./roving.js";
 import { hintReason } from "./review.js";
-import { Phase } from "./protocol.js";
+import { CountdownKind, Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./uistate.js").UiState} UiState */
@@ -128,7 +128,8 @@ function hintText(ui) {
 /** @type {Record<string, string>} */
 const TURN_WORDS = { [Phase.AUCTION]: "bid", [Phase.DISCARD]: "discard", [Phase.LEAD]: "lead", [Phase.PLAY]: "play" };
 
-/** The one-line status: whose turn it is and what they are doing.
+/** The one-line status: whose turn it is and what they are doing, or whom the table
+ *  waits for (the seconds left are `turnClock`'s).
  * @param {View} view */
 export function turnText(view) {
   const phase = view.phase;
@@ -139,10 +140,22 @@ export function turnText(view) {
   if (phase === Phase.DEAL_OVER) return t("status.deal_over");
   if (phase === Phase.MATCH_OVER) return t("status.match_over");
   if (view.turn === null || view.turn === undefined) return "";
+  const clock = room.clock;
+  if (clock && clock.kind === CountdownKind.GRACE && clock.seat === view.turn) {
+    return t("status.waiting_for", { name: seatName(view, view.turn) });
+  }
   const mine = view.turn === view.you;
   const key = TURN_WORDS[phase] || "play";
   if (mine) return t(`status.you_${key}`);
   return t(`status.other_${key}`, { name: seatName(view, view.turn) });
+}
+
+/** The deadline the status line counts down to (epoch seconds), or null: the turn's
+ *  clock, a dropped person's grace or a connected person's turn time.
+ * @param {View} view */
+export function turnClock(view) {
+  const clock = view.room.clock;
+  return clock && clock.seat === view.turn ? clock.until : null;
 }
 
 /**

@@ -6,8 +6,8 @@
 // limited to selections in progress (discard choice, the card picked for the first lead).
 
 import { renderChat, setUpChat } from "./chat.js";
-import { startClocks, tickClocks } from "./clock.js";
-import { renderControls, turnText } from "./controls.js";
+import { countdown, startClocks, tickClocks } from "./clock.js";
+import { renderControls, turnClock, turnText } from "./controls.js";
 import { renderDealLog } from "./deallog.js";
 import { captureFocus, restoreFocus } from "./focus.js";
 import { discardCount, renderHand } from "./hand.js";
@@ -341,9 +341,7 @@ function render() {
   renderScoreSheet(view);
   renderChat(view);
   renderJoinPanel();
-  const status = byId("turn-status");
-  const text = turnText(view);
-  if (status.textContent !== text) status.textContent = text;
+  renderStatus(view);
   // Nobody can join a practice table: no link to share.
   for (const id of ["copy-link", "share-button"]) {
     const b = byId(id);
@@ -352,6 +350,24 @@ function render() {
   restoreFocus(focus);
   tickClocks();
   signalTurn(view);
+}
+
+/** The status line: whose turn it is (or whom the table waits for) and, while a clock
+ *  runs for that seat, its seconds left; only redrawn when it changes, so that a screen
+ *  reader hears a new turn once (the countdown itself is not a live region).
+ * @param {View} view */
+function renderStatus(view) {
+  const status = byId("turn-status");
+  const text = turnText(view);
+  const until = turnClock(view);
+  const signature = `${text}|${until ?? ""}`;
+  if (status.dataset.signature === signature) return;
+  status.dataset.signature = signature;
+  if (until === null || !text) {
+    status.textContent = text;
+    return;
+  }
+  status.replaceChildren(text.replace(/[.:]$/, ""), " (", countdown(until), ")");
 }
 
 async function loadMeta() {

@@ -87,6 +87,8 @@ def test_appends_are_all_or_nothing_and_numbered(database_url: str) -> None:
         await store.append("abcde", save_of(5, [room(2), chat("e")], [(2, {"r": 2})]))
         assert await store.load("abcde") == StoredRoom(5, [room(2), chat("e")])
         assert await store.load_record("abcde") == {"r": 2}  # the last match's
+        assert await store.load_record("abcde", 1) == {"r": 1}  # an earlier match's
+        assert await store.load_record("abcde", 3) is None
         assert await store.load("zzzzz") is None and await store.ping()
         await store.close()
 

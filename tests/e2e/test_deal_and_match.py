@@ -8,13 +8,15 @@ and the host can go back to the lobby, change a rule and start again."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP
+from .conftest import LAPTOP, PHONE
 from .players import (
     deal_over,
     hand,
@@ -155,3 +157,40 @@ def test_play_again_and_back_to_lobby(new_page: Any) -> None:
     page.get_by_text(re.compile(r"^Earlier matches")).click()
     expect(page.get_by_role("heading", name="Match 1")).to_be_visible()
     expect(page.get_by_role("heading", name="Match 2")).to_be_visible()
+
+
+def test_a_rematch_counts_down_on_every_screen_and_the_match_before_stays(
+        new_page: Any) -> None:
+    ann = new_page("ann", viewport=LAPTOP)
+    open_room(ann, "Ann", "Create room", single_round=True)
+    bob = new_page("bob", viewport=PHONE)
+    bob.goto(ann.url)
+    bob.get_by_role("textbox", name="Your name").fill("Bob")
+    bob.get_by_role("button", name="Join", exact=True).click()
+    expect(ann.locator("#chat-log").get_by_text("Bob took a seat.")).to_be_visible()
+    ann.get_by_role("button", name="Start").click()
+    for page in (ann, bob):
+        expect(page.locator("#chat-log").get_by_text(
+            "Ann started the match: bots play the empty seats.")).to_be_visible()
+    play_until_deal_over([ann, bob], bidders=set())
+    expect(bob.get_by_role("heading", name="Match over")).to_be_visible()
+
+    ann.get_by_role("button", name="Rematch").click()
+    for page in (ann, bob):  # the notice, its countdown and the chat line, on both screens
+        notice = page.get_by_role("status").filter(has_text="New match in")
+        expect(notice).to_be_visible()
+        expect(notice.locator("[role=timer]")).to_have_text(re.compile(r"^\d s$"))
+        expect(page.locator("#chat-log").get_by_text("Ann starts a new match.")).to_be_visible()
+    expect(bob.get_by_role("heading", name="Match over")).to_be_visible()  # until it starts
+    for page in (ann, bob):
+        expect(hand(page).get_by_role("button")).to_have_count(12)
+
+    # The match before keeps its deal rows and its record.
+    bob.get_by_text(re.compile(r"^Earlier matches")).click()
+    sheet = bob.get_by_role("table", name="Score sheet of match 1")
+    expect(sheet.get_by_role("rowheader", name="1", exact=True)).to_be_visible()
+    with bob.expect_download() as info:
+        bob.get_by_role("button", name="Download the record of match 1").click()
+    record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert record["rules"]["match"] == "single_deal"
+    assert record["players"][:2] == ["Ann", "Bob"], record["players"]

@@ -8,6 +8,7 @@ import pytest
 from core_table import Table, play_until
 
 from app.rooms.core.effects import AskHint, BotMoved, HintReady, Send, Think
+from app.rooms.core.flow import REMATCH_SECONDS
 from app.rules import PASS
 
 
@@ -152,7 +153,8 @@ def test_a_finished_match_keeps_its_record_once_and_the_host_starts_a_rematch() 
     t.refused(bo, {"type": "rematch"}, "not_host")
     t.refused(ann, {"type": "action", "game": t.core.state.game, "action": {"bid": "pass"}},
               "match_over")
-    step = t.send(ann, {"type": "rematch"})
+    t.send(ann, {"type": "rematch"})
+    step = t.wake()  # after the countdown every screen showed
     assert step.save is not None and step.save.checkpoint
     assert t.first == step.save.first_seq, "the log before the rematch may be forgotten"
     assert t.core.state.match_number == 2 and t.match.totals == [0, 0, 0, 0]
@@ -217,17 +219,62 @@ def table_lines(t: Table, conn: int, step: object = None) -> list[tuple[str, str
 def test_the_table_says_in_the_chat_when_bots_start_a_new_match_and_back_to_the_lobby(
 ) -> None:
     t = Table(rules={"preset": "guide", "match": "single_deal"})
-    ann = t.connect(0)
+    t.join("Bo")
+    ann, bo = t.connect(0), t.connect(1)
+    people = {0: ann, 1: bo}
     step = t.send(ann, {"type": "start"})
     assert table_lines(t, ann, step) == [("started_with_bots", "Ann")]
-    play_until(t, lambda: t.match.finished, {0: ann})
+    play_until(t, lambda: t.match.finished, people)
     step = t.send(ann, {"type": "rematch"})
-    assert table_lines(t, ann, step) == [("new_match", "Ann")]
-    play_until(t, lambda: t.match.finished, {0: ann})
+    assert table_lines(t, bo, step) == [("new_match", "Ann")]
+    play_until(t, lambda: t.match.finished, people)
     step = t.send(ann, {"type": "lobby"})
-    assert table_lines(t, ann, step) == [("back_to_lobby", "Ann")]
+    assert table_lines(t, bo, step) == [("back_to_lobby", "Ann")]
     assert t.core.state.chat[-1]["text"] == "back_to_lobby", "the line is kept in the chat"
     t.assert_consistent()
+
+
+def test_a_rematch_counts_down_on_every_screen_before_the_new_match() -> None:
+    t = Table(rules={"preset": "guide", "match": "single_deal"})
+    t.join("Bo")
+    ann, bo = t.connect(0), t.connect(1)
+    t.send(ann, {"type": "start"})
+    play_until(t, lambda: t.match.finished, {0: ann, 1: bo})
+    step = t.send(ann, {"type": "rematch"})
+    at = t.now + REMATCH_SECONDS
+    assert step.wake_at == at and t.core.state.match_number == 1, "not yet"
+    assert t.state_to(bo, step)["view"]["room"]["next_deal_at"] == at
+    t.refused(ann, {"type": "rematch"}, "wrong_phase")
+    t.tick(dt=REMATCH_SECONDS - 1)
+    assert t.match.finished, "the final sheet stays while the countdown runs"
+    step = t.wake()
+    assert t.now == at and t.core.state.match_number == 2
+    assert {"type": "match_started", "number": 2} in t.events_to(bo, step)
+    assert t.state_to(bo, step)["view"]["room"]["next_deal_at"] is None
+    t.assert_consistent()
+
+
+def test_everyone_saying_play_again_counts_down_too_and_back_to_the_lobby_stops_it(
+) -> None:
+    t = Table(rules={"preset": "guide", "match": "single_deal"})
+    t.join("Bo")
+    ann, bo = t.connect(0), t.connect(1)
+    t.send(ann, {"type": "start"})
+    play_until(t, lambda: t.match.finished, {0: ann, 1: bo})
+    t.send(ann, {"type": "again"})
+    step = t.send(bo, {"type": "again"})
+    assert table_lines(t, ann, step) == [("new_match", "Bo")]
+    assert t.core.state.next_deal_at == t.now + REMATCH_SECONDS
+    step = t.send(ann, {"type": "lobby"})
+    assert t.core.state.match is None and t.core.state.next_deal_at is None
+    assert step.wake_at is None, "nothing left to start"
+
+
+def test_a_person_alone_at_the_table_rematches_at_once() -> None:
+    t, ann = started(rules={"preset": "guide", "match": "single_deal"})
+    play_until(t, lambda: t.match.finished, {0: ann})
+    step = t.send(ann, {"type": "rematch"})
+    assert t.core.state.match_number == 2 and table_lines(t, ann, step) == []
 
 
 def test_a_table_of_people_only_starts_without_the_bots_line() -> None:

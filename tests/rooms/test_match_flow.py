@@ -80,6 +80,12 @@ def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
     r2 = httpx.get(f"{server.base}/api/rooms/{code}/record",
                    headers={"Authorization": f"Bearer {token}"})
     assert r2.json() == record
+    by_number = httpx.get(f"{server.base}/api/rooms/{code}/record", params={"match": 1},
+                          headers={"Authorization": f"Bearer {token}"})
+    assert by_number.json() == record, "every finished match keeps its record"
+    unplayed = httpx.get(f"{server.base}/api/rooms/{code}/record", params={"match": 2},
+                         headers={"Authorization": f"Bearer {token}"})
+    assert unplayed.status_code == 404 and unplayed.json()["error"]["code"] == "no_record"
 
 
 def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None:

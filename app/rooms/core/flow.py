@@ -15,11 +15,14 @@ from .records import (
     BackInLobby,
     Dealt,
     MatchBegun,
+    NextDealAt,
     ReadySet,
     SeatSet,
 )
 from .state import Draft, controller
 from .wire_enums import ChatKind, TableLine
+
+REMATCH_SECONDS = 5  # the countdown before a new match at a table of several people
 
 
 def bot_moved(d: Draft, seat: int, level: str, game: int, action: Action) -> None:
@@ -67,8 +70,9 @@ def rematch(d: Draft, seat: int | None) -> None:
     match = d.state.match
     if match is None or not match.finished:
         raise RoomError("wrong_phase", "a rematch is for after the match")
-    new_match(d)
-    _tell(d, seat, TableLine.NEW_MATCH)
+    if d.state.next_deal_at is not None:
+        raise RoomError("wrong_phase", "the new match starts in a moment")
+    _new_match_soon(d, seat)
 
 
 def again(d: Draft, seat: int | None) -> None:
@@ -81,9 +85,9 @@ def again(d: Draft, seat: int | None) -> None:
     if not state.seats[seat].again:
         d.record(SeatSet(seat=seat, data=state.seats[seat].copy(again=True).to_data()))
     connected = d.rt.connected_seats()
-    if all(s.again for s in state.seats if s.human and s.index in connected):
-        new_match(d)
-        _tell(d, seat, TableLine.NEW_MATCH)
+    if (state.next_deal_at is None
+            and all(s.again for s in state.seats if s.human and s.index in connected)):
+        _new_match_soon(d, seat)
 
 
 def back_to_lobby(d: Draft, seat: int | None) -> None:
@@ -94,6 +98,18 @@ def back_to_lobby(d: Draft, seat: int | None) -> None:
         raise RoomError("wrong_phase", "back to the lobby is for after the match")
     d.record(BackInLobby())
     _tell(d, seat, TableLine.BACK_TO_LOBBY)
+
+
+def _new_match_soon(d: Draft, seat: int | None) -> None:
+    """The next match: after a countdown every screen shows (and a line in the chat), so
+    that nobody finds a new auction without warning; at once when nobody else is there."""
+    state = d.state
+    connected = d.rt.connected_seats()
+    if not any(s.human and s.index != seat and s.index in connected for s in state.seats):
+        new_match(d)
+        return
+    d.record(NextDealAt(at=d.now + REMATCH_SECONDS))
+    _tell(d, seat, TableLine.NEW_MATCH)
 
 
 def new_match(d: Draft) -> None:

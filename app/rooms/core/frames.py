@@ -125,7 +125,7 @@ class RoomInfo(TypedDict):
     rules: JsonObject
     rules_resolved: JsonObject
     settings: RoomSettings
-    next_deal_at: float | None  # epoch seconds; between deals only
+    next_deal_at: float | None  # epoch seconds: the next deal, or after a match the next match
     clock: Clock | None       # the seat being waited for against a clock
     chat: list[ChatLine]      # the last lines
     match_number: int

@@ -284,10 +284,13 @@ def tick(d: Draft) -> None:
     match = state.match
     if match is None or not rt.humans_connected():
         return
-    if match.phase == Phase.DEAL_OVER:
-        at = state.next_deal_at
+    if match.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER):
+        at = state.next_deal_at  # the next deal, or a new match's countdown
         if at is not None and at <= now:
-            flow.deal(d)
+            if match.phase == Phase.DEAL_OVER:
+                flow.deal(d)
+            else:
+                flow.new_match(d)
         return
     for seat_index, deadline in list(rt.grace.items()):
         if deadline <= now and match.turn == seat_index:
@@ -313,7 +316,8 @@ def next_wake(d: Draft) -> float | None:
         times.append(rt.host_gone_since + d.timing.host_grace)
     match = state.match
     if match is not None and rt.humans_connected():
-        if match.phase == Phase.DEAL_OVER and state.next_deal_at is not None:
+        if (match.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER)
+                and state.next_deal_at is not None):
             times.append(state.next_deal_at)
         times.extend(rt.grace.values())
         plan = rt.bot_plan

@@ -14,9 +14,9 @@ import functools
 import math
 import sys
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ValidationError, with_config
 from typing_extensions import TypedDict
@@ -212,7 +212,10 @@ async def get_room(code: str, request: Request) -> PublicRoom:
                 "name": "Authorization", "in": "header", "required": False,
                 "description": "Bearer T, T the token of a seat of this room",
                 "schema": {"type": "string"}}]})
-async def get_record(code: str, request: Request) -> dict[str, Any]:
+async def get_record(code: str, request: Request,
+                     match: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
+    """The game record (GAME-RECORD.md) of the room's last finished match, or of its
+    finished match number ``match``; for the room's players."""
     room = await _registry(request).require(code)
     auth = request.headers.get("authorization", "")
     scheme, _, token = auth.partition(" ")
@@ -223,9 +226,11 @@ async def get_record(code: str, request: Request) -> dict[str, Any]:
     record = None
     if room.core.state.recorded_match > 0:
         try:
-            record = await room.store.load_record(room.code)
+            record = await room.store.load_record(room.code, match)
         except StoreError:
             raise unavailable(NO_DATABASE) from None
+    if record is None and match is not None:
+        raise RoomError("no_record", f"this room has no finished match number {match}", 404)
     if record is None:
         raise RoomError("match_not_over", "the record is ready when the match is over", 403)
     return record

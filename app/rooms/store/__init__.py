@@ -63,8 +63,9 @@ class RoomStore(Protocol):
 
     async def exists(self, code: str) -> bool: ...
 
-    async def load_record(self, code: str) -> JsonObject | None:
-        """The record of the room's last finished match."""
+    async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
+        """The record of the room's finished match number ``match`` (``None``: the last
+        one), or ``None`` if there is none."""
 
     async def ping(self) -> bool: ...
 

@@ -311,10 +311,11 @@ class PostgresStore:
             raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
         return StoredRoom(int(rows[0]["checkpoint"]), entries)
 
-    async def load_record(self, code: str) -> JsonObject | None:
+    async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
         async with self._con(f"room {code}: read the record") as con:
-            text = await con.fetchval("SELECT record FROM records WHERE code = $1 "
-                                      "ORDER BY match_number DESC LIMIT 1", code)
+            text = await con.fetchval("SELECT record FROM records WHERE code = $1 AND "
+                                      "($2::int IS NULL OR match_number = $2) "
+                                      "ORDER BY match_number DESC LIMIT 1", code, match)
         if text is None:
             return None
         record: JsonObject = json.loads(text)

@@ -213,10 +213,10 @@ class SqliteStore:
             raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
         return StoredRoom(first, entries)
 
-    async def load_record(self, code: str) -> JsonObject | None:
+    async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
         row = await self._read(lambda db: db.execute(
-            "SELECT record FROM records WHERE code=? ORDER BY match_number DESC LIMIT 1",
-            (code,)).fetchone())
+            "SELECT record FROM records WHERE code=? AND (? IS NULL OR match_number=?) "
+            "ORDER BY match_number DESC LIMIT 1", (code, match, match)).fetchone())
         if row is None:
             return None
         record: JsonObject = json.loads(row[0])

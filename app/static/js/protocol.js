@@ -218,6 +218,8 @@ export const ErrorCode = Object.freeze({
   UNAUTHORIZED: "unauthorized",
   /** HTTP: no match of the room has finished yet */
   MATCH_NOT_OVER: "match_not_over",
+  /** HTTP: the room has no finished match of that number */
+  NO_RECORD: "no_record",
   /** HTTP: unknown path */
   NOT_FOUND: "not_found",
   /** HTTP: the path does not take this method */
@@ -719,7 +721,7 @@ export const LIMITS = Object.freeze({
  * @property {Record<string, JsonValue>} rules
  * @property {Record<string, JsonValue>} rules_resolved
  * @property {RoomSettings} settings
- * @property {(number | null)} next_deal_at epoch seconds; between deals only
+ * @property {(number | null)} next_deal_at epoch seconds: the next deal, or after a match the next match
  * @property {(Clock | null)} clock the seat being waited for against a clock
  * @property {Array<ChatLine>} chat the last lines
  * @property {number} match_number

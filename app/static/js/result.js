@@ -122,14 +122,23 @@ function dealOver(view, parts, actions) {
 function matchOver(view, parts, actions) {
   const room = view.room;
   parts.splice(1, 0, winnersLine(view));
+  const starting = Boolean(room.next_deal_at);
   const seated = room.your_seat !== null;
   const me = room.your_seat !== null ? room.seats[room.your_seat] : null;
   if (seated && !room.practice) {
-    const again = button(t("result.again"), "again", !(me && me.again), !room.you_are_host);
+    const again = button(t("result.again"), "again", !(me && me.again) && !starting,
+      !room.you_are_host);
     actions.append(again);
   }
+  // A new match is counting down: every screen says so (once, to a screen reader too).
+  if (room.next_deal_at) {
+    const p = el("p", "notice new-match-clock", `${t("result.new_match_in")} `);
+    p.setAttribute("role", "status");
+    p.append(countdown(room.next_deal_at));
+    parts.splice(1, 0, p);
+  }
   if (room.you_are_host) {
-    actions.append(button(t("result.rematch"), "rematch", true, true));
+    actions.append(button(t("result.rematch"), "rematch", !starting, true));
     if (!room.practice) actions.append(button(t("result.lobby"), "back-to-lobby"));
   }
   if (seated) actions.append(button(t("result.download"), "download", room.record_available));

@@ -226,7 +226,9 @@ const clicks = {
     forgetToken(code);
     setTimeout(connect, 200);
   },
-  download: () => downloadRecord(code, view ? view.room.match_number : 1),
+  // an earlier match's (its number on the button), or the match whose end is on screen
+  download: (b) => downloadRecord(code, b.dataset.match ? Number(b.dataset.match)
+    : view ? view.room.match_number : 1),
   "copy-link": () => copyLink(code),
   share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
 };

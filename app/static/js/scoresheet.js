@@ -22,22 +22,26 @@ function svg(tag, attrs) {
   return node;
 }
 
-/**
- * @param {View} view
- * @param {number[][]} sheet
- * @param {number[][]} totals */
-function table(view, sheet, totals) {
+/** A score sheet's table: a row a deal (running totals, the deal's points below them)
+ *  and the totals; named by the section's heading (`labelledBy`) or by `label`.
+ * @param {string[]} names the players, by seat
+ * @param {number[][]} sheet each deal's points
+ * @param {number[][]} totals the running totals after each deal
+ * @param {number[]} finals the match's totals
+ * @param {{ labelledBy?: string, label?: string }} name */
+function table(names, sheet, totals, finals, name) {
   const tableEl = el("table", "score-table");
-  // Named by the section's heading, so "Score sheet" is written once on the page.
-  tableEl.setAttribute("aria-labelledby", "scores-heading");
+  // The current sheet is named by the section's heading, so "Score sheet" is written once.
+  if (name.labelledBy) tableEl.setAttribute("aria-labelledby", name.labelledBy);
+  if (name.label) tableEl.setAttribute("aria-label", name.label);
   tableEl.setAttribute("aria-describedby", "scores-about");
   const head = el("thead");
   const hr = el("tr");
   const corner = el("th", "", t("scores.deal"));
   corner.scope = "col";
   hr.append(corner);
-  for (let s = 0; s < view.players; s++) {
-    const th = el("th", "", seatName(view, s));
+  for (const player of names) {
+    const th = el("th", "", player);
     th.scope = "col";
     hr.append(th);
   }
@@ -60,13 +64,11 @@ function table(view, sheet, totals) {
   const total = el("th", "", t("scores.total"));
   total.scope = "row";
   fr.append(total);
-  for (let s = 0; s < view.players; s++) fr.append(el("td", "", String(view.scores[s])));
+  for (const score of finals) fr.append(el("td", "", String(score)));
   foot.append(fr);
   tableEl.append(head, body, foot);
   const wrap = el("div", "score-wrap");
-  const about = el("p", "sr-only", t("scores.caption"));
-  about.id = "scores-about";
-  wrap.append(about, tableEl);
+  wrap.append(tableEl);
   return wrap;
 }
 
@@ -167,6 +169,7 @@ let historyOpen = false;
  * @param {View} view */
 function history(view) {
   const matches = (view.room.history || []).slice().reverse();
+  const seated = view.room.your_seat !== null && view.room.your_seat !== undefined;
   if (!matches.length) return null;
   const box = el("details", "match-history");
   box.open = historyOpen;
@@ -180,7 +183,19 @@ function history(view) {
     const list = el("ul", "history-totals");
     match.players.forEach((name, s) => list.append(el("li", "", `${name}: ${match.totals[s]}`)));
     part.append(list);
-    if (match.score_sheet.length) part.append(chart(view, runningTotals(match.score_sheet, match.players.length), match.players));
+    if (match.score_sheet.length) {
+      const totals = runningTotals(match.score_sheet, match.players.length);
+      part.append(table(match.players, match.score_sheet, totals, match.totals,
+        { label: t("scores.match_sheet", { n: match.number }) }));
+      part.append(chart(view, totals, match.players));
+    }
+    if (seated) {
+      const download = el("button", "", t("scores.match_download", { n: match.number }));
+      download.type = "button";
+      download.dataset.action = "download";
+      download.dataset.match = String(match.number);
+      part.append(download);
+    }
     box.append(part);
   }
   return box;
@@ -193,11 +208,17 @@ export function renderScoreSheet(view) {
   const sheet = view.score_sheet || [];
   const past = history(view);
   section.hidden = view.phase === Phase.LOBBY && !sheet.length && !past;
-  const parts = [];
+  // What every sheet's table holds, said once for all of them (their aria-describedby).
+  const about = el("p", "sr-only", t("scores.caption"));
+  about.id = "scores-about";
+  /** @type {Element[]} */
+  const parts = [about];
   if (!sheet.length || view.phase === Phase.LOBBY) parts.push(el("p", "hint", t("scores.none")));
   else {
     const totals = runningTotals(sheet, view.players);
-    parts.push(table(view, sheet, totals), chart(view, totals));
+    const names = Array.from({ length: view.players }, (_, s) => seatName(view, s));
+    parts.push(table(names, sheet, totals, view.scores, { labelledBy: "scores-heading" }),
+      chart(view, totals));
   }
   if (past) parts.push(past);
   box.replaceChildren(...parts);

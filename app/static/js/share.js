@@ -26,7 +26,8 @@ export async function copyLink(code) {
  * @param {number} matchNumber */
 export async function downloadRecord(code, matchNumber) {
   try {
-    const record = await api("GET", `/api/rooms/${encodeURIComponent(code)}/record`, undefined,
+    const record = await api("GET",
+      `/api/rooms/${encodeURIComponent(code)}/record?match=${matchNumber}`, undefined,
       savedToken(code) ?? undefined);
     const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
     const url = URL.createObjectURL(blob);

@@ -304,7 +304,11 @@ async def create_rooms(cfg: SwarmConfig, stats: Stats) -> list[Room]:
         room.all_seats = (1 << len(room.seats)) - 1
         return room
 
-    async with httpx.AsyncClient(base_url=cfg.base, timeout=30) as http:
+    # No keep-alive: on a busy machine a pooled connection could sit idle past the server's
+    # keep-alive time and be closed as it was reused (httpx.ReadError on a POST, which
+    # cannot be retried blindly: it makes a room).
+    async with httpx.AsyncClient(base_url=cfg.base, timeout=30,
+                                 limits=httpx.Limits(max_keepalive_connections=0)) as http:
         return await asyncio.gather(*(one(i, http) for i in range(cfg.rooms)))
 
 

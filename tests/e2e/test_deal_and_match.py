@@ -194,3 +194,27 @@ def test_a_rematch_counts_down_on_every_screen_and_the_match_before_stays(
     record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
     assert record["rules"]["match"] == "single_deal"
     assert record["players"][:2] == ["Ann", "Bob"], record["players"]
+
+
+def test_a_review_asked_in_the_pause_is_shown_after_the_next_deal_starts(
+        new_page: Any) -> None:
+    page = new_page("ann", viewport=LAPTOP)
+    open_room(page, "Ann", "Create room")
+    page.get_by_text("Change the rules").click()
+    page.get_by_role("combobox", name="Match length").select_option("deals:2")
+    page.get_by_role("button", name="Start").click()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    play_until_deal_over([page], bidders={0})
+    page.get_by_role("button", name="Review my play").click()
+    page.get_by_role("button", name="Next deal").click()  # at once: the review comes later
+    expect(page.get_by_role("heading", name=re.compile(r"^Deal \d+ is over$"))).to_be_hidden()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+
+    box = page.locator("#reviews-box")
+    box.get_by_text("Your reviews").click()
+    review = box.locator("section.review").first
+    expect(review.get_by_role("heading", name=re.compile(r"^Deal \d+$"))).to_be_visible()
+    # the strong bot's verdict, and where the line with every card known comes from
+    expect(review).to_contain_text(re.compile(r"well played|you chose"), timeout=90_000)
+    if review.get_by_text(re.compile("bidder's side|every card known")).count() == 0:
+        raise AssertionError(f"no double-dummy line and no word of it: {review.inner_text()}")

@@ -54,7 +54,7 @@ export function makeView(changes = {}) {
         spectator_chat: true, bot_levels: ["random", "easy", "normal", "strong"],
       },
       next_deal_at: null, clock: null, chat: [], match_number: 1, record_available: false,
-      history: [],
+      history: [], reviewable: [],
     },
   };
   return { ...view, ...changes };

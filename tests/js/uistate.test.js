@@ -1,13 +1,37 @@
 // @ts-check
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { newUiState } from "../../app/static/js/uistate.js";
+import { newUiState, reviewKey } from "../../app/static/js/uistate.js";
+import { mayAsk, shownReview } from "../../app/static/js/reviewlist.js";
+import { Phase } from "../../app/static/js/protocol.js";
+import { makeView } from "./helpers.js";
 
 test("each page state is its own: a selection in one is not in another", () => {
   const first = newUiState();
   const second = newUiState();
   first.discard.add("AS");
+  first.reviews.set(reviewKey(1, 0), null);
   assert.equal(second.discard.size, 0);
+  assert.equal(second.reviews.size, 0);
   assert.equal(first.hint, null);
-  assert.equal(first.review, null);
+});
+
+test("the result panel shows the review of the deal just finished, none during a deal", () => {
+  const over = makeView({ phase: Phase.DEAL_OVER });
+  over.room = { ...over.room, match_number: 2, reviewable: [0, 2] };  // deal 1 was void
+  assert.equal(shownReview(over), "2:2");
+  const playing = makeView({ phase: Phase.PLAY });
+  playing.room = { ...playing.room, reviewable: [0, 2] };
+  assert.equal(shownReview(playing), null, "a review that comes now goes to Your reviews");
+});
+
+test("a review may be asked once, and again only after it failed", () => {
+  const ui = newUiState();
+  const key = reviewKey(1, 0);
+  assert.ok(mayAsk(ui, key));
+  ui.reviews.set(key, null);
+  assert.ok(!mayAsk(ui, key), "asked: waiting");
+  ui.reviews.set(key, { type: "review", match: 1, deal: 0, seat: 0,
+    review: { error: "the review could not be made", busy: true } });
+  assert.ok(mayAsk(ui, key), "failed: ask again");
 });

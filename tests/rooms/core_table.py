@@ -86,9 +86,9 @@ class Table:
             if isinstance(effect, Send):
                 frame_adapter.validate_python(effect.frame)
                 assert effect.to, "a frame to nobody"
-                for event in effect.frame.get("events", ()):  # type: ignore[attr-defined]
-                    if event.get("type") == "chat" and event.get("kind") == "system":
-                        assert event["text"] in LINES, f"a line the client cannot word: {event}"
+                for item in effect.frame.get("events", ()):  # type: ignore[attr-defined]
+                    if item.get("type") == "chat" and item.get("kind") == "system":
+                        assert item["text"] in LINES, f"a line the client cannot word: {item}"
             elif isinstance(effect, Think):
                 self.thinks.append(effect)
             elif isinstance(effect, AskHint):

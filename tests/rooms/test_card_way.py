@@ -55,7 +55,7 @@ def test_a_played_card_runs_code_in_at_most_8_files_outside_the_engine(tmp_path:
         with ServerThread(settings) as srv:
             way = play_one_card(srv, tracer)
     finally:
-        threading.settrace(None)  # type: ignore[arg-type]  # typeshed: no None, CPython: yes
+        threading.settrace(None)
         sys.settrace(None)
     outside = [f for f in way if not f.startswith("rules/")]
     said = "\n".join(outside)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from core_table import Table, play_until
 
-from app.rooms.core.effects import AskHint, BotMoved, HintReady, Send, Think
+from app.rooms.core.effects import AskHint, AskReview, BotMoved, HintReady, ReviewReady, Send, Think
 from app.rooms.core.flow import REMATCH_SECONDS
 from app.rules import PASS
 
@@ -185,7 +185,7 @@ def test_practice_hints_are_asked_as_effects_and_reach_that_seat_only() -> None:
         assert [f["type"] for f in frames] == ["welcome", "state", "hint"]
         t.disconnect(twin)
         hint = send.frame["action"]
-        t.act(ann, hint)
+        t.act(ann, dict(hint))
         # an answer that comes after the game moved on is dropped
         step = t.handle(HintReady(0, game, {"action": {"play": "2C"}, "key": "hint.play",
                                             "params": {}}))
@@ -284,3 +284,26 @@ def test_a_table_of_people_only_starts_without_the_bots_line() -> None:
     ann, _, _ = t.connect(0), t.connect(1), t.connect(2)
     step = t.send(ann, {"type": "start"})
     assert table_lines(t, ann, step) == []
+
+
+def test_a_review_of_any_finished_deal_may_be_asked_while_the_match_goes_on() -> None:
+    t, ann = started(rules={"preset": "guide", "match": "deals:3"})
+    play_until(t, lambda: t.match.phase == "deal_over", {0: ann})
+    first = len(t.match.deals) - 1  # void deals before it count
+    assert t.state_to(ann)["view"]["room"]["reviewable"] == [first]
+    t.send(ann, {"type": "ready"})  # the next deal starts: the review is not lost
+    assert t.match.phase != "deal_over"
+    step = t.send(ann, {"type": "review", "deal": first})
+    asked = [e for e in step.effects if isinstance(e, AskReview)]
+    assert [(e.seat, e.match, e.deal) for e in asked] == [(0, 1, first)]
+    assert asked[0].record["actions"], "the deal as it was played"
+    review = {"seat": 0, "decisions": [], "bidder": None, "contract": None,
+              "side_tricks": None, "double_dummy": None, "double_dummy_from_trick": None,
+              "points": 0.0, "total_loss": 0.0}
+    step = t.handle(ReviewReady(0, 1, first, review))  # type: ignore[arg-type]
+    frames = [f for f in t.frames_to(ann, step) if f["type"] == "review"]
+    assert frames == [{"type": "review", "match": 1, "deal": first, "seat": 0,
+                       "review": review}]
+    t.refused(ann, {"type": "review", "deal": first + 1}, "wrong_phase")  # being played
+    t.refused(ann, {"type": "review", "deal": 99}, "wrong_phase")
+    t.refused(ann, {"type": "review", "deal": -1}, "bad_message")

@@ -131,6 +131,7 @@ class RoomInfo(TypedDict):
     match_number: int
     record_available: bool
     history: list[MatchSummary]  # the room's finished matches, newest last
+    reviewable: list[int]     # the match's deals a review may be asked of (their indices)
 
 
 @with_config(FORBID)

@@ -109,9 +109,11 @@ class React(_Strict):
 
 
 class ReviewAsk(_Strict):
-    """Seated person, after a deal: review my decisions in the last finished deal."""
+    """Seated person: review my decisions in a finished deal of this match (one of
+    ``view.room.reviewable``; by default the last)."""
 
     type: Literal["review"]
+    deal: Annotated[int, Field(ge=0)] | None = None  # its index in the match (void deals count)
 
 
 class Rematch(_Strict):

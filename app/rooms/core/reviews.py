@@ -6,29 +6,32 @@ kept with the room so that asking again, or from another tab, costs nothing.
 
 from __future__ import annotations
 
-from app.rules.outcomes import Outcome
 from app.rules.record import deal_to_record
 
 from .effects import AskReview, HintPayload, Send
 from .errors import RoomError
 from .frames import HintFrame, ReviewFrame, ReviewPayload
 from .state import Draft, ReviewKey, Runtime
+from .views import reviewable
 
 KEEP = 32  # reviews kept per room (a review is a few kilobytes)
 
 
-def ask(d: Draft, seat: int | None) -> None:
-    """Review ``seat``'s decisions in the last finished deal (sent when ready)."""
+def ask(d: Draft, seat: int | None, index: int | None = None) -> None:
+    """Review ``seat``'s decisions in deal ``index`` of the match (``None``: the last),
+    sent when ready; at any time of the match, so a review asked late is never lost."""
     if seat is None:
         raise RoomError("not_seated", "a review is of your own decisions: take a seat")
     state, rt = d.state, d.rt
     match = state.match
-    deal = match.deal if match is not None else None
-    if match is None or deal is None or not deal.over or deal.outcome == Outcome.VOID:
-        raise RoomError("wrong_phase", "a review is for after a deal")
-    if state.seats[seat].takeover:
+    last = None if match is None else len(match.deals) - 1
+    index = last if index is None else index
+    if match is None or index is None or index not in reviewable(match):
+        raise RoomError("wrong_phase", "a review is for a finished deal of this match")
+    deal = match.deals[index]
+    if index == last and state.seats[seat].takeover:
         raise RoomError("not_your_turn", "you did not play this deal")
-    key = (state.match_number, len(match.deals) - 1, seat)
+    key = (state.match_number, index, seat)
     cached = rt.reviews.get(key)
     if cached is not None:
         d.emit(Send(rt.conns_of_seat(seat), frame(key, cached)))

@@ -139,8 +139,8 @@ def _received(d: Draft, conn: int, message: RoomMessage) -> None:
             lobby.seat_bot(d, seat, target, level)
         case SettingsMessage():
             lobby.settings(d, seat, message)
-        case ReviewAsk():
-            reviews.ask(d, seat)
+        case ReviewAsk(deal=deal):
+            reviews.ask(d, seat, deal)
         case Rematch():
             flow.rematch(d, seat)
         case Again():

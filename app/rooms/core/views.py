@@ -13,6 +13,7 @@ from typing import Protocol, cast
 
 from app.bot_levels import BOT_LEVELS
 from app.rules import Match, Phase, RuleSet, SeatView
+from app.rules.outcomes import Outcome
 from app.rules.wire import BIDDER_HEARS, WireView, events_for
 
 from .effects import Send
@@ -74,6 +75,15 @@ def seat_info(s: Seat, connected: bool, host: bool, started: bool) -> SeatInfo:
     }
 
 
+def reviewable(match: Match | None) -> list[int]:
+    """The match's deals a review can be asked of (reviews.py): finished and played,
+    not void."""
+    if match is None:
+        return []
+    return [i for i, deal in enumerate(match.deals)
+            if deal.over and deal.outcome != Outcome.VOID]
+
+
 def seats_info(state: RoomState, rt: Runtime) -> list[SeatInfo]:
     """Every seat as everyone sees it."""
     connected = rt.connected_seats()
@@ -105,6 +115,7 @@ def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
         "match_number": state.match_number,
         "record_available": state.recorded_match > 0,
         "history": list(state.history),
+        "reviewable": reviewable(state.match),
     }
 
 

@@ -666,9 +666,10 @@ export const LIMITS = Object.freeze({
  */
 
 /**
- * Seated person, after a deal: review my decisions in the last finished deal.
+ * Seated person: review my decisions in a finished deal of this match (one of `view.room.reviewable`; by default the last).
  * @typedef {object} ReviewAsk
  * @property {"review"} type
+ * @property {(number | null)} [deal] its index in the match (void deals count)
  */
 
 /**
@@ -727,6 +728,7 @@ export const LIMITS = Object.freeze({
  * @property {number} match_number
  * @property {boolean} record_available
  * @property {Array<MatchSummary>} history the room's finished matches, newest last
+ * @property {Array<number>} reviewable the match's deals a review may be asked of (their indices)
  */
 
 /**

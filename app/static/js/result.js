@@ -10,6 +10,7 @@ import { bidText, seatName } from "./table.js";
 import { byId, el, replaceIfDifferent } from "./dom.js";
 import { signed } from "./format.js";
 import { reviewContent } from "./review.js";
+import { mayAsk, reviewButton, shownReview } from "./reviewlist.js";
 
 import { Outcome, Phase } from "./protocol.js";
 
@@ -174,14 +175,15 @@ export function renderResult(view, ui) {
   const actions = el("div", "actions");
   if (view.phase === Phase.DEAL_OVER) dealOver(view, parts, actions);
   else matchOver(view, parts, actions);
-  // Your own decisions in the deal just played, reviewed by the strong bot (on request).
-  if (view.result && view.you !== null) {
-    // asked again after a failure or a refusal (the server keeps only reviews made)
-    const failed = Boolean(ui.review && ui.review.message && "error" in ui.review.message.review);
-    actions.append(button(t("review.button"), "review", !ui.review || failed));
-    if (ui.review) {
+  // Your own decisions in the deal just played, reviewed by the strong bot (on request;
+  // asked again after a failure: the server keeps only reviews made).
+  const shown = shownReview(view);
+  if (view.result && view.you !== null && shown !== null) {
+    const deal = view.room.reviewable[view.room.reviewable.length - 1] ?? 0;
+    actions.append(reviewButton(deal, mayAsk(ui, shown)));
+    if (ui.reviews.has(shown)) {
       const section = el("section", "review");
-      section.append(...reviewContent(ui.review.message));
+      section.append(...reviewContent(ui.reviews.get(shown) ?? null));
       parts.push(section);
     }
   }

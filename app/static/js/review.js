@@ -81,8 +81,14 @@ export function reviewContent(message) {
   if (!message) return [...box, el("p", "hint", t("review.waiting"))];
   const r = message.review;
   if ("error" in r) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
-  if (r.double_dummy !== null) {
+  // Where the line with every card known comes from, or that it was not worked out.
+  if (r.double_dummy !== null && r.double_dummy_from_trick && r.double_dummy_from_trick > 1) {
+    box.push(el("p", "", t("review.double_dummy_late",
+      { k: r.double_dummy_from_trick, n: r.double_dummy, took: r.side_tricks })));
+  } else if (r.double_dummy !== null) {
     box.push(el("p", "", t("review.double_dummy", { n: r.double_dummy, took: r.side_tricks })));
+  } else if (r.bidder !== null && r.side_tricks !== null) {
+    box.push(el("p", "hint", t("review.double_dummy_skipped")));
   }
   const clear = clearLosses(r.decisions);
   if (!clear.length) return [...box, el("p", "", t("review.none"))];

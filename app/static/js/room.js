@@ -14,9 +14,10 @@ import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
 import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
-import { announce, clearMessage, showError } from "./notices.js";
+import { announce, clearMessage, flash, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
+import { renderReviews, shownReview } from "./reviewlist.js";
 import { setUpRoving } from "./roving.js";
 import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
@@ -25,7 +26,7 @@ import { renderTrick } from "./trick.js";
 import { setUpSoundToggle, signalTurn } from "./turn.js";
 import { byId } from "./dom.js";
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
-import { newUiState } from "./uistate.js";
+import { newUiState, reviewKey } from "./uistate.js";
 
 /** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 /** @typedef {import("./protocol.js").View} View */
@@ -81,10 +82,15 @@ function onMessage(message) {
       hint = message;
       render();
       break;
-    case "review":
-      ui.review = { message };
+    case "review": {
+      ui.reviews.set(reviewKey(message.match, message.deal), message);
+      // Asked before the next deal started, it comes during it: kept, and said so.
+      if (view && reviewKey(message.match, message.deal) !== shownReview(view)) {
+        flash("room-notice", t("review.ready_late", { n: message.deal + 1 }));
+      }
       render();
       break;
+    }
     case "error":
       onError(message);
       break;
@@ -213,9 +219,11 @@ const clicks = {
   start: () => send({ type: "start" }),
   ready: () => send({ type: "ready" }),
   rematch: () => send({ type: "rematch" }),
-  review: () => {
-    ui.review = { message: null };
-    send({ type: "review" });
+  review: (b) => {
+    if (!view) return;
+    const deal = Number(b.dataset.deal);
+    ui.reviews.set(reviewKey(view.room.match_number, deal), null);
+    send({ type: "review", deal });
     render();
   },
   again: () => send({ type: "again" }),
@@ -324,8 +332,6 @@ function render() {
   const hinted = hint && hint.game === game && hint.seat === view.you ? hint : null;
   ui.hint = hinted ? hinted.action : null;
   ui.hintReason = hinted ? { key: hinted.key, params: hinted.params } : null;
-  // A review is of the deal just finished: a new deal puts it away.
-  if (view.phase !== Phase.DEAL_OVER && view.phase !== Phase.MATCH_OVER) ui.review = null;
   resetSelections(view);
   document.body.classList.toggle("is-practice", Boolean(view.room.practice));
   // The phase lets the layout make room for what each phase needs (app.css).
@@ -341,6 +347,7 @@ function render() {
   renderDealLog(view);
   renderSettingsBox(view);
   renderScoreSheet(view);
+  renderReviews(view, ui);
   renderChat(view);
   renderJoinPanel();
   renderStatus(view);

@@ -18,8 +18,16 @@
  * @property {string | null} stage deal, phase and turn: a new stage clears the selections
  * @property {Action | null} hint practice: the strong bot's action for the state shown
  * @property {Reason | null} hintReason why (an i18n key and its parameters)
- * @property {{ message: ReviewFrame | null } | null} review the finished deal's review (null message: asked)
+ * @property {Map<string, ReviewFrame | null>} reviews this match's reviews by `reviewKey`
+ *   (null: asked, not come yet); kept all match long, so that none is lost
  */
+
+/** The key of deal `deal` (its index in the match) of match `match` in `reviews`.
+ * @param {number} match
+ * @param {number} deal */
+export function reviewKey(match, deal) {
+  return `${match}:${deal}`;
+}
 
 /** A page's state before the first view.
  * @returns {UiState} */
@@ -34,6 +42,6 @@ export function newUiState() {
     stage: null,
     hint: null,
     hintReason: null,
-    review: null,
+    reviews: new Map(),
   };
 }

@@ -117,7 +117,8 @@ class ReviewAsk(_Strict):
 
 
 class Rematch(_Strict):
-    """Host, after the match: a new match with the same seats and rules, at once."""
+    """Host, after the match: a new match with the same seats and rules (after a short
+    countdown every screen shows when other people are at the table)."""
 
     type: Literal["rematch"]
 

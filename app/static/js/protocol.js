@@ -637,7 +637,7 @@ export const LIMITS = Object.freeze({
  */
 
 /**
- * Host, after the match: a new match with the same seats and rules, at once.
+ * Host, after the match: a new match with the same seats and rules (after a short countdown every screen shows when other people are at the table).
  * @typedef {object} Rematch
  * @property {"rematch"} type
  */

@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from .conftest import PHONE
 from .players import hand, open_room, play_until_deal_over
 
 
@@ -65,3 +66,17 @@ def test_single_round_practice_to_the_end(new_page: Any) -> None:
     page.get_by_role("button", name="Rematch").click()
     expect(hand(page).get_by_role("button")).to_have_count(12)
     expect(page.get_by_role("heading", name="Match over")).to_be_hidden()
+
+
+def test_the_bot_levels_say_what_to_expect(new_page: Any) -> None:
+    page = new_page("ann", viewport=PHONE)
+    page.goto("/")
+    opponents = page.get_by_role("combobox", name="Opponents")
+    opponents.select_option("strong")
+    expect(opponents).to_have_accessible_description(re.compile("the strongest"))
+    opponents.select_option("random")
+    expect(opponents).to_have_accessible_description(re.compile("for learning the rules"))
+    open_room(page, "Ann", "Create room")
+    page.get_by_text("What the bot levels mean").click()
+    levels = page.locator("#lobby .bot-levels dt")
+    expect(levels).to_have_text(["Bot: random", "Bot: easy", "Bot: normal", "Bot: strong"])

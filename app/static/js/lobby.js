@@ -5,6 +5,7 @@
 
 import { has, t } from "./i18n.js";
 import { byId, el } from "./dom.js";
+import { botLabel } from "./table.js";
 import { BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
@@ -302,7 +303,7 @@ export function renderLobby(view, meta, ui) {
   if (ui.rulesError) {
     parts.push(el("p", "error", t("lobby.rules_error", { message: ui.rulesError.message })));
   }
-  parts.push(rulesSummary(room));
+  parts.push(rulesSummary(room), botLevelsAbout(room.settings.bot_levels));
   if (room.you_are_host && meta) {
     const details = el("details", "rules-details");
     details.open = ui.rulesOpen || Boolean(ui.rulesError);
@@ -320,6 +321,25 @@ export function renderLobby(view, meta, ui) {
     parts.push(leave);
   }
   box.replaceChildren(...parts);
+}
+
+/** Each bot level's name and what it plays like (the levels the interface can describe).
+ * @param {string[]} levels
+ * @returns {[string, string][]} */
+export function botLevelLines(levels) {
+  return levels.filter((level) => has(`bot.about.${level}`))
+    .map((level) => [botLabel(level), t(`bot.about.${level}`)]);
+}
+
+/** What each bot level plays like, so that a host picks knowing what to expect.
+ * @param {string[]} levels */
+function botLevelsAbout(levels) {
+  const box = el("details", "bot-levels");
+  box.append(el("summary", "", t("lobby.bot_levels")));
+  const list = el("dl");
+  for (const [name, about] of botLevelLines(levels)) list.append(el("dt", "", name), el("dd", "", about));
+  box.append(list);
+  return box;
 }
 
 /** @type {string | null} */

@@ -112,10 +112,14 @@ function presetHint() {
 }
 
 function botLevelLabels() {
-  for (const option of byId("bot-level", HTMLSelectElement).options) {
+  const select = byId("bot-level", HTMLSelectElement);
+  for (const option of select.options) {
     const key = `bot.${option.value}`;
     option.textContent = has(key) ? t(key) : option.value;
   }
+  // What the chosen level plays like (app/static/i18n: bot.about.*).
+  const about = `bot.about.${select.value}`;
+  byId("bot-level-about").textContent = has(about) ? t(about) : "";
 }
 
 /** The practice opponents: the server's bot levels, the best one first chosen.
@@ -143,6 +147,7 @@ function init() {
   input.addEventListener("input", clearErrors);
   byId("code", HTMLInputElement).addEventListener("input", () => showError("", "join-error"));
   byId("preset", HTMLSelectElement).addEventListener("change", presetHint);
+  byId("bot-level", HTMLSelectElement).addEventListener("change", botLevelLabels);
   document.addEventListener("languagechange", () => {
     presetHint();
     botLevelLabels();

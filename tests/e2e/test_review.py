@@ -24,7 +24,7 @@ def test_a_person_reviews_their_deal(new_page: Any) -> None:
     play_until_deal_over([page], bidders={0})
 
     page.get_by_role("button", name="Review my play").click()
-    panel = page.locator("section.review")
+    panel = page.locator("#result section.review")  # (Your reviews has it too, folded)
     expect(panel.get_by_role("heading", name="Your decisions, by the strong bot")).to_be_visible()
     # made off the loop in a worker process: a few seconds
     expect(panel.get_by_text("Reviewing your decisions")).to_have_count(0, timeout=60_000)

@@ -4,7 +4,8 @@ stores read no more of a record than its kind, so small ones do."""
 from __future__ import annotations
 
 from app.rooms.core.effects import Save
-from app.rooms.core.records import Chatted, Checkpoint, JsonObject, Record
+from app.rooms.core.frames import JsonObject
+from app.rooms.core.records import Chatted, Checkpoint, Record
 
 
 def room(n: int) -> Checkpoint:

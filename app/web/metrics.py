@@ -30,9 +30,10 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
     ``strong``): from asking to the answer, the wait for a search worker included (the
     bot's pretended thinking time, ``AMERIKANER_BOT_DELAY``, is not).
 ``amerikaner_refusals_total{code, via}`` (counter)
-    Errors sent to clients, by their stable wire code (``ErrorCode``: ``rate_limited``,
+    Refusals, by their stable wire code (``ErrorCode``: ``rate_limited``,
     ``illegal_play``, ``bad_json``...) and ``via`` ``ws`` (an error frame) or ``http`` (an
-    error body).  Every code starts at 0.
+    error body).  Every message over the rate limit counts, though only the first of a
+    streak is answered.  Every code starts at 0.
 ``amerikaner_search_queue_length{lane}`` (gauge)
     Jobs waiting for a search worker, by lane (``bot``, ``hint``, ``review``), read when
     scraped.  Bot moves waiting often: the worker pool is too small for the tables.
@@ -40,10 +41,10 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
 Besides these, prometheus-client's own: ``process_*`` (CPU seconds, resident memory, open
 file descriptors) and ``python_*`` (the interpreter, its garbage collections).
 
-Cost: a move adds one counter increment and two histogram observations (about 5 us on
-the reference machine; docs/performance.md has the before and after of
-benchmarks/load.py).  The gauges of things the server already holds are read only when
-scraped (``LiveGauge``).
+Cost: a move adds one counter increment and two histogram observations (a few
+microseconds; docs/operations.md, "Metrics", has benchmarks/load.py before and after).
+The gauges of things the server already holds are read only when scraped
+(``LiveGauge``).
 """
 
 from __future__ import annotations

@@ -129,6 +129,14 @@ def test_with_a_token_only_its_bearer_reads_the_metrics_from_anywhere(
     assert guarded.verdict(scope("127.0.0.1", *headers)) is verdict
 
 
+def test_a_token_is_compared_as_the_bytes_sent() -> None:
+    guarded = access(metrics_token="sésame")
+    assert guarded.verdict(scope("10.0.0.1", ("Authorization", "Bearer sésame"))) \
+        is Verdict.ALLOWED  # UTF-8 on the wire
+    assert guarded.verdict(scope("10.0.0.1", ("Authorization", "Bearer sesame"))) \
+        is Verdict.NO_TOKEN
+
+
 def test_the_server_answers_its_metrics_and_refuses_them_as_an_unknown_path(
         tmp_path: Path, served: list[ServerThread],
         caplog: pytest.LogCaptureFixture) -> None:

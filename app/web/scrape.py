@@ -66,9 +66,9 @@ class MetricsAccess:
             for name, value in headers:
                 if name == b"authorization":
                     given = value
-            scheme, _, credentials = given.decode("latin-1").partition(" ")
-            ok = scheme.lower() == "bearer" and hmac.compare_digest(
-                credentials.strip().encode("utf-8", "replace"), self.token.encode())
+            scheme, _, credentials = given.partition(b" ")  # compared as bytes, as sent
+            ok = scheme.lower() == b"bearer" and hmac.compare_digest(
+                credentials.strip(), self.token.encode())
             return Verdict.ALLOWED if ok else Verdict.NO_TOKEN
         peer = scope.get("client")
         if peer is None:

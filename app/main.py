@@ -28,7 +28,7 @@ from app.rooms.store.sqlite import SqliteStore
 from app.runtime import memory
 from app.runtime.websocket import direct_send
 from app.settings import Settings
-from app.web import logfilters
+from app.web import logfilters, metrics, scrape
 from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
 
@@ -66,11 +66,14 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         registry = Registry(settings, room_store)
         app.state.registry = registry
         registry.start()
+        watch_metrics(registry)
         log.info("rooms stored in %s", room_store.description)
         memory.tune_collector()  # start-up's objects out of the collector's sight
         try:
             yield
         finally:
+            metrics.ROOMS.forget(registry)
+            metrics.SEARCH_QUEUE.forget(registry.thinkers.pool)
             await registry.close()
             await room_store.close()
 
@@ -79,6 +82,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.settings = settings
     guards = app.state.guards = Guards.from_settings(settings)  # per-client limits
+    app.state.metrics_access = scrape.MetricsAccess.from_settings(settings)
     app.add_middleware(pages.SecurityHeaders)
     app.add_middleware(BodyLimit, trusted=guards.trusted)  # added last: outermost
 
@@ -101,6 +105,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         return response
 
     app.include_router(api.router)
+    app.include_router(scrape.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
 
     async def ws(websocket: WebSocket, code: str, direct: DirectSend | None) -> None:
@@ -111,6 +116,13 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def watch_metrics(registry: Registry) -> None:
+    """The gauges read when scraped: rooms in memory, jobs waiting for a search worker."""
+    metrics.ROOMS.watch(registry, lambda r: {(): float(len(r.rooms))})
+    metrics.SEARCH_QUEUE.watch(registry.thinkers.pool, lambda pool: {
+        (lane,): float(waiting) for lane, waiting in pool.stats()["waiting"].items()})
 
 
 async def open_store(settings: Settings) -> RoomStore:

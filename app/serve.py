@@ -6,15 +6,18 @@ environment variables (docs/operations.md); the flags override them.  The data f
 checked first (``app.datacheck``: one line and exit status 2 if it cannot be used), and
 HTTP is served by ``app.runtime.http`` (a deadline for each request, a cap on sockets per
 address).  Proxy headers are read by the app, from ``AMERIKANER_TRUSTED_PROXIES`` only
-(``app.web.addresses``), never by uvicorn's own rule (which trusts 127.0.0.1).
+(``app.web.addresses``), never by uvicorn's own rule (which trusts 127.0.0.1).  Logs are
+plain text lines, or JSON objects with ``AMERIKANER_LOG_FORMAT=json`` (``app.web.jsonlog``).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import logging.config
 import sys
 from pathlib import Path
+from typing import Any
 
 from .datacheck import DataDirError, check_data_dir
 from .runtime import allocator
@@ -36,17 +39,27 @@ def run_serve(args: argparse.Namespace) -> int:
         return _refuse(str(exc))
     except ValueError as exc:  # a trusted proxy that is no address or network
         return _refuse(f"AMERIKANER_TRUSTED_PROXIES: {exc}")
+    try:
+        TrustedProxies(settings.metrics_allow)  # the same form: addresses or networks
+    except ValueError as exc:
+        return _refuse(f"AMERIKANER_METRICS_ALLOW: {exc}")
     allocator.ensure(settings.allocator)  # may start this command afresh (app/runtime/allocator.py)
     import uvicorn  # the web stack, after the restart (if any): imported once
 
     from .main import create_app
     from .runtime.http import guarded_protocol
     from .runtime.websocket import LeanWebSocketProtocol
+    from .web import jsonlog
 
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs: dict[str, Any] = {}
+    if settings.log_format == "json":  # every logger, uvicorn's included (app/web/jsonlog.py)
+        logging.config.dictConfig(jsonlog.log_config(settings.log_level))
+        logs["log_config"] = None  # done: uvicorn keeps it
+    else:
+        logging.basicConfig(level=settings.log_level.upper(),
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
-        create_app(settings), host=settings.host, port=settings.port,
+        create_app(settings), host=settings.host, port=settings.port, **logs,
         ws=LeanWebSocketProtocol, ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
         log_level=settings.log_level.lower(), proxy_headers=False, server_header=False,
         timeout_graceful_shutdown=5,

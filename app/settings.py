@@ -10,6 +10,8 @@ from pathlib import Path
 
 from .runtime.allocator import ALLOCATORS
 
+LOG_FORMATS = ("text", "json")
+
 
 class SettingsError(ValueError):
     """An environment variable with a value that cannot be used."""
@@ -38,6 +40,7 @@ class Settings:
     hello_timeout: float = 30.0
     max_rooms: int = 2000                    # rooms in memory at once
     log_level: str = "info"
+    log_format: str = "text"                 # text, or json: one JSON object per line
     allocator: str = "malloc"                # malloc or pymalloc (app/runtime/allocator.py)
     # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
     trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
@@ -48,6 +51,11 @@ class Settings:
     ws_per_address: int = 32                 # WebSockets per address
     ws_per_seat: int = 4                     # WebSockets on one seat
     flood_window: float = 10.0               # seconds over which a flood is measured
+    # /metrics (docs/operations.md, "Metrics"): with a token, only for its bearer; else
+    # only for clients in these networks (loopback and the private ranges)
+    metrics_token: str = ""
+    metrics_allow: tuple[str, ...] = ("127.0.0.0/8", "::1/128", "10.0.0.0/8",
+                                      "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -89,6 +97,8 @@ def _convert(name: str, kind: str, raw: str) -> object:
         raise SettingsError(f"{var}={raw!r}: expected a {kind}") from None
     if name == "allocator" and value not in ALLOCATORS:
         raise SettingsError(f"{var}={raw!r}: one of {', '.join(ALLOCATORS)}")
+    if name == "log_format" and value not in LOG_FORMATS:
+        raise SettingsError(f"{var}={raw!r}: one of {', '.join(LOG_FORMATS)}")
     if isinstance(value, int | float) and value < 0:
         raise SettingsError(f"{var} cannot be negative")
     return value

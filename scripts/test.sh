@@ -5,13 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests drive for real: Chromium (browser tests), PostgreSQL and nginx
-# (the cluster tests start their own servers on loopback: no system service is used), and
-# Node.js for the client's type check and unit tests.
+# (the cluster tests start their own servers on loopback: no system service is used),
+# Prometheus (scrapes a real server's /metrics: tests/test_prometheus.py, again its own
+# process, not the package's service), and Node.js for the client's type check and unit tests.
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v prometheus >/dev/null || need+=(prometheus)
 if [ "${#need[@]}" -gt 0 ]; then
   echo "== installing ${need[*]} (Debian packages)"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -12,6 +12,9 @@ from __future__ import annotations
 import logging
 
 log = logging.getLogger("amerikaner.audit")
+# A record's own attributes, which ``extra`` may not set.
+RESERVED = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
+    "message", "asctime"}
 
 
 def _value(value: object) -> str:
@@ -29,5 +32,9 @@ def line(kind: str, **fields: object) -> str:
 
 
 def refused(kind: str, **fields: object) -> None:
-    """Log one refusal (``kind``: what was refused; ``fields``: who and which limit)."""
-    log.warning("%s", line(kind, **fields))
+    """Log one refusal (``kind``: what was refused; ``fields``: who and which limit).  The
+    fields ride along on the record too, for the JSON logs (app/web/jsonlog.py), save any
+    whose name a log record has already."""
+    extra = {key: value for key, value in {"kind": kind, **fields}.items()
+             if key not in RESERVED}
+    log.warning("%s", line(kind, **fields), extra=extra)

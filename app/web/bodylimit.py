@@ -14,7 +14,7 @@ import json
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import audit
+from . import audit, metrics
 from .addresses import TrustedProxies, client_address
 
 BODY_MAX = 16 * 1024
@@ -77,6 +77,7 @@ class BodyLimit:
     async def _refuse(self, scope: Scope, send: Send, size: int) -> None:
         audit.refused("too_large", address=client_address(scope, self.trusted),
                       path=scope.get("path", ""), bytes=size, limit=self.max_bytes)
+        metrics.refused("too_large", "http")
         body = too_large_body(self.max_bytes)
         await send({"type": "http.response.start", "status": 413, "headers": [
             (b"content-type", b"application/json"),

@@ -247,6 +247,16 @@ def assert_one_writer_at_a_time(writers: list[str]) -> None:
     assert len(stretches) == len(set(stretches)), stretches
 
 
+def metric(app: ServeProcess, name: str) -> float:
+    """One unlabelled sample of ``app``'s /metrics (asked directly, from loopback)."""
+    response = httpx.get(f"{app.base}/metrics")
+    assert response.status_code == 200, response.text
+    for line in response.text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise AssertionError(f"{name} is not in {app.base}/metrics")
+
+
 def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster) -> None:
     """SIGSTOP longer than the lease: another process takes the room; when the paused
     one wakes, it lets the room go (its players are closed with 1013) and never writes to
@@ -278,6 +288,10 @@ def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster
     with pytest.raises(ConnectionClosed) as closed:
         player.client.wait_for(lambda m: False, timeout=PATIENCE)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    # each process's own /metrics says so (app/web/metrics.py); nginx does not show them
+    assert metric(paused, "amerikaner_leases_lost_total") >= 1
+    assert metric(other, "amerikaner_lease_takeovers_total") >= 1
+    assert httpx.get(f"{cluster.nginx.base}/metrics").status_code == 404
     player.connect(within=PATIENCE)  # through nginx, to the new holder
     for _ in range(2):
         assert player.play(rng)

@@ -19,6 +19,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from prometheus_client import REGISTRY
 
 from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.postgres import PostgresStore, redacted
@@ -52,6 +53,11 @@ async def eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
     while not await check():
         assert time.monotonic() < deadline, what
         await asyncio.sleep(0.05)
+
+
+def takeovers_counted() -> float:
+    """``amerikaner_lease_takeovers_total`` of this process (app/web/metrics.py)."""
+    return REGISTRY.get_sample_value("amerikaner_lease_takeovers_total") or 0.0
 
 
 class FakeClock:
@@ -126,6 +132,7 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
     async def scenario() -> None:
         a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
         b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        takeovers = takeovers_counted()
         assert await a.acquire("abcde") and await a.acquire("abcde")  # ours: again fine
         await a.append("abcde", save_of(0, [room(1)], []))
         assert not await b.acquire("abcde")  # A is alive and holds it
@@ -134,7 +141,9 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
         assert await a.renew() == set()
         # A stops renewing (paused, cut off, dead): its lease lapses and B takes the room
         await lapse(database_url, "A")
+        assert takeovers_counted() == takeovers  # a free lease, ours again, refused: none
         assert await b.acquire("abcde")
+        assert takeovers_counted() == takeovers + 1  # amerikaner_lease_takeovers_total
         with pytest.raises(StoreError):  # A's write comes too late: fenced
             await a.append("abcde", save_of(1, [chat("a")], []))
         await b.append("abcde", save_of(1, [chat("b")], []))
@@ -144,6 +153,7 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
         # B lets its rooms go when it closes: A may take them at once
         await b.close()
         assert await a.acquire("abcde") and await a.acquire("klmno")
+        assert takeovers_counted() == takeovers + 1  # let go, not taken over
         assert await a.load("abcde") == StoredRoom(0, [room(1), chat("b")])
         await a.close()
 

@@ -30,7 +30,7 @@ from app.rooms.store import StoreError
 from app.rules.wire import FORBID
 from app.runtime import memory
 from app.runtime.allocator import current as current_allocator
-from app.web import audit
+from app.web import audit, metrics
 from app.web.guards import Guards
 
 from .registry import Registry
@@ -124,6 +124,7 @@ class Health(TypedDict):
 
 def error_response(code: str, message: str, status: int,
                    option: str | None = None) -> JSONResponse:
+    metrics.refused(code, "http")
     body: HttpErrorBody = {"error": {"code": code, "message": message}}
     if option is not None:
         body["error"]["option"] = option

@@ -46,7 +46,7 @@ from app.rooms.core.frames import Frame, error_frame
 from app.rooms.core.messages import CLIENT_TYPES, Hello, Ping, RoomMessage, client_adapter
 from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.settings import Settings
-from app.web import audit
+from app.web import audit, metrics
 
 from .runner import RoomRunner
 
@@ -270,6 +270,7 @@ class Connection:
             self.close_after_flush(CloseCode.FLOOD)
             return
         if not self.limiter.allow():
+            metrics.refused(ErrorCode.RATE_LIMITED, "ws")
             if self.limiter.strikes == 1:
                 self.send(error_frame("rate_limited", "slow down: too many messages"))
             return
@@ -286,6 +287,7 @@ class Connection:
                 # The room broke off: its error and close (1013) are on their way.
                 self.close_after_flush(CloseCode.TRY_AGAIN)
                 return
+            metrics.refused(exc.code, "ws")
             self.send(error_frame(exc.code, exc.message, exc.option))
         except Exception:  # a bug: this connection ends, the room and the server go on
             log.exception("room %s: a message failed", runner.code)

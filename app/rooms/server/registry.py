@@ -34,10 +34,10 @@ from app.rooms.core.wire_enums import CloseCode
 from app.rooms.store import DamagedRoom, RoomStore, StoreError
 from app.runtime import memory
 from app.settings import Settings
-from app.web import audit
+from app.web import audit, metrics
 
 from .chance import chance_of, new_code
-from .runner import RoomRunner
+from .runner import RoomRunner, append
 from .thinking import Thinkers
 
 log = logging.getLogger("amerikaner.rooms")
@@ -102,7 +102,7 @@ class Registry:
             core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
                                                 s.next_deal_pause, self.timing, self._chance(),
                                                 bot_level, bot_pace)
-            await self.store.append(code, save)
+            await append(self.store, code, save)
         except StoreError as exc:
             log.warning("a new room could not be saved: %s", exc)
             if taken is not None:
@@ -228,6 +228,7 @@ class Registry:
             except Exception:
                 log.exception("the leases could not be renewed")
                 continue
+            metrics.LEASES_LOST.inc(len(lost))
             for code in lost:
                 runner = self.rooms.get(code)
                 if runner is not None:

@@ -27,6 +27,7 @@ from app.rooms.core.effects import (
     HintReady,
     Input,
     ReviewReady,
+    Save,
     Send,
     Step,
     Think,
@@ -34,10 +35,12 @@ from app.rooms.core.effects import (
 )
 from app.rooms.core.errors import RoomError, unavailable
 from app.rooms.core.frames import error_frame
+from app.rooms.core.records import Acted
 from app.rooms.core.room import RoomCore
 from app.rooms.core.wire_enums import CloseCode
 from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
+from app.web import metrics
 
 from .thinking import Thinkers, decide
 
@@ -56,6 +59,15 @@ class Peer(Protocol):
     def send_encoded(self, data: bytes) -> None: ...
     def close_after_flush(self, code: int) -> None: ...
     def close(self, code: int = 1000) -> None: ...
+
+
+async def append(store: RoomStore, code: str, save: Save) -> None:
+    """``store.append``, timed (``amerikaner_store_append_seconds``, failures too)."""
+    started = time.perf_counter()
+    try:
+        await store.append(code, save)
+    finally:
+        metrics.STORE_APPEND.observe(time.perf_counter() - started)
 
 
 class RoomRunner:
@@ -78,6 +90,7 @@ class RoomRunner:
     async def submit(self, event: Input) -> Step:
         """Hand ``event`` to the room and carry out its step.  ``RoomError``: refused
         (nothing changed), or ``unavailable`` when the store did not take the change."""
+        taken = time.perf_counter()  # the action-to-views latency counts the lock's wait
         async with self._lock:
             if self.closed:
                 raise unavailable()
@@ -94,15 +107,21 @@ class RoomRunner:
                               self.code, type(event).__name__)
                 self.break_off()
                 raise unavailable() from None
-            if step.save is not None:
+            save = step.save
+            if save is not None:
                 try:
-                    await self.store.append(self.code, step.save)
+                    await append(self.store, self.code, save)
                 except StoreError as exc:
                     log.warning("room %s: a save failed, the room is reloaded from the "
                                 "store (%s)", self.code, exc)
                     self.break_off()
                     raise unavailable() from None
             self._carry_out(step)
+            if save is not None:
+                moves = sum(1 for entry in save.entries if isinstance(entry, Acted))
+                if moves:
+                    metrics.MOVES.inc(moves)
+                    metrics.ACTION_TO_VIEWS.observe(time.perf_counter() - taken)
             return step
 
     def attach(self, conn: Peer) -> None:

@@ -29,6 +29,7 @@ from app.rooms.core.effects import HintPayload
 from app.rooms.core.frames import ActionJson, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import deal_to_record, match_of_deal
+from app.web import metrics
 
 from .search_pool import Lane, NoWorkerInTime, PoolBusy, PoolStats, SearchPool, WorkerLost
 
@@ -135,6 +136,14 @@ class Thinkers:
 
     async def think(self, level: str, match: Match, seat: int, seed: float,
                     room: str = "") -> Action:
+        started = time.perf_counter()
+        try:
+            return await self._think(level, match, seat, seed, room)
+        finally:
+            metrics.bot_decided(level, time.perf_counter() - started)
+
+    async def _think(self, level: str, match: Match, seat: int, seed: float,
+                     room: str) -> Action:
         if level in QUICK_LEVELS:
             return await self._run(decide, level, match, seat, seed)
         try:

@@ -23,7 +23,7 @@ from app.rooms.core.frames import error_frame
 from app.rooms.core.messages import Hello
 from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.settings import Settings
-from app.web import audit
+from app.web import audit, metrics
 from app.web.guards import Guards
 
 from .connection import Connection, DirectSend, parse_client_message
@@ -76,8 +76,11 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     seat_key: tuple[str, int] | None = None
     runner: RoomRunner | None = None
     conn: Connection | None = None
+    accepted = False
     try:
         await ws.accept()
+        accepted = True
+        metrics.WEBSOCKETS.inc()
         conn = Connection(ws, settings, key, address, direct)
         runner, seat_key = await _hello(code, registry, conn, settings, guards, address)
         if runner is not None:
@@ -85,6 +88,8 @@ async def websocket_endpoint(ws: WebSocket, code: str, registry: Registry,
     except WebSocketDisconnect:
         pass
     finally:
+        if accepted:
+            metrics.WEBSOCKETS.dec()
         guards.ws_per_address.release(key)
         if seat_key is not None:
             guards.ws_per_seat.release(seat_key)
@@ -121,6 +126,7 @@ async def _served_elsewhere(ws: WebSocket, code: str, registry: Registry) -> boo
 
 
 async def _refuse(conn: Connection, exc: RoomError, close: int) -> None:
+    metrics.refused(exc.code, "ws")
     conn.send(error_frame(exc.code, exc.message, exc.option))
     await conn.finish(close)
 

@@ -43,6 +43,7 @@ from pydantic import JsonValue, ValidationError
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import record_of_json
+from app.web import metrics
 
 from . import DamagedRoom, StoredRoom, StoreError
 from .postgres_schema import VERSION, migrate
@@ -63,12 +64,15 @@ WITH lease AS (SELECT code FROM leases WHERE code = $1 AND owner = $2 FOR SHARE)
              AND EXISTS (SELECT 1 FROM lease))
 SELECT count(*) FROM lease
 """
+# A row when the lease is ours now; it names the owner before (NULL: none), so that a
+# takeover from a process whose lease lapsed is counted (amerikaner_lease_takeovers_total).
 ACQUIRE = """
+WITH before AS (SELECT owner FROM leases WHERE code = $1)
 INSERT INTO leases(code, owner) VALUES ($1, $2)
 ON CONFLICT (code) DO UPDATE SET owner = excluded.owner
 WHERE leases.owner = excluded.owner OR NOT EXISTS (
     SELECT 1 FROM processes p WHERE p.owner = leases.owner AND p.expires_at > now())
-RETURNING 1
+RETURNING (SELECT owner FROM before) AS previous
 """
 HEARTBEAT = """
 INSERT INTO processes(owner, expires_at) VALUES ($1, now() + make_interval(secs => $2))
@@ -180,10 +184,13 @@ class PostgresStore:
     async def acquire(self, code: str) -> bool:
         self._releasing.discard(code)
         async with self._lease_lock, self._con(f"room {code}: take the lease") as con:
-            got = await con.fetchval(ACQUIRE, code, self.owner)
-            if got is not None:
-                self._held.add(code)
-            return got is not None
+            got = await con.fetchrow(ACQUIRE, code, self.owner)
+            if got is None:
+                return False
+            self._held.add(code)
+            if got["previous"] not in (None, self.owner):
+                metrics.LEASE_TAKEOVERS.inc()  # its process died, or stopped renewing
+            return True
 
     def release(self, code: str) -> None:
         """Let the room go now (the row is deleted in a moment, off this call), so that

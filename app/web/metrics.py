@@ -1,0 +1,194 @@
+"""Every metric the server exports at ``/metrics`` (Prometheus' text format), and what it
+means.  One process, one set of figures: behind a load balancer Prometheus scrapes each
+process (docs/operations.md, "Metrics").
+
+The adapters record them (the runner, the connections, the WebSocket endpoint, the
+PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays pure):
+
+``amerikaner_rooms`` (gauge)
+    Rooms in this process's memory now (``/healthz``'s ``rooms``), read when scraped.
+``amerikaner_websocket_connections`` (gauge)
+    Open WebSocket connections (players and spectators of the rooms), from the upgrade to
+    the close.
+``amerikaner_moves_total`` (counter)
+    Game actions applied (bids, discards, cards; a person's or a bot's), counted once the
+    store took them.  ``rate(amerikaner_moves_total[1m])`` is the moves per second.
+``amerikaner_action_to_views_seconds`` (histogram)
+    For each input that applied a game action: from the room taking it (its turn at the
+    room's lock included) until the new views were handed to every socket (the save to the
+    store included, the network not).
+``amerikaner_store_append_seconds`` (histogram)
+    One write of a room's changes to the store (SQLite or PostgreSQL), failed ones too.
+``amerikaner_lease_takeovers_total`` (counter)
+    PostgreSQL only: rooms this process took over from a process whose lease had lapsed
+    (it died, or stopped renewing).  Rising: processes are dying.
+``amerikaner_leases_lost_total`` (counter)
+    PostgreSQL only: rooms this process lost to another one (it could not renew its leases
+    in time); their connections were closed with 1013 and came back to the new owner.
+``amerikaner_bot_decision_seconds{level}`` (histogram)
+    A bot's decision, by the level asked for (``random``, ``easy``, ``normal``,
+    ``strong``): from asking to the answer, the wait for a search worker included (the
+    bot's pretended thinking time, ``AMERIKANER_BOT_DELAY``, is not).
+``amerikaner_refusals_total{code, via}`` (counter)
+    Refusals, by their stable wire code (``ErrorCode``: ``rate_limited``,
+    ``illegal_play``, ``bad_json``...) and ``via`` ``ws`` (an error frame) or ``http`` (an
+    error body).  Every message over the rate limit counts, though only the first of a
+    streak is answered.  Every code starts at 0.
+``amerikaner_search_queue_length{lane}`` (gauge)
+    Jobs waiting for a search worker, by lane (``bot``, ``hint``, ``review``), read when
+    scraped.  Bot moves waiting often: the worker pool is too small for the tables.
+
+Besides these, prometheus-client's own: ``process_*`` (CPU seconds, resident memory, open
+file descriptors) and ``python_*`` (the interpreter, its garbage collections).
+
+Cost: a move adds one counter increment and two histogram observations (a few
+microseconds; docs/operations.md, "Metrics", has benchmarks/load.py before and after).
+The gauges of things the server already holds are read only when scraped
+(``LiveGauge``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Generic, TypeVar
+
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import choose_encoder
+from prometheus_client.registry import Collector
+
+from app.bot_levels import ALIASES, BOT_LEVELS
+from app.rooms.core.wire_enums import ErrorCode
+
+# No ``*_created`` series beside each counter and histogram: they double the output and
+# no dashboard here reads them.
+disable_created_metrics()  # type: ignore[no-untyped-call]  # (unannotated upstream)
+
+Owner = TypeVar("Owner")
+
+# Seconds; an action's views take milliseconds, a save a millisecond or two (SQLite) or a
+# round trip (PostgreSQL), a searching bot up to about a second (thinking.py).
+FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+                2.5, 5.0)
+BOT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0)
+VIAS = ("ws", "http")
+LANES = ("bot", "hint", "review")
+
+
+class LiveGauge(Collector, Generic[Owner]):
+    """A gauge read when scraped from the objects that hold its figure (the room registry,
+    the search pool): nothing is recorded as the figure changes.  Its value is the sum
+    over the owners watched (one per app; the tests run several apps in one process),
+    which are held weakly, so an app that ended is no longer counted."""
+
+    def __init__(self, name: str, documentation: str, labels: tuple[str, ...] = (),
+                 always: Iterable[tuple[str, ...]] = ((),),
+                 registry: CollectorRegistry | None = REGISTRY) -> None:
+        """``always``: the label values exported even while no owner reports them (0)."""
+        self.name = name
+        self.documentation = documentation
+        self.labels = labels
+        self.always = tuple(always)
+        self._owners: weakref.WeakKeyDictionary[Any, Callable[[Any], Mapping[
+            tuple[str, ...], float]]] = weakref.WeakKeyDictionary()
+        if registry is not None:
+            registry.register(self)
+
+    def watch(self, owner: Owner,
+              read: Callable[[Owner], Mapping[tuple[str, ...], float]]) -> None:
+        """Add ``read(owner)`` (values by label values) to the gauge while ``owner`` lives,
+        or until ``forget``."""
+        self._owners[owner] = read
+
+    def forget(self, owner: Owner) -> None:
+        self._owners.pop(owner, None)
+
+    def describe(self) -> Iterable[Metric]:
+        return [GaugeMetricFamily(self.name, self.documentation, labels=self.labels)]
+
+    def collect(self) -> Iterable[Metric]:
+        totals = dict.fromkeys(self.always, 0.0)
+        for owner, read in list(self._owners.items()):
+            for key, value in read(owner).items():
+                totals[key] = totals.get(key, 0.0) + value
+        family = GaugeMetricFamily(self.name, self.documentation, labels=self.labels)
+        for key, value in sorted(totals.items()):
+            family.add_metric(list(key), value)
+        return [family]
+
+
+ROOMS: LiveGauge[Any] = LiveGauge(
+    "amerikaner_rooms", "Rooms in this process's memory")
+WEBSOCKETS = Gauge(
+    "amerikaner_websocket_connections", "Open WebSocket connections")
+MOVES = Counter(
+    "amerikaner_moves_total", "Game actions applied (people's and bots'), once saved")
+ACTION_TO_VIEWS = Histogram(
+    "amerikaner_action_to_views_seconds",
+    "From a room taking an input that applied a game action to its views handed to "
+    "every socket", buckets=FAST_BUCKETS)
+STORE_APPEND = Histogram(
+    "amerikaner_store_append_seconds", "One write of a room's changes to the store",
+    buckets=FAST_BUCKETS)
+LEASE_TAKEOVERS = Counter(
+    "amerikaner_lease_takeovers_total",
+    "Rooms taken over from a process whose lease had lapsed (PostgreSQL)")
+LEASES_LOST = Counter(
+    "amerikaner_leases_lost_total",
+    "Rooms this process lost to another one: its leases were not renewed in time "
+    "(PostgreSQL)")
+BOT_DECISION = Histogram(
+    "amerikaner_bot_decision_seconds",
+    "A bot's decision by level, from asking to the answer (a worker's wait included)",
+    ("level",), buckets=BOT_BUCKETS)
+REFUSALS = Counter(
+    "amerikaner_refusals_total", "Errors sent to clients, by wire code and transport",
+    ("code", "via"))
+SEARCH_QUEUE: LiveGauge[Any] = LiveGauge(
+    "amerikaner_search_queue_length", "Jobs waiting for a search worker, by lane",
+    ("lane",), always=[(lane,) for lane in LANES])
+
+# Every label value is known in advance: each series exists from the start (at 0, so that
+# rate() and increase() see the first event), and a stray value cannot add series.
+_REFUSALS = {(code.value, via): REFUSALS.labels(code.value, via)
+             for code in ErrorCode for via in VIAS}
+_BOT_DECISION = {level: BOT_DECISION.labels(level) for level in BOT_LEVELS}
+_BOT_DECISION.update({old: _BOT_DECISION[new] for old, new in ALIASES.items()})
+
+# The names a dashboard or an alert may use (tests/test_metrics.py checks deploy/ by it).
+EXPORTED = frozenset({
+    "amerikaner_rooms", "amerikaner_websocket_connections", "amerikaner_moves_total",
+    "amerikaner_action_to_views_seconds", "amerikaner_store_append_seconds",
+    "amerikaner_lease_takeovers_total", "amerikaner_leases_lost_total",
+    "amerikaner_bot_decision_seconds", "amerikaner_refusals_total",
+    "amerikaner_search_queue_length"})
+
+
+def refused(code: str, via: str) -> None:
+    """Count an error sent to a client (``via``: ``ws`` or ``http``); a code that is not
+    one of ``ErrorCode``'s is not counted (no series beyond the known ones)."""
+    child = _REFUSALS.get((code, via))
+    if child is not None:
+        child.inc()
+
+
+def bot_decided(level: str, seconds: float) -> None:
+    child = _BOT_DECISION.get(level)
+    if child is not None:
+        child.observe(seconds)
+
+
+def exposition(accept: str | None,
+               registry: CollectorRegistry = REGISTRY) -> tuple[bytes, str]:
+    """The registry's metrics in the format the scraper asked for (Prometheus' text
+    format, or OpenMetrics when its ``Accept`` prefers it): the body and its type."""
+    encode, content_type = choose_encoder(accept or "")
+    return encode(registry), content_type

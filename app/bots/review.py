@@ -39,6 +39,11 @@ DD_SHARE = 0.3  # of the time, for the double-dummy solve (what it leaves goes o
 DEFAULT_SECONDS = 30.0
 LATE_TRICKS = 8  # tricks left when the double dummy is tried again after a timeout
 FIRST_TRY = 0.75  # of the double dummy's time, for the solve from the first lead
+# A loss is a mistake worth showing only when it is clear of the samples' noise: above
+# NOISE_ERRORS standard errors of the paired difference, or, where there is no error to
+# go by (a bid is judged on other samples than the play), at least BID_MARGIN points.
+NOISE_ERRORS = 2.0
+BID_MARGIN = 0.5
 
 
 class ReviewError(ValueError):
@@ -61,9 +66,19 @@ class Decision:
     loss: float  # best_points - chosen_points (0 when the choice was the best found)
     loss_error: float | None  # the loss's standard error over the samples (None: unknown)
     samples: int
+    hinted: bool = False  # the practice hint at this decision, followed: never a mistake
+
+    @property
+    def clear(self) -> bool:
+        """A mistake worth showing: a loss clear of the noise (see ``NOISE_ERRORS``)."""
+        if self.hinted or self.loss <= 0:
+            return False
+        if self.loss_error is None:
+            return self.loss >= BID_MARGIN
+        return self.loss > NOISE_ERRORS * self.loss_error
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "clear": self.clear}
 
 
 @dataclass
@@ -125,12 +140,41 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
             review.double_dummy, review.double_dummy_from_trick = _double_dummy(
                 dd_start, actions, seats, dd_end, review.side_tricks - bonus)
     bot = SearchBot("review", REVIEW)
-    for k, (i, at, action) in enumerate(moments):
+    hints = _hints(deal)
+    searched = [(i, at, action) for i, at, action in moments if hints.get(i) != action]
+    for i, at, action in moments:  # a followed practice hint: the hint's judgement stands
+        if hints.get(i) == action:
+            review.decisions.append(_followed(at, action, i))
+    for k, (i, at, action) in enumerate(searched):
         now = time.monotonic()
-        share = max(0.0, (end - now) / (len(moments) - k))
+        share = max(0.0, (end - now) / (len(searched) - k))
         review.decisions.append(_judge(bot, at, seat, action, i, rng, now + share))
     review.decisions.sort(key=lambda x: -x.loss)
     return review
+
+
+def _hints(deal: dict[str, Any]) -> dict[int, Action]:
+    """The practice hints the seat was given in this deal (``hints``: action index ->
+    action, added by the room), read as actions; an unreadable one is ignored."""
+    out: dict[int, Action] = {}
+    raw = deal.get("hints")
+    if isinstance(raw, dict):
+        for index, action in raw.items():
+            try:
+                out[int(index)] = parse_action(action)
+            except (TypeError, ValueError):
+                continue
+    return out
+
+
+def _followed(match: Match, action: Action, index: int) -> Decision:
+    """A decision where the seat did what the practice hint said: the strong bot's own
+    choice then, so no loss, and no search again (another search, on other samples,
+    could rank it otherwise: one judgement, the hint's)."""
+    d = match.deals[-1]
+    trick = d.tricks_played + 1 if d.phase == Phase.PLAY else None
+    wire = action.to_json()
+    return Decision(index, d.phase, trick, wire, wire, None, None, 0.0, None, 0, hinted=True)
 
 
 def _has_choice(legal: tuple[Action, ...]) -> bool:

@@ -25,14 +25,16 @@ function decision(loss, lossError) {
   return {
     index: 12, phase: Phase.PLAY, trick: 3, chosen: { play: "2C" }, best: { play: "AC" },
     chosen_points: 1, best_points: 1 + loss, loss, loss_error: lossError, samples: 40,
+    hinted: false, clear: loss > 0 && loss > 2 * lossError,  // the server's judgement
   };
 }
 
-test("only clear losses are shown: above twice their error, at most six", () => {
+test("only the losses the server judged clear are shown, at most six", () => {
   const noise = decision(0.5, 0.3);
   const clear = decision(2, 0.5);
   assert.deepEqual(clearLosses([clear, noise, decision(0, 0)]), [clear]);
   assert.equal(clearLosses(Array.from({ length: 9 }, () => decision(3, 0.1))).length, 6);
+  assert.deepEqual(clearLosses([{ ...clear, hinted: true, clear: false }]), [], "a followed hint");
 });
 
 test("a decision in words names the trick in play, the phase before it", () => {

@@ -243,6 +243,8 @@ class ReviewDecision(TypedDict):
     loss: float               # best_points - chosen_points (0: the best was chosen)
     loss_error: float | None  # the loss's standard error over the samples (null: unknown)
     samples: int              # the deals sampled
+    hinted: bool              # practice: the hint at this decision was followed
+    clear: bool               # a loss clear of the samples' noise: a mistake worth showing
 
 
 @with_config(FORBID)

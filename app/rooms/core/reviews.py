@@ -6,11 +6,13 @@ kept with the room so that asking again, or from another tab, costs nothing.
 
 from __future__ import annotations
 
+from typing import cast
+
 from app.rules.record import deal_to_record
 
 from .effects import AskReview, HintPayload, Send
 from .errors import RoomError
-from .frames import HintFrame, ReviewFrame, ReviewPayload
+from .frames import HintFrame, JsonObject, ReviewFrame, ReviewPayload
 from .state import Draft, ReviewKey, Runtime
 from .views import reviewable
 
@@ -37,7 +39,11 @@ def ask(d: Draft, seat: int | None, index: int | None = None) -> None:
         d.emit(Send(rt.conns_of_seat(seat), frame(key, cached)))
     elif key not in rt.reviews_asked:
         rt.reviews_asked.add(key)
-        d.emit(AskReview(seat, key[0], key[1], state.rules, deal_to_record(deal)))
+        record: JsonObject = deal_to_record(deal)
+        hints = rt.hinted.get((key[0], key[1]))
+        if hints and state.practice:  # the practice hints this seat was given, followed or not
+            record["hints"] = {str(i): cast(JsonObject, a) for i, a in hints.items()}
+        d.emit(AskReview(seat, key[0], key[1], state.rules, record))
 
 
 def ready(d: Draft, seat: int, match_number: int, deal: int, review: ReviewPayload) -> None:
@@ -72,6 +78,13 @@ def hint_ready(d: Draft, seat: int, game: int, hint: HintPayload) -> None:
                         "action": hint["action"], "key": hint["key"],
                         "params": hint["params"]}
     d.rt.hint = frame
+    match = d.state.match
+    if match is not None and match.deal is not None:
+        # the action this hint is for: the deal's next (a review reads it by that index)
+        key = (d.state.match_number, len(match.deals) - 1)
+        for old in [k for k in d.rt.hinted if k[0] != key[0]]:
+            del d.rt.hinted[old]  # an earlier match's: no longer reviewable
+        d.rt.hinted.setdefault(key, {})[match.deal.action_count] = hint["action"]
     conns = d.rt.conns_of_seat(seat)
     if conns:  # (kept for a connection that comes back: ``_resend_hint``)
         d.emit(Send(conns, frame))

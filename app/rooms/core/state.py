@@ -33,6 +33,7 @@ from app.rules.view import WireMemo
 
 from .effects import Effect
 from .frames import (
+    ActionJson,
     ChatLine,
     HintFrame,
     JsonObject,
@@ -117,6 +118,9 @@ class Runtime:
     timed_out: int | None = None     # the game at which a person's time ran out
     hint: HintFrame | None = None    # practice: the hint for the current game
     hint_asked: int | None = None
+    # practice: the hints of the match's deals, (match, deal) -> {action index: action},
+    # so that a review never calls a followed hint a mistake
+    hinted: dict[tuple[int, int], dict[int, ActionJson]] = field(default_factory=dict)
     reviews: dict[ReviewKey, ReviewPayload] = field(default_factory=dict)  # made, kept
     reviews_asked: set[ReviewKey] = field(default_factory=set)
     wire_memo: WireMemo = field(default_factory=WireMemo)  # hands and tricks on the wire

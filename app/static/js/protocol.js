@@ -685,6 +685,8 @@ export const LIMITS = Object.freeze({
  * @property {number} loss best_points - chosen_points (0: the best was chosen)
  * @property {(number | null)} loss_error the loss's standard error over the samples (null: unknown)
  * @property {number} samples the deals sampled
+ * @property {boolean} hinted practice: the hint at this decision was followed
+ * @property {boolean} clear a loss clear of the samples' noise: a mistake worth showing
  */
 
 /**

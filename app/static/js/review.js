@@ -16,7 +16,6 @@ import { Phase } from "./protocol.js";
 
 const CARD_PARAMS = new Set(["card", "call", "winner"]);
 const SHOWN = 6; // the biggest losses; the rest are small
-const CLEAR = 2; // a loss within this many standard errors of 0 may be the samples' luck
 
 /** A hint's or review's parameters in words: card ids as names, suits by name.
  * @param {Record<string, unknown>} params */
@@ -67,10 +66,11 @@ export function decisionText(d) {
   });
 }
 
-/** The decisions worth showing: a loss clearly above the samples' noise, at most SHOWN.
+/** The decisions worth showing: those the server judged clear of the noise (never a
+ *  followed practice hint), at most SHOWN.
  * @param {Decision[]} decisions biggest losses first (as the server sends them) */
 export function clearLosses(decisions) {
-  return decisions.filter((d) => d.loss > 0 && d.loss > CLEAR * (d.loss_error || 0)).slice(0, SHOWN);
+  return decisions.filter((d) => d.clear).slice(0, SHOWN);
 }
 
 /** The review panel's content for `message` (a "review" frame), or a waiting line.

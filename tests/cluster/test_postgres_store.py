@@ -119,6 +119,23 @@ def test_idle_rooms_are_forgotten_unless_a_live_process_serves_them(database_url
     asyncio.run(scenario())
 
 
+def test_a_room_let_go_is_free_when_let_go_returns(database_url: str) -> None:
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        for code in ("abcde", "fghij"):
+            assert await a.acquire(code)
+        await a.let_go(["abcde", "fghij"])
+        assert await b.acquire("abcde") and await b.acquire("fghij")  # A is alive
+        assert await a.renew() == set()  # A holds neither any more: none lost
+        with pytest.raises(StoreError):  # and cannot write them
+            await a.append("abcde", save_of(0, [room(1)], []))
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
 def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
         database_url: str) -> None:
     async def scenario() -> None:

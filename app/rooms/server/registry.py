@@ -12,8 +12,8 @@ Several processes may share one store (PostgreSQL): then a room is served by the
 that holds its lease (``RoomStore.acquire``), taken before the room is loaded and let go
 when it leaves memory.  A room another live process serves is answered with
 ``RoomElsewhere`` (503: try again; the proxy tries the next process).  A new room is
-written and let go at once: the process the proxy routes its code to loads it.  Rooms
-whose lease was lost (``RoomStore.renew``) leave memory at once.
+written and let go before its creation is answered: the process the proxy routes its
+code to loads it.  Rooms whose lease was lost (``RoomStore.renew``) leave memory at once.
 """
 
 from __future__ import annotations
@@ -110,9 +110,13 @@ class Registry:
             raise unavailable(NO_DATABASE) from None
         runner = self._activate(core)
         runner.creator = creator
-        if self.store.shared:  # the process its code is routed to serves it
+        if self.store.shared:
+            # The process its code is routed to serves it: the lease is gone before the
+            # answer, so that a join right after it is not refused there and passed on to
+            # us (the room would then live here, off its process, until idle).
             runner.stop()
-            self._forget(runner)
+            del self.rooms[code]
+            await self.store.let_go([code])
         return runner, token
 
     async def get(self, code: str) -> RoomRunner | None:

@@ -34,7 +34,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -74,6 +74,7 @@ HEARTBEAT = """
 INSERT INTO processes(owner, expires_at) VALUES ($1, now() + make_interval(secs => $2))
 ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
 """
+DELETE_LEASES = "DELETE FROM leases WHERE owner = $1 AND code = ANY($2::text[])"
 # rooms served by no live process
 UNSERVED = """NOT EXISTS (SELECT 1 FROM leases l JOIN processes p ON p.owner = l.owner
                   WHERE l.code = rooms.code AND p.expires_at > now())"""
@@ -193,6 +194,22 @@ class PostgresStore:
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.get_running_loop().create_task(self._flush_releases())
 
+    async def let_go(self, codes: Collection[str]) -> None:
+        """``release``, awaited: the rows are gone when this returns (or, if the database
+        fails, left to the background's next try)."""
+        codes = set(codes)
+        self._held -= codes
+        async with self._lease_lock:
+            codes -= self._held  # not those taken again meanwhile
+            try:
+                async with self._con("let rooms go") as con:
+                    await con.execute(DELETE_LEASES, self.owner, list(codes))
+                return
+            except StoreError as exc:
+                log.warning("rooms could not be let go at once (%s); trying again", exc)
+        for code in codes:
+            self.release(code)
+
     async def _flush_releases(self) -> None:
         while True:  # rooms let go while a DELETE runs are taken by the next round
             async with self._lease_lock:
@@ -202,8 +219,7 @@ class PostgresStore:
                     return
                 try:
                     async with self._con("let rooms go") as con:
-                        await con.execute("DELETE FROM leases WHERE owner = $1 AND "
-                                          "code = ANY($2::text[])", self.owner, list(codes))
+                        await con.execute(DELETE_LEASES, self.owner, list(codes))
                 except StoreError as exc:  # they lapse by themselves
                     log.warning("rooms could not be let go at once (%s)", exc)
                     return

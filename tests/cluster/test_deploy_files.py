@@ -33,6 +33,9 @@ def test_the_compose_file_runs_named_images_and_gives_every_app_the_database() -
         url = urlsplit(services[name]["environment"]["AMERIKANER_DATABASE_URL"])
         assert url.scheme == "postgresql" and url.hostname == "postgres"
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+        # SIGTERM drains the rooms before a stop: compose must not kill it at once
+        grace = re.fullmatch(r"(\d+)s", services[name]["stop_grace_period"])
+        assert grace and int(grace.group(1)) >= 10, name
     assert set(services["nginx"]["depends_on"]) == set(apps)
     assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in \
         services["nginx"]["volumes"]
@@ -172,3 +175,6 @@ def test_nginx_has_the_settings_failover_needs() -> None:
     (_, _, create), = find(server, "location", "=", "/api/rooms")
     assert create is not None
     assert effective("proxy_pass", server, create) == ["http://amerikaner_any"]
+    # a process that is stopping answers 503 (it creates nothing): the POST goes on
+    assert {"http_503", "non_idempotent"} <= set(
+        effective("proxy_next_upstream", server, create))

@@ -5,11 +5,13 @@ process a code is routed to)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from nginx_server import NginxServer
@@ -48,6 +50,11 @@ class Cluster:
         return next((i for i, a in enumerate(self.apps)
                      if a.proc is not None and a.proc.pid == pid), None)
 
+    def records(self, code: str) -> list[dict[str, Any]]:
+        """The records of the room's finished matches, in order."""
+        return [json.loads(row[0]) for row in self.sql(
+            f"SELECT record FROM records WHERE code = '{code}' ORDER BY match_number")]
+
     def app_at(self, port: int) -> int:
         return next(i for i, a in enumerate(self.apps) if a.port == port)
 
@@ -60,6 +67,30 @@ class Cluster:
             if uri.startswith("/api/rooms/") and ports:
                 out[parts[3]] = self.app_at(ports[0])
         return out
+
+
+def comparable(action: dict[str, Any]) -> dict[str, Any]:
+    """An action as sent or as recorded, without the seat, a discard in any order."""
+    out = {k: v for k, v in action.items() if k != "seat"}
+    if isinstance(out.get("discard"), list):
+        out["discard"] = sorted(out["discard"])
+    return out
+
+
+def assert_in_order_once(acked: list[dict[str, Any]], recorded: list[dict[str, Any]],
+                         unacked: int) -> None:
+    """Every acknowledged action is in the record, in order, once; at most the actions
+    never acknowledged (sent as the process died) besides."""
+    it = iter(recorded)
+    for action in acked:
+        assert any(r == action for r in it), (action, recorded)
+    assert len(recorded) <= len(acked) + unacked, (acked, recorded)
+
+
+def assert_one_writer_at_a_time(writers: list[str]) -> None:
+    """Each process wrote one stretch of the log: it never came back after another."""
+    stretches = [w for i, w in enumerate(writers) if i == 0 or writers[i - 1] != w]
+    assert len(stretches) == len(set(stretches)), stretches
 
 
 @contextmanager

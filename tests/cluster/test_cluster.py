@@ -26,7 +26,13 @@ import pytest
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from cluster_harness import PATIENCE, Cluster
+from cluster_harness import (
+    PATIENCE,
+    Cluster,
+    assert_in_order_once,
+    assert_one_writer_at_a_time,
+    comparable,
+)
 from rooms_harness import Client, create_room, my_turn, pick_action
 from shared_helpers import download_record
 
@@ -166,30 +172,6 @@ def test_rooms_survive_a_dead_process_behind_nginx(cluster: Cluster) -> None:
         assert_one_writer_at_a_time(writers)
         if p in doomed:
             assert killed_owner in writers and len(set(writers)) == 2
-
-
-def comparable(action: dict[str, Any]) -> dict[str, Any]:
-    """An action as sent or as recorded, without the seat, a discard in any order."""
-    out = {k: v for k, v in action.items() if k != "seat"}
-    if isinstance(out.get("discard"), list):
-        out["discard"] = sorted(out["discard"])
-    return out
-
-
-def assert_in_order_once(acked: list[dict[str, Any]], recorded: list[dict[str, Any]],
-                         unacked: int) -> None:
-    """Every acknowledged action is in the record, in order, once; at most the actions
-    never acknowledged (sent as the process died) besides."""
-    it = iter(recorded)
-    for action in acked:
-        assert any(r == action for r in it), (action, recorded)
-    assert len(recorded) <= len(acked) + unacked, (acked, recorded)
-
-
-def assert_one_writer_at_a_time(writers: list[str]) -> None:
-    """Each process wrote one stretch of the log: it never came back after another."""
-    stretches = [w for i, w in enumerate(writers) if i == 0 or writers[i - 1] != w]
-    assert len(stretches) == len(set(stretches)), stretches
 
 
 def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster) -> None:

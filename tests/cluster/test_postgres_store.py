@@ -170,6 +170,45 @@ def test_a_refused_lease_is_not_asked_for_again_until_its_holder_lets_it_go(
     asyncio.run(scenario())
 
 
+def test_a_store_that_stops_hearing_asks_every_time_until_it_listens_again(
+        database_url: str) -> None:
+    """Its listening connection dies (the database restarted, a cut): what it remembers
+    may be stale, so each request asks the database, until a renewal listens again."""
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        assert await a.acquire("abcde") and not await b.acquire("abcde")
+        assert b._listener is not None
+        await sql(database_url, "SELECT pg_terminate_backend($1)",
+                  b._listener.get_server_pid())
+
+        async def deaf() -> bool:
+            return not b._listening()
+
+        await eventually(deaf, "B never noticed its listener was gone")
+        asked = b.lease_queries
+        assert not await b.acquire("abcde") and not await b.acquire("abcde")
+        assert b.lease_queries == asked + 2
+        assert await b.renew() == set()
+
+        async def listening() -> bool:
+            return b._listening()
+
+        await eventually(listening, "B never listened again")
+        assert not await b.acquire("abcde") and not await b.acquire("abcde")
+        assert b.lease_queries == asked + 3  # remembered again
+        await a.let_go(["abcde"])
+
+        async def taken() -> bool:  # heard on the new connection
+            return await b.acquire("abcde")
+
+        await eventually(taken, "B never heard that A let the room go")
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_reconnect_storm_after_a_death_costs_one_refused_lease_query(
         database_url: str) -> None:
     """A holder that dies (stops renewing: its heartbeat ends on the database's clock);

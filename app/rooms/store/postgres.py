@@ -163,6 +163,7 @@ class PostgresStore:
         self._elsewhere = HeldElsewhere(lease_seconds, clock)
         self._url = url
         self._listener: asyncpg.Connection | None = None
+        self._relisten: asyncio.Task[None] | None = None
         # notifications of rooms let go (a refusal read across one is not remembered)
         self.notices_heard = 0
         self.lease_queries = 0  # lease statements sent (a count for tests and diagnostics)
@@ -208,6 +209,10 @@ class PostgresStore:
                 await con.execute(LET_GO_ALL, self.owner)
                 await con.execute("DELETE FROM processes WHERE owner = $1", self.owner)
         self._held.clear()
+        if self._relisten is not None:
+            self._relisten.cancel()
+            with contextlib.suppress(BaseException):
+                await self._relisten
         if self._listener is not None:
             with contextlib.suppress(*DB_ERRORS):
                 await self._listener.close(timeout=CONNECT_TIMEOUT)
@@ -225,6 +230,12 @@ class PostgresStore:
                         "another process holds asks the database", exc)
             return
         self._listener = con
+
+    async def _listen_again(self) -> None:
+        if self._listener is not None:
+            self._listener.terminate()  # closed already, or deaf
+            self._listener = None
+        await self._listen()
 
     def _listening(self) -> bool:
         return self._listener is not None and not self._listener.is_closed()
@@ -297,12 +308,10 @@ class PostgresStore:
                     return
 
     async def renew(self) -> set[str]:
-        if not self._listening():  # the database restarted, or a connection broke
-            if self._listener is not None:
-                with contextlib.suppress(*DB_ERRORS):
-                    await self._listener.close(timeout=CONNECT_TIMEOUT)
-                self._listener = None
-            await self._listen()
+        if not self._listening() and (self._relisten is None or self._relisten.done()):
+            # the database restarted, or the connection broke: listen again, off the
+            # heartbeat (a connect may take longer than a lease)
+            self._relisten = asyncio.get_running_loop().create_task(self._listen_again())
         async with self._lease_lock:
             started = self._clock()
             held = set(self._held)

@@ -125,6 +125,13 @@ def watch_metrics(registry: Registry) -> None:
         (lane,): float(waiting) for lane, waiting in pool.stats()["waiting"].items()})
 
 
+async def drain(app: FastAPI) -> None:
+    """Hand the app's rooms over before it stops (``Registry.drain``; app/shutdown.py)."""
+    registry: Registry | None = getattr(app.state, "registry", None)
+    if registry is not None:
+        await registry.drain()
+
+
 async def open_store(settings: Settings) -> RoomStore:
     """The store of the settings (PostgreSQL's driver is imported only when used)."""
     if settings.database_url:

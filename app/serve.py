@@ -8,6 +8,7 @@ HTTP is served by ``app.runtime.http`` (a deadline for each request, a cap on so
 address).  Proxy headers are read by the app, from ``AMERIKANER_TRUSTED_PROXIES`` only
 (``app.web.addresses``), never by uvicorn's own rule (which trusts 127.0.0.1).  Logs are
 plain text lines, or JSON objects with ``AMERIKANER_LOG_FORMAT=json`` (``app.web.jsonlog``).
+SIGTERM drains the rooms before the server stops (``app.shutdown``).
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ def run_serve(args: argparse.Namespace) -> int:
     allocator.ensure(settings.allocator)  # may start this command afresh (app/runtime/allocator.py)
     import uvicorn  # the web stack, after the restart (if any): imported once
 
-    from .main import create_app
+    from .main import create_app, drain
     from .runtime.http import guarded_protocol
     from .runtime.websocket import LeanWebSocketProtocol
+    from .shutdown import DrainingServer
     from .web import jsonlog
 
     logs: dict[str, Any] = {}
@@ -58,14 +60,15 @@ def run_serve(args: argparse.Namespace) -> int:
     else:
         logging.basicConfig(level=settings.log_level.upper(),
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings), host=settings.host, port=settings.port, **logs,
+        app, host=settings.host, port=settings.port, **logs,
         ws=LeanWebSocketProtocol, ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
         log_level=settings.log_level.lower(), proxy_headers=False, server_header=False,
         timeout_graceful_shutdown=5,
         http=guarded_protocol(settings.request_deadline, settings.connections_per_address,
                               trusted))
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, lambda: drain(app))  # SIGTERM hands the rooms over
     server.run()
     return 0 if server.started else 1
 

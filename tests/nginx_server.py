@@ -59,7 +59,10 @@ class NginxServer:
             "daemon off;", "worker_processes 1;", "worker_rlimit_nofile 20000;",
             f"pid {self.root}/nginx.pid;", f"error_log {self.root}/error.log warn;",
             "events { worker_connections 10000; }",
-            f"http {{\n{temp}    access_log {self.root}/access.log;",
+            # which processes nginx tried for each request, in order (``tried``)
+            f"http {{\n{temp}    log_format tried '$request_method $uri $status "
+            "$upstream_addr';",
+            f"    access_log {self.root}/access.log tried;",
             f"    include {self.root}/site.conf;\n}}\n"]))
         self.root.chmod(0o755)
         give_to_unprivileged(self.root)
@@ -79,6 +82,17 @@ class NginxServer:
         log = self.error_log()
         self.stop()
         raise RuntimeError(f"nginx did not start:\n{log}")
+
+    def tried(self) -> list[tuple[str, str, int, list[int]]]:
+        """Every request nginx answered so far: method, path, status and the ports of
+        the processes it passed the request to, in order (the first: where the hash of
+        a room's code points)."""
+        out = []
+        for line in (self.root / "access.log").read_text().splitlines():
+            method, uri, status, *upstreams = line.replace(",", " ").replace(" : ", " ").split()
+            ports = [int(u.rsplit(":", 1)[1]) for u in upstreams if u != "-"]
+            out.append((method, uri, int(status), ports))
+        return out
 
     def error_log(self) -> str:
         try:

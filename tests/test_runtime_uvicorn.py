@@ -19,6 +19,7 @@ from uvicorn.server import ServerState
 from app.runtime import CHECKED_AGAINST
 from app.runtime.http import GuardedProtocol
 from app.runtime.websocket import LeanWebSocketProtocol
+from app.shutdown import DrainingServer
 
 LOCK = Path(__file__).resolve().parents[1] / "requirements" / "serve.txt"
 READ_AGAIN = ("app/runtime/http.py and app/runtime/websocket.py were read against "
@@ -106,6 +107,28 @@ def test_what_the_subclasses_rely_on_is_there_with_the_expected_parameters() -> 
     cycle = inspect.getsource(RequestResponseCycle.__init__)
     problems += [f"the request cycle no longer keeps self.{name}"
                  for name in ("more_body", "response_complete") if f"self.{name} =" not in cycle]
+    assert not problems, "; ".join(problems) + ". " + READ_AGAIN.format(
+        checked=CHECKED_AGAINST)
+
+
+def test_the_draining_server_overrides_a_shutdown_uvicorn_awaits() -> None:
+    """app/shutdown.py's ``DrainingServer`` hands the rooms over in ``shutdown``, which
+    uvicorn's server awaits after its main loop ends (on SIGTERM), before it stops
+    listening; and its own name ``drain`` is not uvicorn's."""
+    problems = check_methods(uvicorn.Server, {"shutdown": ["sockets"]})
+    if not inspect.iscoroutinefunction(uvicorn.Server.shutdown):
+        problems.append("uvicorn.Server.shutdown is no coroutine function")
+    serve = inspect.getsource(uvicorn.Server._serve)
+    if "await self.shutdown(sockets=sockets)" not in serve:
+        problems.append("uvicorn.Server no longer awaits self.shutdown(sockets=...)")
+    shutdown = inspect.getsource(uvicorn.Server.shutdown)
+    if shutdown.index("server.close()") > shutdown.index("connection.shutdown()"):
+        problems.append("uvicorn.Server.shutdown closes connections before it stops "
+                        "listening")
+    if hasattr(uvicorn.Server, "drain"):
+        problems.append("uvicorn.Server now has drain: rename DrainingServer's")
+    assert set(vars(DrainingServer)) - {"__annotations__", "__qualname__", "__doc__",
+                                        "__module__", "__init__"} == {"shutdown"}
     assert not problems, "; ".join(problems) + ". " + READ_AGAIN.format(
         checked=CHECKED_AGAINST)
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from cluster_harness import Cluster, running_cluster
+from nginx_server import find_nginx
 from pg_server import PostgresServer, postgres_available
 
 _names = itertools.count()
@@ -30,3 +32,12 @@ def postgres() -> Iterator[PostgresServer]:
 def database_url(postgres: PostgresServer) -> str:
     """A fresh, empty database."""
     return postgres.create_database(f"t{next(_names)}")
+
+
+@pytest.fixture
+def cluster(postgres: PostgresServer, database_url: str, tmp_path: Path) -> Iterator[Cluster]:
+    """Three processes and nginx on a fresh database."""
+    if find_nginx() is None:
+        pytest.skip("nginx is not installed (scripts/test.sh installs it)")
+    with running_cluster(postgres, database_url, tmp_path) as cluster:
+        yield cluster

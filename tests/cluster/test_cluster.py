@@ -17,7 +17,6 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,20 +26,18 @@ import pytest
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from nginx_server import NginxServer, find_nginx
-from pg_server import PostgresServer
-from rooms_harness import OPEN_CLIENTS, Client, create_room, my_turn, pick_action
+from cluster_harness import (
+    PATIENCE,
+    Cluster,
+    assert_in_order_once,
+    assert_one_writer_at_a_time,
+    comparable,
+)
+from rooms_harness import Client, create_room, my_turn, pick_action
 from serve_process import ServeProcess
 from shared_helpers import download_record
 
 RULES = {"preset": "standard", "match": "deals:1"}
-# How long to wait for what the cluster does by itself (a lease lapsing, a connection
-# dropping, a room served again): far longer than it takes (about 3 s, the lease), so
-# that a busy machine passes too.  How soon it happens is printed (pytest -s), not tested.
-PATIENCE = 30.0
-# every client is nginx at 127.0.0.1 here: the per-address caps on creating rooms are lifted
-CLUSTER_ENV = {"AMERIKANER_ROOMS_PER_MINUTE": "0", "AMERIKANER_ROOMS_HELD": "0",
-               "AMERIKANER_TRUSTED_PROXIES": "127.0.0.1"}
 
 
 @dataclass
@@ -95,51 +92,6 @@ class Player:
                 return
             assert self.play(rng), "the match ended before a trick was under way"
         raise AssertionError("no trick under way")
-
-
-@dataclass
-class Cluster:
-    apps: list[ServeProcess]
-    nginx: NginxServer
-    postgres: PostgresServer
-    database: str
-
-    def sql(self, query: str) -> list[list[str]]:
-        out = self.postgres.psql(query, self.database)
-        return [line.split("|") for line in out.splitlines() if line]
-
-    def owners(self) -> dict[str, str]:
-        """Room code -> the lease holder's owner id (``host:pid:nonce``)."""
-        return {code: owner for code, owner in self.sql(
-            "SELECT l.code, l.owner FROM leases l JOIN processes p ON p.owner = l.owner "
-            "WHERE p.expires_at > now()")}
-
-    def app_of(self, owner: str) -> int | None:
-        pid = int(owner.split(":")[1])
-        return next((i for i, a in enumerate(self.apps)
-                     if a.proc is not None and a.proc.pid == pid), None)
-
-
-@pytest.fixture
-def cluster(postgres: PostgresServer, database_url: str,
-            tmp_path: Path) -> Iterator[Cluster]:
-    if find_nginx() is None:
-        pytest.skip("nginx is not installed (scripts/test.sh installs it)")
-    apps: list[ServeProcess] = []
-    nginx: NginxServer | None = None
-    try:
-        for i in range(3):
-            apps.append(ServeProcess(tmp_path / f"app{i}", env=CLUSTER_ENV | {
-                "AMERIKANER_DATABASE_URL": database_url}).start())
-        nginx = NginxServer([a.port for a in apps]).start()
-        yield Cluster(apps, nginx, postgres, database_url.rsplit("/", 1)[1])
-    finally:
-        while OPEN_CLIENTS:
-            OPEN_CLIENTS.pop().close()
-        if nginx is not None:
-            nginx.stop()
-        for app in apps:
-            app.stop()
 
 
 def test_rooms_survive_a_dead_process_behind_nginx(cluster: Cluster) -> None:
@@ -221,30 +173,6 @@ def test_rooms_survive_a_dead_process_behind_nginx(cluster: Cluster) -> None:
         assert_one_writer_at_a_time(writers)
         if p in doomed:
             assert killed_owner in writers and len(set(writers)) == 2
-
-
-def comparable(action: dict[str, Any]) -> dict[str, Any]:
-    """An action as sent or as recorded, without the seat, a discard in any order."""
-    out = {k: v for k, v in action.items() if k != "seat"}
-    if isinstance(out.get("discard"), list):
-        out["discard"] = sorted(out["discard"])
-    return out
-
-
-def assert_in_order_once(acked: list[dict[str, Any]], recorded: list[dict[str, Any]],
-                         unacked: int) -> None:
-    """Every acknowledged action is in the record, in order, once; at most the actions
-    never acknowledged (sent as the process died) besides."""
-    it = iter(recorded)
-    for action in acked:
-        assert any(r == action for r in it), (action, recorded)
-    assert len(recorded) <= len(acked) + unacked, (acked, recorded)
-
-
-def assert_one_writer_at_a_time(writers: list[str]) -> None:
-    """Each process wrote one stretch of the log: it never came back after another."""
-    stretches = [w for i, w in enumerate(writers) if i == 0 or writers[i - 1] != w]
-    assert len(stretches) == len(set(stretches)), stretches
 
 
 def metric(app: ServeProcess, name: str) -> float:

@@ -22,7 +22,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from app.rooms.store import StoredRoom, StoreError
-from app.rooms.store.postgres import PostgresStore, redacted
+from app.rooms.store.postgres import CHANNEL, PostgresStore, redacted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from store_records import chat, room, save_of, unwritable
@@ -40,11 +40,22 @@ async def sql(database_url: str, query: str, *args: object) -> Any:
         await con.close()
 
 
-async def lapse(database_url: str, owner: str) -> None:
+async def lapse(database_url: str, owner: str, *others: PostgresStore) -> None:
     """``owner`` stopped renewing long enough ago (paused, cut off, dead): its heartbeat
-    is in the past, as it is once ``lease_seconds`` have gone by without a renewal."""
+    is in the past, as it is once ``lease_seconds`` have gone by without a renewal.  The
+    time went by for the other stores too: what they remember of its leases (refused
+    until its heartbeat ends: lease_cache.py) is told to end, as the clock would, and the
+    ``others`` have heard it when this returns."""
     await sql(database_url, "UPDATE processes SET expires_at = now() - interval '1 second' "
               "WHERE owner = $1", owner)
+    heard = [o.notices_heard for o in others]
+    await sql(database_url, f"SELECT pg_notify('{CHANNEL}', string_agg(code, ',')) "
+              "FROM leases WHERE owner = $1", owner)
+
+    async def told() -> bool:
+        return all(o.notices_heard > n for o, n in zip(others, heard, strict=True))
+
+    await eventually(told, "the notification never came")
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
@@ -127,6 +138,117 @@ def test_idle_rooms_are_forgotten_unless_a_live_process_serves_them(database_url
     asyncio.run(scenario())
 
 
+def test_a_room_let_go_is_free_when_let_go_returns(database_url: str) -> None:
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        for code in ("abcde", "fghij"):
+            assert await a.acquire(code)
+        await a.let_go(["abcde", "fghij"])
+        assert await b.acquire("abcde") and await b.acquire("fghij")  # A is alive
+        assert await a.renew() == set()  # A holds neither any more: none lost
+        with pytest.raises(StoreError):  # and cannot write them
+            await a.append("abcde", save_of(0, [room(1)], []))
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_lease_is_not_asked_for_again_until_its_holder_lets_it_go(
+        database_url: str) -> None:
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        assert await a.acquire("abcde")
+        for _ in range(20):  # players knocking again and again, some at once
+            assert not any(await asyncio.gather(*(b.acquire("abcde") for _ in range(3))))
+        assert b.lease_queries == 1
+        heard = b.notices_heard
+        await a.let_go(["abcde"])  # A tells: B asks again, and takes it
+
+        async def told() -> bool:
+            return b.notices_heard > heard
+
+        await eventually(told, "B never heard that A let the room go")
+        assert await b.acquire("abcde") and b.lease_queries == 2
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_store_that_stops_hearing_asks_every_time_until_it_listens_again(
+        database_url: str) -> None:
+    """Its listening connection dies (the database restarted, a cut): what it remembers
+    may be stale, so each request asks the database, until a renewal listens again."""
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
+        assert await a.acquire("abcde") and not await b.acquire("abcde")
+        assert b._listener is not None
+        await sql(database_url, "SELECT pg_terminate_backend($1)",
+                  b._listener.get_server_pid())
+
+        async def deaf() -> bool:
+            return not b._listening()
+
+        await eventually(deaf, "B never noticed its listener was gone")
+        asked = b.lease_queries
+        assert not await b.acquire("abcde") and not await b.acquire("abcde")
+        assert b.lease_queries == asked + 2
+        assert await b.renew() == set()
+
+        async def listening() -> bool:
+            return b._listening()
+
+        await eventually(listening, "B never listened again")
+        assert not await b.acquire("abcde") and not await b.acquire("abcde")
+        assert b.lease_queries == asked + 3  # remembered again
+        await a.let_go(["abcde"])
+
+        async def taken() -> bool:  # heard on the new connection
+            return await b.acquire("abcde")
+
+        await eventually(taken, "B never heard that A let the room go")
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_reconnect_storm_after_a_death_costs_one_refused_lease_query(
+        database_url: str) -> None:
+    """A holder that dies (stops renewing: its heartbeat ends on the database's clock);
+    16 sockets knock at the survivor until it takes the room: one query is refused (it
+    says how long the dead holder's heartbeat holds) and one takes the room."""
+    async def scenario() -> None:
+        a = await PostgresStore.connect(database_url, lease_seconds=1.0, owner="A")
+        b = await PostgresStore.connect(database_url, lease_seconds=3.0, owner="B")
+        assert await a.acquire("abcde")  # A renews nothing from here: dead in 1 s
+        attempts = 0
+        taken = asyncio.Event()  # the room is loaded: requests find it in memory
+        deadline = time.monotonic() + PATIENCE
+
+        async def socket() -> None:
+            nonlocal attempts
+            while not taken.is_set():
+                attempts += 1
+                if await b.acquire("abcde"):
+                    taken.set()
+                    return
+                assert time.monotonic() < deadline, "the lease never lapsed"
+                await asyncio.sleep(0.01)
+
+        await asyncio.gather(*(socket() for _ in range(16)))
+        print(f"{attempts} attempts, {b.lease_queries} lease queries")  # pytest -s
+        assert b.lease_queries <= 2 and attempts >= 16
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+
+
 def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
         database_url: str) -> None:
     async def scenario() -> None:
@@ -140,7 +262,7 @@ def test_one_process_at_a_time_serves_a_room_and_a_stale_one_cannot_write(
             await b.append("abcde", save_of(1, [chat("b")], []))
         assert await a.renew() == set()
         # A stops renewing (paused, cut off, dead): its lease lapses and B takes the room
-        await lapse(database_url, "A")
+        await lapse(database_url, "A", b)
         assert takeovers_counted() == takeovers  # a free lease, ours again, refused: none
         assert await b.acquire("abcde")
         assert takeovers_counted() == takeovers + 1  # amerikaner_lease_takeovers_total
@@ -165,7 +287,7 @@ def test_a_lost_lease_is_reported_by_renew(database_url: str) -> None:
         a = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="A")
         b = await PostgresStore.connect(database_url, lease_seconds=LONG, owner="B")
         assert await a.acquire("abcde") and await a.acquire("fghij")
-        await lapse(database_url, "A")
+        await lapse(database_url, "A", b)
         assert await b.acquire("abcde")
         assert await a.renew() == {"abcde"}  # "fghij" was not taken: renewed
         assert not await b.acquire("fghij")  # the renewal made A alive again

@@ -3,7 +3,9 @@ page says it is reconnecting, then shows the same seat and hand without a reload
 
 from __future__ import annotations
 
+import itertools
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,69 @@ def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None
     finally:
         ctx.close()
         serve.stop()
-    # A refused reconnect attempt is logged by the browser itself; nothing else may be.
-    unexpected = [e for e in problems.errors if "WebSocket connection to" not in e]
+    # A refused reconnect attempt is logged by the browser itself: the WebSocket's, and
+    # the HTTP probe's that asks for its Retry-After (net.js); nothing else may be.
+    unexpected = [e for e in problems.errors if "WebSocket connection to" not in e
+                  and "net::ERR_CONNECTION_REFUSED" not in e]
+    if unexpected:
+        pytest.fail("\n".join(unexpected))
+
+
+# Every WebSocket the page opens, with its time (the page's own clock: no delay of the
+# test's event loop between two of them).
+RECORD_SOCKETS = """
+window.socketTimes = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.socketTimes.push(performance.now()); }
+};
+"""
+RETRY_AFTER_S = 2
+
+
+def test_a_refused_reconnect_waits_what_retry_after_says(browser: Any, tmp_path: Path) -> None:
+    """The server stops (SIGTERM: its sockets close with 1012) and every reconnect fails;
+    the room's HTTP answer is 503 with ``Retry-After: 2`` (routed by the test, as a
+    process taking the room over answers): each attempt after a failed one waits at least
+    2 s, where the backoff alone would wait 0.5 to 1 s.  A browser cannot read a refused
+    handshake's headers: the client asks the room over HTTP for them (net.js)."""
+    serve = ServeProcess(tmp_path).start()
+    problems = PageProblems()
+    ctx = browser.new_context(viewport=DESKTOP, base_url=serve.base, locale="en-GB")
+    ctx.set_default_timeout(15_000)
+    try:
+        page = ctx.new_page()
+        page.add_init_script(RECORD_SOCKETS)
+        problems.watch(page, "solo", allow_http_errors=True)
+        open_room(page, "Kim", "Practice")
+        expect(hand(page).get_by_role("button")).to_have_count(12)
+        opened = page.evaluate("window.socketTimes.length")
+
+        def refused(route: Any) -> None:
+            route.fulfill(status=503, headers={"Retry-After": str(RETRY_AFTER_S)},
+                          json={"error": {"code": "unavailable",
+                                          "message": "another server process serves "
+                                                     "this room now; try again"}})
+
+        page.route(re.compile(r"/api/rooms/[0-9a-z]+$"), refused)
+        serve.stop()  # the socket closes (1012); every attempt from here fails
+        deadline = time.monotonic() + 60  # (the page's CSP forbids wait_for_function)
+        while page.evaluate("window.socketTimes.length") < opened + 3:
+            assert time.monotonic() < deadline, "the page stopped reconnecting"
+            page.wait_for_timeout(100)
+        times = page.evaluate("window.socketTimes")[opened:]
+        # the first attempt follows the 1012 after the backoff alone; each later one
+        # follows a failed handshake and the room's Retry-After
+        gaps = [b - a for a, b in itertools.pairwise(times)]
+        assert all(gap >= RETRY_AFTER_S * 1000 for gap in gaps), gaps
+        page.unroute(re.compile(r"/api/rooms/[0-9a-z]+$"))
+        serve.start()
+        expect(page.get_by_text(re.compile("Reconnecting"))).to_have_count(0, timeout=30_000)
+        expect(hand(page).get_by_role("button")).to_have_count(12)
+    finally:
+        ctx.close()
+        serve.stop()
+    unexpected = [e for e in problems.errors if "WebSocket connection to" not in e
+                  and "net::ERR_CONNECTION_REFUSED" not in e]
     if unexpected:
         pytest.fail("\n".join(unexpected))

@@ -137,6 +137,7 @@ class CloseCode(IntEnum):
     POLICY = 1008           # refused before the upgrade (a foreign Origin)
     TOO_BIG = 1009          # a frame over the frame limit
     FAILED = 1011           # the server failed on this connection
+    SERVICE_RESTART = 1012  # the process stops: reconnect (another serves the room at once)
     TRY_AGAIN = 1013        # the room is being reloaded, or the store does not answer
     NO_HELLO = 4400         # the first message was not a valid ``hello``
     BAD_TOKEN = 4401        # unknown token (or the seat was given back)

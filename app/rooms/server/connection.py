@@ -284,8 +284,9 @@ class Connection:
             await runner.submit(Received(self.id, msg))
         except RoomError as exc:  # BadMessage included
             if runner.closed and exc.code == "unavailable":
-                # The room broke off: its error and close (1013) are on their way.
-                self.close_after_flush(CloseCode.TRY_AGAIN)
+                # The room broke off (its error and close, 1013, are on their way) or was
+                # handed over (1012): this message was not taken; the client comes back.
+                self.close_after_flush(runner.close_code)
                 return
             metrics.refused(exc.code, "ws")
             self.send(error_frame(exc.code, exc.message, exc.option))

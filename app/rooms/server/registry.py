@@ -12,8 +12,14 @@ Several processes may share one store (PostgreSQL): then a room is served by the
 that holds its lease (``RoomStore.acquire``), taken before the room is loaded and let go
 when it leaves memory.  A room another live process serves is answered with
 ``RoomElsewhere`` (503: try again; the proxy tries the next process).  A new room is
-written and let go at once: the process the proxy routes its code to loads it.  Rooms
-whose lease was lost (``RoomStore.renew``) leave memory at once.
+written and let go before its creation is answered: the process the proxy routes its
+code to loads it.  Rooms whose lease was lost (``RoomStore.renew``) leave memory at once.
+
+A process that is asked to stop (SIGTERM: app/shutdown.py) drains first: it takes no room
+any more (``RoomElsewhere``, so the proxy passes requests on), hands each of its rooms
+over (the step in flight saved and sent, the lease let go, then the connections closed
+with 1012, service restart), so that their players reconnect to the process that serves
+them next, at once.
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ class Registry:
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
         self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
+        self.draining = False  # stopping: no room comes into memory any more
         self._sweeper: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
 
@@ -81,6 +88,8 @@ class Registry:
         ``creator`` is who asked (a client address key): one creator holds at most
         ``rooms_held`` rooms in memory at once."""
         name = checked_name(name)
+        if self.draining:
+            raise unavailable("this server is restarting; try again in a moment")
         held = self.settings.rooms_held
         if held and sum(1 for r in self.rooms.values() if r.creator == creator) >= held:
             audit.refused("rooms_held", address=creator, limit=held)
@@ -110,9 +119,13 @@ class Registry:
             raise unavailable(NO_DATABASE) from None
         runner = self._activate(core)
         runner.creator = creator
-        if self.store.shared:  # the process its code is routed to serves it
+        if self.store.shared:
+            # The process its code is routed to serves it: the lease is gone before the
+            # answer, so that a join right after it is not refused there and passed on to
+            # us (the room would then live here, off its process, until idle).
             runner.stop()
-            self._forget(runner)
+            del self.rooms[code]
+            await self.store.let_go([code])
         return runner, token
 
     async def get(self, code: str) -> RoomRunner | None:
@@ -144,6 +157,8 @@ class Registry:
     async def _load(self, code: str) -> RoomRunner | None:
         """Take the room's lease, then load it; the lease goes if the room does not come
         into memory."""
+        if self.draining:  # the next process serves it
+            raise RoomElsewhere()
         try:
             taken = await self.store.acquire(code)
         except StoreError as exc:
@@ -192,11 +207,35 @@ class Registry:
             del self.rooms[runner.code]
             self.store.release(runner.code)
 
+    async def drain(self) -> None:
+        """Hand every room over before this process stops: no room comes into memory any
+        more; each room's step in flight ends (saved and sent) and no other starts; the
+        leases go (awaited), then the connections are closed with 1012 (service restart):
+        the players reconnect, through the proxy to the next process, which may take the
+        room at once, or to this server once it is back."""
+        self.draining = True
+        for loading in list(self._loading.values()):  # rooms coming into memory now
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(loading)
+        runners = list(self.rooms.values())
+        await asyncio.gather(*(r.halt() for r in runners))
+        for runner in runners:
+            if self.rooms.get(runner.code) is runner:
+                del self.rooms[runner.code]
+        await self.store.let_go([r.code for r in runners])
+        for runner in runners:
+            for conn in list(runner.conns.values()):
+                conn.close_after_flush(runner.close_code)  # 1012: service restart
+        if runners:
+            log.info("handed %d rooms over before stopping", len(runners))
+
     # -- capacity ----------------------------------------------------------------------
 
     @property
     def accepting(self) -> bool:
         """Whether a new room can come into memory now."""
+        if self.draining:
+            return False
         return len(self.rooms) < self.settings.max_rooms or any(
             not r.conns for r in self.rooms.values())
 

@@ -79,6 +79,9 @@ class RoomRunner:
         self.store = store
         self.conns: dict[int, Peer] = {}
         self.closed = False
+        # what its connections are closed with once it is closed: try again (it broke
+        # off), or service restart (it was handed over to the next process: ``halt``)
+        self.close_code = CloseCode.TRY_AGAIN
         self.idle_since = time.monotonic()
         self.creator: str | None = None     # who created it here (the rooms-held limit)
         self._on_broken = on_broken
@@ -241,6 +244,13 @@ class RoomRunner:
             conn.send_encoded(frame)
             conn.close_after_flush(CloseCode.TRY_AGAIN)
         self._on_broken(self)
+
+    async def halt(self) -> None:
+        """``stop`` once the step in flight (if any) is saved and sent: every change the
+        room acknowledged is in the store, and no other comes."""
+        async with self._lock:
+            self.close_code = CloseCode.SERVICE_RESTART
+            self.stop()
 
     def stop(self) -> None:
         """Leave memory: no more inputs, timers or bot answers."""

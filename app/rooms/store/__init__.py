@@ -11,6 +11,7 @@ append from a process that no longer holds it fails (the fence).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -49,6 +50,11 @@ class RoomStore(Protocol):
     def release(self, code: str) -> None:
         """This process no longer serves the room (it left memory): let others take it
         (at once, or when the lease lapses)."""
+
+    async def let_go(self, codes: Collection[str]) -> None:
+        """Let these rooms go now and return when others can take them (a new room before
+        its creation is answered, the rooms of a process that drains).  Never raises: if
+        the store fails, they go as ``release`` lets them go."""
 
     async def renew(self) -> set[str]:
         """Keep this process's rooms; the codes it lost (their rooms must leave memory at

@@ -18,7 +18,10 @@ database's clock (so the machines' clocks do not matter).
   process may have taken them).  A dead process's rooms can be taken after at most
   ``lease_seconds``.
 - ``release`` lets a room go at once (a task deletes the row, unless the room was taken
-  again meanwhile); ``close`` lets them all go.
+  again meanwhile), ``let_go`` the same awaited; ``close`` lets them all go.  Each tells
+  the other processes (``NOTIFY``), which remember a refused lease until its holder's
+  heartbeat ends or they hear it was let go (lease_cache.py): players reconnecting again
+  and again to a room being taken over cost one query, not one each.
 
 asyncpg was chosen by measurement (docs/scaling.md, ``benchmarks/pg_drivers.py``).  Every
 call is awaited on the event loop, never blocking it; a pool bounds the connections.
@@ -34,7 +37,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -46,6 +49,7 @@ from app.rooms.core.records import record_of_json
 from app.web import metrics
 
 from . import DamagedRoom, StoredRoom, StoreError
+from .lease_cache import HeldElsewhere
 from .postgres_schema import VERSION, migrate
 
 log = logging.getLogger("amerikaner.store")
@@ -64,16 +68,39 @@ WITH lease AS (SELECT code FROM leases WHERE code = $1 AND owner = $2 FOR SHARE)
              AND EXISTS (SELECT 1 FROM lease))
 SELECT count(*) FROM lease
 """
-# A row when the lease is ours now; it names the owner before (NULL: none), so that a
-# takeover from a process whose lease lapsed is counted (amerikaner_lease_takeovers_total).
+# Take the lease if it is free, ours, or its holder is not alive; else how many seconds
+# the holder's heartbeat holds yet (the snapshot before the insert: the holder's row).
+# ``previous`` names the owner before (NULL: none), so that a takeover from a process
+# whose lease lapsed is counted (amerikaner_lease_takeovers_total).
 ACQUIRE = """
-WITH before AS (SELECT owner FROM leases WHERE code = $1)
-INSERT INTO leases(code, owner) VALUES ($1, $2)
-ON CONFLICT (code) DO UPDATE SET owner = excluded.owner
-WHERE leases.owner = excluded.owner OR NOT EXISTS (
-    SELECT 1 FROM processes p WHERE p.owner = leases.owner AND p.expires_at > now())
-RETURNING (SELECT owner FROM before) AS previous
+WITH before AS (SELECT owner FROM leases WHERE code = $1),
+took AS (
+    INSERT INTO leases(code, owner) VALUES ($1, $2)
+    ON CONFLICT (code) DO UPDATE SET owner = excluded.owner
+    WHERE leases.owner = excluded.owner OR NOT EXISTS (
+        SELECT 1 FROM processes p WHERE p.owner = leases.owner AND p.expires_at > now())
+    RETURNING 1)
+SELECT EXISTS (SELECT 1 FROM took) AS took,
+       (SELECT owner FROM before) AS previous,
+       (SELECT extract(epoch FROM p.expires_at - now())::float8 FROM leases l
+        JOIN processes p ON p.owner = l.owner WHERE l.code = $1) AS holder_left
 """
+CHANNEL = "amerikaner_let_go"
+
+
+def _let_go(which: str) -> str:
+    """Let the rooms ``which`` selects go, and tell every process listening on CHANNEL
+    (lease_cache.py), in notifications of at most 1,000 codes (a payload holds 8,000
+    bytes)."""
+    return f"""
+WITH gone AS (DELETE FROM leases WHERE owner = $1 AND {which} RETURNING code)
+SELECT pg_notify('{CHANNEL}', string_agg(code, ','))
+FROM (SELECT code, (row_number() OVER ()) / 1000 AS chunk FROM gone) AS c GROUP BY chunk
+"""
+
+
+LET_GO = _let_go("code = ANY($2::text[])")
+LET_GO_ALL = _let_go("true")
 HEARTBEAT = """
 INSERT INTO processes(owner, expires_at) VALUES ($1, now() + make_interval(secs => $2))
 ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
@@ -136,6 +163,15 @@ class PostgresStore:
         self._lease_lock = asyncio.Lock()
         self._flushing: asyncio.Task[None] | None = None
         self._renewed_at = clock()
+        # rooms other live processes hold, as far as we know (lease_cache.py); used
+        # only while we hear the notifications of rooms let go
+        self._elsewhere = HeldElsewhere(lease_seconds, clock)
+        self._url = url
+        self._listener: asyncpg.Connection | None = None
+        self._relisten: asyncio.Task[None] | None = None
+        # notifications of rooms let go (a refusal read across one is not remembered)
+        self.notices_heard = 0
+        self.lease_queries = 0  # lease statements sent (a count for tests and diagnostics)
 
     @classmethod
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
@@ -157,6 +193,7 @@ class PostgresStore:
             await pool.close()
             raise
         store = cls(pool, url, lease_seconds, owner, clock)
+        await store._listen()
         if was != VERSION:
             log.info("database schema migrated from version %d to %d", was, VERSION)
         return store
@@ -174,23 +211,70 @@ class PostgresStore:
                 await self._flushing
         with contextlib.suppress(StoreError):
             async with self._con("release the leases") as con, con.transaction():
-                await con.execute("DELETE FROM leases WHERE owner = $1", self.owner)
+                await con.execute(LET_GO_ALL, self.owner)
                 await con.execute("DELETE FROM processes WHERE owner = $1", self.owner)
         self._held.clear()
+        if self._relisten is not None:
+            self._relisten.cancel()
+            with contextlib.suppress(BaseException):
+                await self._relisten
+        if self._listener is not None:
+            with contextlib.suppress(*DB_ERRORS):
+                await self._listener.close(timeout=CONNECT_TIMEOUT)
         await self._pool.close()
+
+    async def _listen(self) -> None:
+        """Hear which rooms other processes let go (a connection of its own, outside the
+        pool); without it, refusals are not remembered (lease_cache.py)."""
+        self._elsewhere.clear()  # what was let go while we did not listen is not known
+        try:
+            con = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
+            await con.add_listener(CHANNEL, self._let_go_elsewhere)
+        except DB_ERRORS as exc:
+            log.warning("not listening for rooms let go (%s): every request for a room "
+                        "another process holds asks the database", exc)
+            return
+        self._listener = con
+
+    async def _listen_again(self) -> None:
+        if self._listener is not None:
+            self._listener.terminate()  # closed already, or deaf
+            self._listener = None
+        await self._listen()
+
+    def _listening(self) -> bool:
+        return self._listener is not None and not self._listener.is_closed()
+
+    def _let_go_elsewhere(self, con: object, pid: int, channel: str, payload: str) -> None:
+        self.notices_heard += 1
+        self._elsewhere.forget(payload.split(","))
 
     # -- leases ------------------------------------------------------------------------
 
     async def acquire(self, code: str) -> bool:
-        self._releasing.discard(code)
-        async with self._lease_lock, self._con(f"room {code}: take the lease") as con:
-            got = await con.fetchrow(ACQUIRE, code, self.owner)
-            if got is None:
-                return False
-            self._held.add(code)
-            if got["previous"] not in (None, self.owner):
-                metrics.LEASE_TAKEOVERS.inc()  # its process died, or stopped renewing
-            return True
+        async with self._lease_lock:  # (so a burst of requests for one room asks once)
+            if code in self._held:
+                return True  # taken by a request just before this one
+            if code in self._elsewhere and self._listening():
+                return False  # refused a moment ago; its holder has not let it go since
+            self._releasing.discard(code)
+            return await self._take(code)
+
+    async def _take(self, code: str) -> bool:
+        async with self._con(f"room {code}: take the lease") as con:
+            notices = self.notices_heard
+            self.lease_queries += 1
+            row = await con.fetchrow(ACQUIRE, code, self.owner)
+            assert row is not None
+            if row["took"]:
+                self._held.add(code)
+                self._elsewhere.forget([code])
+                if row["previous"] not in (None, self.owner):
+                    metrics.LEASE_TAKEOVERS.inc()  # its process died, or stopped renewing
+                return True
+            if self.notices_heard == notices:  # else it may have been let go meanwhile
+                self._elsewhere.refused(code, row["holder_left"])
+            return False
 
     def release(self, code: str) -> None:
         """Let the room go now (the row is deleted in a moment, off this call), so that
@@ -199,6 +283,22 @@ class PostgresStore:
         self._releasing.add(code)
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.get_running_loop().create_task(self._flush_releases())
+
+    async def let_go(self, codes: Collection[str]) -> None:
+        """``release``, awaited: the rows are gone when this returns (or, if the database
+        fails, left to the background's next try)."""
+        codes = set(codes)
+        self._held -= codes
+        async with self._lease_lock:
+            codes -= self._held  # not those taken again meanwhile
+            try:
+                async with self._con("let rooms go") as con:
+                    await con.execute(LET_GO, self.owner, list(codes))
+                return
+            except StoreError as exc:
+                log.warning("rooms could not be let go at once (%s); trying again", exc)
+        for code in codes:
+            self.release(code)
 
     async def _flush_releases(self) -> None:
         while True:  # rooms let go while a DELETE runs are taken by the next round
@@ -209,13 +309,16 @@ class PostgresStore:
                     return
                 try:
                     async with self._con("let rooms go") as con:
-                        await con.execute("DELETE FROM leases WHERE owner = $1 AND "
-                                          "code = ANY($2::text[])", self.owner, list(codes))
+                        await con.execute(LET_GO, self.owner, list(codes))
                 except StoreError as exc:  # they lapse by themselves
                     log.warning("rooms could not be let go at once (%s)", exc)
                     return
 
     async def renew(self) -> set[str]:
+        if not self._listening() and (self._relisten is None or self._relisten.done()):
+            # the database restarted, or the connection broke: listen again, off the
+            # heartbeat (a connect may take longer than a lease)
+            self._relisten = asyncio.get_running_loop().create_task(self._listen_again())
         async with self._lease_lock:
             started = self._clock()
             held = set(self._held)

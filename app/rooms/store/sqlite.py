@@ -15,7 +15,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,6 +96,10 @@ class SqliteStore:
         # The room left memory: its touch time goes with it (kept, it stayed in memory up
         # to a minute longer, where rooms that played had been).
         self._touched.pop(code, None)
+
+    async def let_go(self, codes: Collection[str]) -> None:
+        for code in codes:
+            self.release(code)
 
     async def renew(self) -> set[str]:
         return set()

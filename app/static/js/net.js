@@ -5,6 +5,13 @@
 // restarted server is not hit by every table at once), and at once when the tab comes
 // back into view or the network returns.  The first message always authenticates; the
 // token lives in localStorage per room code, never in a URL.
+//
+// A server that cannot serve a room just now (another process is taking it over, or it
+// is restarting) answers 503 with Retry-After.  A browser cannot read the headers of a
+// refused WebSocket handshake (it only sees the close, 1006), so after such a close the
+// client asks the room over HTTP, which can: its Retry-After is the least it waits before
+// the next attempt (with jitter above it).  HTTP calls answered 503 with Retry-After are
+// tried again the same way, a few times (a 503 changed nothing on the server).
 
 import { serverMessage } from "./i18n.js";
 import { FINAL_CLOSE_CODES } from "./protocol.js";
@@ -14,6 +21,7 @@ import { FINAL_CLOSE_CODES } from "./protocol.js";
 /** @typedef {"connecting" | "open" | "retrying" | "closed"} Status */
 
 const TOKEN_PREFIX = "amerikaner.token.";
+const ABNORMAL = 1006;  // closed without a close frame: a refused handshake, a cut
 
 /** @param {string} code */
 export function savedToken(code) {
@@ -50,7 +58,54 @@ export function errorMessage(error) {
   return serverMessage("network", error instanceof Error ? error.message : String(error));
 }
 
-/** Call the JSON API; throws ApiError with the server's code and message.
+const FIRST_RETRY_MS = 500;  // the first backoff step (the wait is half to all of it)
+const LONGEST_RETRY_MS = 15000;
+const LONGEST_RETRY_AFTER_S = 60;  // a larger Retry-After is not believed
+const API_RETRIES = 3;  // HTTP calls answered 503 with Retry-After
+
+/** The seconds a Retry-After header asks for (a number of seconds, or an HTTP date);
+ * `null` when there is none or it is not one of those.
+ * @param {string | null | undefined} value
+ * @param {number} [now] epoch milliseconds
+ * @returns {number | null} */
+export function parseRetryAfter(value, now = Date.now()) {
+  if (value == null) return null;
+  const text = value.trim();
+  let seconds;
+  if (/^\d+$/.test(text)) {
+    seconds = Number(text);
+  } else if (/^[A-Za-z]{3}/.test(text)) {  // an HTTP date starts with the day's name
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return null;
+    seconds = Math.max(0, (at - now) / 1000);
+  } else {
+    return null;
+  }
+  return Math.min(seconds, LONGEST_RETRY_AFTER_S);
+}
+
+/** How long to wait before attempt number `attempt` + 1 (milliseconds): exponential
+ * backoff, half to all of the step at random (so tables do not come back in step), and
+ * at least what the server asked for (`retryAfter` seconds), again with jitter above it.
+ * @param {number} attempt attempts that failed in a row before this wait (0: the first)
+ * @param {number | null} [retryAfter] the server's Retry-After, in seconds
+ * @param {() => number} [random] in [0, 1)
+ * @returns {number} */
+export function retryDelay(attempt, retryAfter = null, random = Math.random) {
+  const step = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt);
+  const backoff = step / 2 + random() * (step / 2);
+  if (retryAfter == null) return backoff;
+  return Math.max(backoff, retryAfter * 1000 + random() * (step / 2));
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Call the JSON API; throws ApiError with the server's code and message.  A 503 with
+ * Retry-After (the room is being taken over, the server restarts) is tried again after
+ * the wait it asks for, up to API_RETRIES times.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
@@ -64,7 +119,13 @@ export async function api(method, path, body, token) {
   /** @type {RequestInit} */
   const init = { method, headers };
   if (body !== undefined) init.body = JSON.stringify(body);
-  const response = await fetch(path, init);
+  let response = await fetch(path, init);
+  for (let attempt = 0; response.status === 503 && attempt < API_RETRIES; attempt++) {
+    const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+    if (retryAfter === null) break;
+    await sleep(retryDelay(attempt, retryAfter));
+    response = await fetch(path, init);
+  }
   let data = null;
   try {
     data = await response.json();
@@ -164,15 +225,34 @@ export class Connection {
         return;
       }
       this.onStatus("retrying");
-      this.schedule();
+      if (event.code === ABNORMAL) {
+        // refused before the upgrade, or cut off: ask over HTTP what the handshake said
+        this.probe().then((retryAfter) => this.schedule(retryAfter));
+      } else {
+        this.schedule();
+      }
     };
   }
 
-  schedule() {
-    if (this.timer) return;
-    const base = Math.min(15000, 500 * 2 ** this.attempt);
+  /** The room's Retry-After, asked over HTTP (a browser hides a refused handshake's).
+   * @returns {Promise<number | null>} */
+  async probe() {
+    try {
+      const response = await fetch(`/api/rooms/${encodeURIComponent(this.code)}`,
+        { headers: { Accept: "application/json" } });
+      return response.status === 503
+        ? parseRetryAfter(response.headers.get("Retry-After")) : null;
+    } catch {
+      return null;  // offline, or the server is down: the backoff alone
+    }
+  }
+
+  /** Try again after the backoff, and not before `retryAfter` seconds if given.
+   * @param {number | null} [retryAfter] */
+  schedule(retryAfter = null) {
+    if (this.timer || this.ws || this.stopped) return;
+    const delay = retryDelay(this.attempt, retryAfter);
     this.attempt += 1;
-    const delay = base / 2 + Math.random() * (base / 2);
     this.timer = window.setTimeout(() => {
       this.timer = undefined;
       this.open();

@@ -239,6 +239,8 @@ export const CloseCode = Object.freeze({
   TOO_BIG: 1009,
   /** the server failed on this connection */
   FAILED: 1011,
+  /** the process stops: reconnect (another serves the room at once) */
+  SERVICE_RESTART: 1012,
   /** the room is being reloaded, or the store does not answer */
   TRY_AGAIN: 1013,
   /** the first message was not a valid `hello` */

@@ -1,0 +1,96 @@
+"""Rooms are created where they belong: a room created through nginx is let go before its
+creation is answered, so the process its code hashes to takes it on the first request
+(a join right after the 201 included) and serves it from then on, with no 503 hop through
+another process.  So when a process dies its rooms answer 503 with ``Retry-After`` until
+the next process takes them, never 502 (nginx tries a room's own process first: a dead
+holder off the ring's first place would be tried last, and its refused connection
+answered as 502).
+
+Three processes and nginx on loopback (tests/cluster/cluster_harness.py); nginx's access
+log says which process it tried first for each request (where the code hashes to) and
+which others after it."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections import Counter
+
+import httpx
+from cluster_harness import PATIENCE, Cluster
+
+ROOMS = 200
+
+
+async def _create_and_join(client: httpx.AsyncClient, base: str) -> str:
+    created = await client.post(f"{base}/api/rooms", json={"name": "Ann"})
+    assert created.status_code == 201, created.text
+    code: str = created.json()["room"]
+    joined = await client.post(f"{base}/api/rooms/{code}/join", json={"name": "Bo"})
+    assert joined.status_code == 200, joined.text
+    return code
+
+
+async def _served_again(client: httpx.AsyncClient, base: str, code: str,
+                        answers: Counter[int]) -> None:
+    """Ask for the room until it is served: 503 with Retry-After meanwhile, nothing else."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        r = await client.get(f"{base}/api/rooms/{code}")
+        answers[r.status_code] += 1
+        if r.status_code == 200:
+            return
+        assert r.status_code == 503 and r.headers.get("retry-after") == "1", \
+            (code, r.status_code, r.text)
+        assert time.monotonic() < deadline, f"room {code} was not served again"
+        await asyncio.sleep(0.1)
+
+
+def test_rooms_created_at_once_live_on_their_own_process(cluster: Cluster) -> None:
+    base = cluster.nginx.base
+    limits = httpx.Limits(max_connections=ROOMS, max_keepalive_connections=0)
+
+    async def all_at_once() -> list[str]:
+        async with httpx.AsyncClient(timeout=PATIENCE, limits=limits) as client:
+            return list(await asyncio.gather(*(_create_and_join(client, base)
+                                               for _ in range(ROOMS))))
+
+    codes = asyncio.run(all_at_once())
+    assert len(set(codes)) == ROOMS
+    routed = cluster.routed_to()
+    owners = cluster.owners()
+    served_by = {code: cluster.app_of(owners[code]) for code in codes}
+    misplaced = {c: (served_by[c], routed[c]) for c in codes if served_by[c] != routed[c]}
+    assert not misplaced, f"{len(misplaced)} rooms off their process: {misplaced}"
+    hops = [(uri, status, ports) for method, uri, status, ports in cluster.nginx.tried()
+            if uri.endswith("/join") and len(ports) != 1]
+    assert not hops, hops  # each join answered by the first process nginx tried
+    per_app = Counter(routed[c] for c in codes)
+    print("rooms per process:", dict(sorted(per_app.items())))  # pytest -s
+    assert len(per_app) == len(cluster.apps)
+
+    # the process with the most rooms dies: its rooms answer 503 until taken, never 502
+    victim = max(per_app, key=lambda a: per_app[a])
+    killed = cluster.apps[victim].proc
+    assert killed is not None
+    killed.send_signal(signal.SIGKILL)
+    killed.wait(10)
+    killed_at = time.monotonic()
+    answers: Counter[int] = Counter()
+
+    async def every_room() -> None:
+        async with httpx.AsyncClient(timeout=PATIENCE, limits=limits) as client:
+            await asyncio.gather(*(_served_again(client, base, code, answers)
+                                   for code in codes))
+
+    asyncio.run(every_room())
+    print(f"{per_app[victim]} rooms of the killed process served again "
+          f"{time.monotonic() - killed_at:.2f} s after the SIGKILL; answers {dict(answers)}")
+    assert set(answers) <= {200, 503} and answers[200] == ROOMS
+    owners = cluster.owners()
+    for code in codes:  # the survivors kept theirs; the killed one's went to the next
+        now = cluster.app_of(owners[code])
+        assert now is not None and now != victim
+        if routed[code] != victim:
+            assert now == routed[code], code

@@ -17,6 +17,12 @@ one deal are paired):
   known (the bidder's side maximises its tricks, the defenders minimise them).
 
 ``--deals 500`` with four players is 2,000 deal-plays per pair, the issue's sample size.
+
+``--shapes NAME,NAME,...`` (or ``all``) plays the pairs in each shape of the rules of
+``app/bots/shapes.py`` (standard, 3 and 5 players, jokers, grand, led two wins, the minus
+round, the bidder's double, norsk, fullstokk) instead of ``--rules``, and ends with one
+Markdown table (docs/bots.md): per shape and pair, the edge with its interval, the share
+of optimal plays with four tricks left, and the first level's decision time.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from app.bots import BOTS, NORMAL, STRONG
 from app.bots.base import Bot
 from app.bots.rollout import sides
 from app.bots.search import SearchBot, Settings
+from app.bots.shapes import SHAPES, shape_rules
 from app.bots.solver import Endgame
 from app.rules import Action, Match, Play, RuleSet, SeatView
 from app.simulate import parse_rules
@@ -280,6 +287,37 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
 LEVELS: dict[str, Bot] = dict(BOTS)
 
 
+def table_row(shape: str, a: str, b: str, stats: Stats) -> str:
+    """One line of ``--shapes``' summary table."""
+    m, ci = mean_ci(stats.diffs)
+    share = "-"
+    if stats.choices:
+        p = stats.optimal / stats.choices
+        share = f"{100 * p:.1f} % ± {196 * math.sqrt(p * (1 - p) / stats.choices):.1f}"
+    ts = sorted(stats.times.get(a, []))
+    timing = (f"{1000 * sum(ts) / len(ts):.0f} / {1000 * ts[int(0.95 * (len(ts) - 1))]:.0f}"
+              if ts else "-")
+    return f"| {shape} | {a} - {b} | {m:+.2f} ± {ci:.2f} | {share} | {timing} |"
+
+
+def run_shapes(names: str, args: argparse.Namespace) -> int:
+    """``--shapes``: every pair in every shape, then the summary table."""
+    shapes = list(SHAPES) if names == "all" else names.split(",")
+    rows = ["| shape | pair | edge a deal | optimal, 4 tricks left | a's time ms, mean / p95 |",
+            "|---|---|---|---|---|"]
+    for shape in shapes:
+        rules = shape_rules(shape, match="single_deal")
+        print(f"== shape {shape}: rules {rules.to_json()}, seed {args.seed}", flush=True)
+        for pair in args.pairs.split(","):
+            a, b = pair.split(":")
+            LEVELS.update({a: variant(a), b: variant(b)})
+            stats = run_pair(rules, a, b, args.deals, args.seed, 0, (0, 1), "", {})
+            report(a, b, stats, rules.options.players)
+            rows.append(table_row(shape, a, b, stats))
+    print("\n".join(rows))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=500)
@@ -295,9 +333,14 @@ def main(argv: list[str]) -> int:
                         help="K/M: play only every M-th deal from the K-th (0-based), to "
                              "run one pair on several cores; with --save, then --merge")
     parser.add_argument("--save", default="", help="pickle the figures to this file")
+    parser.add_argument("--shapes", default="",
+                        help="NAME,NAME,... or all: the pairs in each shape of the rules "
+                             "(app/bots/shapes.py), with a summary table")
     parser.add_argument("--merge", default="",
                         help="FILE,FILE,...: report the saved figures of shards together")
     args = parser.parse_args(argv)
+    if args.shapes:
+        return run_shapes(args.shapes, args)
     rules = parse_rules(args.rules)
     n = rules.options.players
     if args.merge:

@@ -20,6 +20,7 @@ from app.bots import (
     get_bot,
     level_name,
 )
+from app.bots.shapes import SHAPES, shape_rules
 from app.rules import PRESET_NAMES, Match, RuleSet, RulesetError, SeatView
 from app.rules.cards import cards_of
 
@@ -105,25 +106,13 @@ def test_the_registry() -> None:
 NO_DEADLINE = float("inf")
 
 
-# The shapes of the rules the bots are measured in (issue 25): table sizes, house rules and
-# the presets without a kitty; where the hidden information differs, the test differs.
-SHAPES: dict[str, dict[str, object]] = {
-    "standard": {}, "3 players": {"players": 3}, "5 players": {"players": 5},
-    "jokers": {"jokers": 2}, "grand": {"grand": True}, "led two wins": {"led_two_wins": True},
-    "minus round": {"all_pass": "minus_round"}, "bidder double": {"bidder_double": True},
-    "norsk": {"preset": "norsk"}, "fullstokk": {"preset": "fullstokk"},
-}
-
-
 @pytest.mark.parametrize("shape", list(SHAPES))
 @pytest.mark.parametrize(("name", "deals"), [("easy", 4), ("normal", 1), ("strong", 1)])
 def test_bots_see_no_hidden_cards(name: str, deals: int, shape: str) -> None:
     """Moving the cards of the other hands around (the same number each) changes nothing a
     seat can see (the partner's seat is kept apart from the hands until it is revealed),
     so it must not change what the bot does with the same seed: in every shape."""
-    options = dict(SHAPES[shape])
-    rules = RuleSet(str(options.pop("preset", "standard")), match="single_deal",
-                    **options)
+    rules = shape_rules(shape, match="single_deal")
     bot: Bot = QUICK[name]
     checked = 0
     for deal_seed in range(deals):

@@ -23,7 +23,14 @@ from typing_extensions import TypedDict
 
 from app.rooms.core.effects import JoinRequest
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
-from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
+from app.rooms.core.frames import (
+    CreatedRoom,
+    HttpError,
+    HttpErrorBody,
+    JoinedRoom,
+    PublicRoom,
+    error_frame,
+)
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
 from app.rooms.store import StoreError
@@ -124,9 +131,11 @@ class Health(TypedDict):
 
 def error_response(code: str, message: str, status: int,
                    option: str | None = None) -> JSONResponse:
-    body: HttpErrorBody = {"error": {"code": code, "message": message}}
-    if option is not None:
-        body["error"]["option"] = option
+    frame = error_frame(code, message, option)  # its texts made fit to send (wire_text)
+    error: HttpError = {"code": frame["code"], "message": frame["message"]}
+    if "option" in frame:
+        error["option"] = frame["option"]
+    body: HttpErrorBody = {"error": error}
     return JSONResponse(body, status_code=status)
 
 

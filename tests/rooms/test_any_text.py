@@ -17,16 +17,14 @@ a 4xx in the API's error shape, never a 5xx.
 from __future__ import annotations
 
 import json
-import logging
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from rooms_harness import Client, ServerThread, create_room
+from rooms_harness import Client, ErrorLog, ServerThread, create_room
 
 from app.rooms.core.frames import frame_adapter
 from app.rooms.core.messages import ClientMessage, CreateRoomBody
@@ -84,31 +82,6 @@ def message_with_text(draw: st.DrawFn) -> dict[str, Any]:
     return msg
 
 
-class ErrorLog(logging.Handler):
-    """Every record at ERROR or above, from any logger (uvicorn's "Exception in ASGI
-    application", the room's own)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def errors_logged() -> Iterator[ErrorLog]:
-    handler = ErrorLog()
-    logging.getLogger().addHandler(handler)
-    for name in ("uvicorn", "uvicorn.error"):  # they do not propagate to the root
-        logging.getLogger(name).addHandler(handler)
-    try:
-        yield handler
-    finally:
-        for name in ("", "uvicorn", "uvicorn.error"):
-            logging.getLogger(name).removeHandler(handler)
-
-
 def room_at(http: httpx.Client, code: str) -> tuple[int, int]:
     r = http.get(f"/api/rooms/{code}")
     assert r.status_code == 200, r.text
@@ -140,7 +113,7 @@ def test_any_text_in_any_field_of_any_message_gets_a_frame(
                 error = host.frames[mark]
                 assert error["code"] and error["message"], error
                 assert room_at(http, code) == before, f"refused but changed: {msg!r}"
-            assert not errors_logged.records, errors_logged.records[0].getMessage()
+            errors_logged.check()
 
         answered()
 
@@ -179,6 +152,6 @@ def test_any_text_in_any_field_of_a_new_rooms_body_gets_a_4xx_or_the_room(
                 error = r.json()["error"]
                 assert set(error) <= {"code", "message", "option"} and error["message"]
                 frame_adapter.validate_python({"type": "error", **error})
-            assert not errors_logged.records, errors_logged.records[0].getMessage()
+            errors_logged.check()
 
         answered()

@@ -38,13 +38,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
-from pydantic import JsonValue, ValidationError
+from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
-from app.rooms.core.records import record_of_json
 
-from . import DamagedRoom, StoredRoom, StoreError
+from . import StoredRoom, StoreError, stored_room
 from .postgres_schema import VERSION, migrate
 
 log = logging.getLogger("amerikaner.store")
@@ -78,7 +77,7 @@ ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
 UNSERVED = """NOT EXISTS (SELECT 1 FROM leases l JOIN processes p ON p.owner = l.owner
                   WHERE l.code = rooms.code AND p.expires_at > now())"""
 LOAD = """
-SELECT r.checkpoint, l.entry FROM rooms r
+SELECT r.checkpoint, l.seq, l.entry FROM rooms r
 LEFT JOIN log l ON l.code = r.code AND l.seq >= r.checkpoint
 WHERE r.code = $1 ORDER BY l.seq
 """
@@ -305,11 +304,8 @@ class PostgresStore:
             rows = await con.fetch(LOAD, code)
         if not rows:
             return None
-        try:
-            entries = [record_of_json(r["entry"]) for r in rows if r["entry"] is not None]
-        except ValidationError as exc:
-            raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
-        return StoredRoom(int(rows[0]["checkpoint"]), entries)
+        return stored_room(code, rows[0]["checkpoint"],
+                           [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
 
     async def load_record(self, code: str) -> JsonObject | None:
         async with self._con(f"room {code}: read the record") as con:

@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import TypeVar
 
 import orjson
-from pydantic import JsonValue, ValidationError
+from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
-from app.rooms.core.records import record_of_json
 
-from . import DamagedRoom, StoredRoom, StoreError
+from . import StoredRoom, StoreError, stored_room
 from .sqlite_schema import migrate
 
 DB_NAME = "amerikaner.sqlite3"  # in the data folder
@@ -195,23 +194,16 @@ class SqliteStore:
         return row is not None
 
     async def load(self, code: str) -> StoredRoom | None:
-        def query(db: sqlite3.Cursor) -> tuple[int, list[str]] | None:
+        def query(db: sqlite3.Cursor) -> tuple[object, list[tuple[object, object]]] | None:
             row = db.execute("SELECT checkpoint FROM rooms WHERE code=?", (code,)).fetchone()
             if row is None:
                 return None
-            rows = db.execute("SELECT entry FROM log WHERE code=? AND seq>=? ORDER BY seq",
-                              (code, row[0])).fetchall()
-            return int(row[0]), [r[0] for r in rows]
+            rows = db.execute("SELECT seq, entry FROM log WHERE code=? AND seq>=? "
+                              "ORDER BY seq", (code, row[0])).fetchall()
+            return row[0], rows
 
         found = await self._read(query)
-        if found is None:
-            return None
-        first, texts = found
-        try:
-            entries = [record_of_json(t) for t in texts]
-        except ValidationError as exc:
-            raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
-        return StoredRoom(first, entries)
+        return None if found is None else stored_room(code, *found)
 
     async def load_record(self, code: str) -> JsonObject | None:
         row = await self._read(lambda db: db.execute(

@@ -24,7 +24,7 @@ from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.postgres import PostgresStore, redacted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from store_records import chat, room, save_of, unwritable
+from store_records import chat, keeps_the_last_records, room, save_of, unwritable
 
 LONG = 600.0  # a lease no test outlives: a store that renews nothing stays alive throughout
 PATIENCE = 30.0  # seconds to wait for what happens by itself (a task, a lease's end)
@@ -205,3 +205,26 @@ def test_the_password_never_reaches_the_log() -> None:
     assert redacted("postgresql://amerikaner:s3cret@db:5432/amerikaner") == \
         "postgresql://amerikaner:***@db:5432/amerikaner"
     assert redacted("postgresql://db/amerikaner") == "postgresql://db/amerikaner"
+
+
+def test_a_room_keeps_the_records_of_its_last_matches(database_url: str) -> None:
+    async def numbers(code: str) -> list[int]:
+        con = await asyncpg.connect(database_url)
+        try:
+            return [r["match_number"] for r in await con.fetch(
+                "SELECT match_number FROM records WHERE code = $1 ORDER BY match_number",
+                code)]
+        finally:
+            await con.close()
+
+    async def scenario() -> None:
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG, records_kept=3)
+        await keeps_the_last_records(store, numbers)
+        await store.close()
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG, records_kept=0)
+        assert await store.acquire("abcde")  # 0: every record is kept
+        await store.append("abcde", save_of(8, [chat("x")], [(9, {"r": 9})]))
+        assert await numbers("abcde") == [4, 5, 6, 9]
+        await store.close()
+
+    asyncio.run(scenario())

@@ -42,6 +42,7 @@ from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
+from app.settings import Settings
 
 from . import StoredRoom, StoreError, stored_room
 from .postgres_schema import VERSION, migrate
@@ -81,6 +82,11 @@ SELECT r.checkpoint, l.seq, l.entry FROM rooms r
 LEFT JOIN log l ON l.code = r.code AND l.seq >= r.checkpoint
 WHERE r.code = $1 ORDER BY l.seq
 """
+# A room keeps the records of its last ``records_kept`` finished matches.
+PRUNE_RECORDS = """
+DELETE FROM records WHERE code = $1 AND match_number NOT IN (
+    SELECT match_number FROM records WHERE code = $1 ORDER BY match_number DESC LIMIT $2)
+"""
 
 DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
@@ -117,8 +123,10 @@ class PostgresStore:
 
     def __init__(self, pool: asyncpg.Pool, url: str, lease_seconds: float,
                  owner: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 records_kept: int = Settings.records_kept) -> None:
         self._pool = pool
+        self.records_kept = records_kept  # per room, the last matches' (0: every one)
         # This process's clock, for how long ago the leases were last renewed (the
         # leases themselves run on the database's clock); tests move it by hand.
         self._clock = clock
@@ -135,7 +143,8 @@ class PostgresStore:
     @classmethod
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
                       owner: str | None = None,
-                      clock: Callable[[], float] = time.monotonic) -> PostgresStore:
+                      clock: Callable[[], float] = time.monotonic,
+                      records_kept: int = Settings.records_kept) -> PostgresStore:
         """Open the pool and bring the schema up to date.  Raises ``StoreError``."""
         if lease_seconds <= 0:
             raise StoreError("AMERIKANER_LEASE_SECONDS must be a positive number of seconds")
@@ -151,7 +160,7 @@ class PostgresStore:
         except BaseException:
             await pool.close()
             raise
-        store = cls(pool, url, lease_seconds, owner, clock)
+        store = cls(pool, url, lease_seconds, owner, clock, records_kept)
         if was != VERSION:
             log.info("database schema migrated from version %d to %d", was, VERSION)
         return store
@@ -260,6 +269,8 @@ class PostgresStore:
                         "VALUES ($1, $2, $3, $4) ON CONFLICT (code, match_number) DO UPDATE "
                         "SET record = excluded.record, finished_at = excluded.finished_at",
                         records)
+                    if records and self.records_kept:  # the oldest make way, in this write
+                        await con.execute(PRUNE_RECORDS, code, self.records_kept)
         if not held:
             self._held.discard(code)
             raise StoreError(f"room {code}: this process no longer holds the room's lease")

@@ -26,6 +26,7 @@ from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
+from app.settings import Settings
 
 from . import StoredRoom, StoreError, stored_room
 from .sqlite_schema import migrate
@@ -35,6 +36,9 @@ BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 TOUCH_SECONDS = 60.0  # a room's last use is written at most once a minute (for retention)
 T = TypeVar("T")
+# A room keeps the records of its last ``records_kept`` finished matches.
+PRUNE_RECORDS = """DELETE FROM records WHERE code=? AND match_number NOT IN (
+    SELECT match_number FROM records WHERE code=? ORDER BY match_number DESC LIMIT ?)"""
 
 
 def _dumps(value: JsonValue) -> str:
@@ -51,8 +55,10 @@ class SqliteStore:
     shared = False
     renew_every: float | None = None
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path,
+                 records_kept: int = Settings.records_kept) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
+        self.records_kept = records_kept  # per room, the last matches' (0: every one)
         self.path = data_dir / DB_NAME
         self.description = f"SQLite at {self.path}"
         self._db = self._connect(BUSY_TIMEOUT_MS)
@@ -147,6 +153,8 @@ class SqliteStore:
                 db.executemany("INSERT OR REPLACE INTO records(code, match_number, record, "
                                "finished_at) VALUES(?, ?, ?, ?)",
                                [(code, n, _dumps(r), now) for n, r in save.records])
+                if self.records_kept:  # the room's oldest records make way, in this write
+                    db.execute(PRUNE_RECORDS, (code, code, self.records_kept))
         if touch:
             self._touched[code] = now
 

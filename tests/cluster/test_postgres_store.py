@@ -228,3 +228,38 @@ def test_a_room_keeps_the_records_of_its_last_matches(database_url: str) -> None
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_write_probe_fails_while_the_database_refuses_writes(database_url: str) -> None:
+    """/healthz's probe (``probe``): a database turned read-only (a failover to a replica,
+    an operator's switch) fails it with ``StoreError``; writable again, it passes."""
+    base, name = database_url.rsplit("/", 1)
+    admin = f"{base}/postgres"  # the switch is made from another database
+    reconnect = ("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                 "WHERE datname = $1 AND pid <> pg_backend_pid()")
+
+    async def probes(store: PostgresStore) -> list[bool]:
+        """Three probes (the first may meet a connection the test just ended)."""
+        out = []
+        for _ in range(3):
+            try:
+                await store.probe()
+                out.append(True)
+            except StoreError:
+                out.append(False)
+        return out
+
+    async def scenario() -> None:
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG)
+        await store.probe()
+        await sql(admin, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+        await sql(admin, reconnect, name)
+        assert await probes(store) == [False] * 3
+        with pytest.raises(StoreError, match="read-only"):
+            await store.probe()
+        await sql(admin, f'ALTER DATABASE "{name}" RESET default_transaction_read_only')
+        await sql(admin, reconnect, name)
+        assert (await probes(store))[-1]
+        await store.close()
+
+    asyncio.run(scenario())

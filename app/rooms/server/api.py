@@ -40,6 +40,7 @@ from app.runtime.allocator import current as current_allocator
 from app.web import audit
 from app.web.guards import Guards
 
+from .health import Problems
 from .registry import Registry
 from .rules_info import rules_info
 from .search_pool import PoolStats
@@ -117,7 +118,8 @@ JOINED_LINKS = {
 
 @with_config(FORBID)
 class Health(TypedDict):
-    status: str
+    status: str               # "ok" (200), or "failing" (503): ``problems`` says what
+    problems: Problems        # each part that fails (store, search): what is wrong
     rooms: int
     accepting_rooms: bool     # False: new rooms are refused (too many in memory)
     # what a leak grows (the process's RSS also keeps an allocator's free space): memory
@@ -263,14 +265,16 @@ async def get_protocol_schema() -> Response:
 
 
 @router.get("/healthz", operation_id="healthz",
-            responses={200: {"model": Health}, **errors(503)})
+            responses={200: {"model": Health},
+                       503: {"model": Health, "description": "a part of the server fails: "
+                             "problems names each (the store cannot write, the search "
+                             "pool is short of workers)"}})
 async def healthz(request: Request) -> JSONResponse:
     registry = _registry(request)
-    if not await registry.store.ping():
-        return error_response("unavailable", NO_DATABASE, 503)
-    health: Health = {"status": "ok", "rooms": len(registry.rooms),
-                      "accepting_rooms": registry.accepting,
+    problems = await registry.health.problems()
+    health: Health = {"status": "failing" if problems else "ok", "problems": problems,
+                      "rooms": len(registry.rooms), "accepting_rooms": registry.accepting,
                       "allocated_blocks": sys.getallocatedblocks(),
                       "heap_bytes": memory.heap_bytes(), "allocator": current_allocator(),
                       "search": registry.thinkers.stats()}
-    return JSONResponse(health)
+    return JSONResponse(health, status_code=503 if problems else 200)

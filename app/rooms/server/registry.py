@@ -38,6 +38,7 @@ from app.settings import Settings
 from app.web import audit
 
 from .chance import chance_of, new_code
+from .health import HealthCheck
 from .runner import RoomRunner
 from .thinking import Thinkers
 
@@ -64,6 +65,7 @@ class Registry:
         self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
+        self.health = HealthCheck(store, self.thinkers)  # what /healthz says is wrong
         self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None

@@ -81,6 +81,11 @@ class RoomStore(Protocol):
 
     async def ping(self) -> bool: ...
 
+    async def probe(self) -> None:
+        """A real write that changes nothing: ``StoreError`` if the store cannot write
+        now (a full disk, a read-only or locked file, a database gone).  /healthz asks it
+        (app/rooms/server/health.py, at most every few seconds)."""
+
     async def forget_idle(self, older_than: float) -> int:
         """Forget rooms untouched since ``older_than`` (epoch seconds); how many."""
 

@@ -183,7 +183,7 @@ def test_practice_hints_are_asked_as_effects_and_reach_that_seat_only() -> None:
         assert [f["type"] for f in frames] == ["welcome", "state", "hint"]
         t.disconnect(twin)
         hint = send.frame["action"]
-        t.act(ann, hint)
+        t.act(ann, dict(hint))
         # an answer that comes after the game moved on is dropped
         step = t.handle(HintReady(0, game, {"action": {"play": "2C"}, "key": "hint.play",
                                             "params": {}}))

@@ -12,9 +12,12 @@ before the server starts again:
   ``room_damaged``, twice (it stays stored), and a socket hears ``room_damaged`` and is
   closed with 1013;
 - any value in any field of any entry: the room loads and shows (200, a spectator is
-  welcomed with a state), or it answers ``room_damaged`` as above.
+  welcomed with a state), or it answers ``room_damaged`` as above;
+- a checkpoint whose fields each have the right type but disagree (a host seat the
+  table does not have, seats for another number of players, another room's code...):
+  ``room_damaged``, where such a room used to load and fail later.
 
-Nothing is logged at ERROR in either case.
+Nothing is logged at ERROR in any case.
 """
 
 from __future__ import annotations

@@ -36,9 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 import orjson
 
 from app.rooms.core.effects import Connect, JoinRequest, Received, Send, Step, Tick
-from app.rooms.core.messages import Hello, parse_client_message
+from app.rooms.core.messages import Hello
 from app.rooms.core.room import RoomCore, Timing
 from app.rooms.server.chance import chance_of
+from app.rooms.server.connection import parse_client_message
 from app.rooms.store.sqlite import SqliteStore
 from app.rules import RuleSet
 

@@ -138,5 +138,6 @@ async def open_store(settings: Settings) -> RoomStore:
         from app.rooms.store.postgres import PostgresStore
 
         return await PostgresStore.connect(settings.database_url, settings.lease_seconds,
-                                           settings.database_pool)
-    return SqliteStore(settings.data_dir)
+                                           settings.database_pool,
+                                           records_kept=settings.records_kept)
+    return SqliteStore(settings.data_dir, settings.records_kept)

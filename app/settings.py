@@ -29,6 +29,7 @@ class Settings:
     bot_delay: float = 1.0                   # seconds a bot "thinks" before acting
     idle_seconds: float = 600.0              # a room nobody is connected to leaves memory
     retention_days: float = 30.0             # a room untouched this long leaves the database
+    records_kept: int = 50                   # finished matches' records kept per room (0: all)
     grace_seconds: int = 30                  # default for new rooms (host can change)
     host_grace: float = 15.0                 # a disconnected host keeps the role (a reload)
     next_deal_pause: int = 10                # default for new rooms (host can change)

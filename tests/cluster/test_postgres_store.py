@@ -25,7 +25,7 @@ from app.rooms.store import StoredRoom, StoreError
 from app.rooms.store.postgres import CHANNEL, PostgresStore, redacted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from store_records import chat, room, save_of, unwritable
+from store_records import chat, keeps_the_last_records, room, save_of, unwritable
 
 LONG = 600.0  # a lease no test outlives: a store that renews nothing stays alive throughout
 PATIENCE = 30.0  # seconds to wait for what happens by itself (a task, a lease's end)
@@ -339,3 +339,61 @@ def test_the_password_never_reaches_the_log() -> None:
     assert redacted("postgresql://amerikaner:s3cret@db:5432/amerikaner") == \
         "postgresql://amerikaner:***@db:5432/amerikaner"
     assert redacted("postgresql://db/amerikaner") == "postgresql://db/amerikaner"
+
+
+def test_a_room_keeps_the_records_of_its_last_matches(database_url: str) -> None:
+    async def numbers(code: str) -> list[int]:
+        con = await asyncpg.connect(database_url)
+        try:
+            return [r["match_number"] for r in await con.fetch(
+                "SELECT match_number FROM records WHERE code = $1 ORDER BY match_number",
+                code)]
+        finally:
+            await con.close()
+
+    async def scenario() -> None:
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG, records_kept=3)
+        await keeps_the_last_records(store, numbers)
+        await store.close()
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG, records_kept=0)
+        assert await store.acquire("abcde")  # 0: every record is kept
+        await store.append("abcde", save_of(8, [chat("x")], [(9, {"r": 9})]))
+        assert await numbers("abcde") == [4, 5, 6, 9]
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_write_probe_fails_while_the_database_refuses_writes(database_url: str) -> None:
+    """/healthz's probe (``probe``): a database turned read-only (a failover to a replica,
+    an operator's switch) fails it with ``StoreError``; writable again, it passes."""
+    base, name = database_url.rsplit("/", 1)
+    admin = f"{base}/postgres"  # the switch is made from another database
+    reconnect = ("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                 "WHERE datname = $1 AND pid <> pg_backend_pid()")
+
+    async def probes(store: PostgresStore) -> list[bool]:
+        """Three probes (the first may meet a connection the test just ended)."""
+        out = []
+        for _ in range(3):
+            try:
+                await store.probe()
+                out.append(True)
+            except StoreError:
+                out.append(False)
+        return out
+
+    async def scenario() -> None:
+        store = await PostgresStore.connect(database_url, lease_seconds=LONG)
+        await store.probe()
+        await sql(admin, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+        await sql(admin, reconnect, name)
+        assert await probes(store) == [False] * 3
+        with pytest.raises(StoreError, match="read-only"):
+            await store.probe()
+        await sql(admin, f'ALTER DATABASE "{name}" RESET default_transaction_read_only')
+        await sql(admin, reconnect, name)
+        assert (await probes(store))[-1]
+        await store.close()
+
+    asyncio.run(scenario())

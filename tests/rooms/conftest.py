@@ -7,7 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from rooms_harness import ServerThread
+from rooms_harness import ErrorLog, ServerThread
 
 from app.rooms.store import RoomStore
 from app.settings import Settings
@@ -39,3 +39,10 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerThread]]:
             return stack.enter_context(ServerThread(settings, store, plain_protocol))
 
         yield make
+
+
+@pytest.fixture
+def errors_logged() -> Iterator[ErrorLog]:
+    """What the server logs at ERROR or above during the test (``ErrorLog.check``)."""
+    with ErrorLog() as handler:
+        yield handler

@@ -5,6 +5,7 @@ receive against the protocol's models."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 import time
@@ -23,6 +24,34 @@ from app.settings import Settings
 
 WS_MAX = 64 * 1024
 OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
+
+
+class ErrorLog(logging.Handler):
+    """Every log record at ERROR or above, from any logger (uvicorn's "Exception in ASGI
+    application", the rooms' own): the ``errors_logged`` fixture."""
+
+    LOGGERS = ("", "uvicorn", "uvicorn.error")  # uvicorn's do not pass theirs to the root
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def __enter__(self) -> ErrorLog:
+        for name in self.LOGGERS:
+            logging.getLogger(name).addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeHandler(self)
+
+    def check(self) -> None:
+        """Nothing was logged at ERROR or above."""
+        assert not self.records, "\n".join(
+            self.format(r) if r.exc_info else r.getMessage() for r in self.records[:3])
 
 
 class ServerThread:

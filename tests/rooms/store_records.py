@@ -3,9 +3,14 @@ stores read no more of a record than its kind, so small ones do."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
+import pytest
+
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Chatted, Checkpoint, Record
+from app.rooms.store import RoomStore, StoreError
 
 
 def room(n: int) -> Checkpoint:
@@ -29,3 +34,25 @@ def save_of(first_seq: int, entries: list[Record],
     """A save as the room makes it: flagged as a checkpoint when it starts with one."""
     return Save(first_seq, entries, records,
                 checkpoint=bool(entries) and isinstance(entries[0], Checkpoint))
+
+
+async def keeps_the_last_records(store: RoomStore,
+                                 numbers: Callable[[str], Awaitable[list[int]]]) -> None:
+    """A store keeping 3 records a room (``records_kept``): each append that adds one
+    prunes the room's oldest in the same write, and only that room's; an append that
+    fails prunes nothing.  ``numbers(code)``: the match numbers of the room's stored
+    records, read beside the store."""
+    assert await store.acquire("abcde") and await store.acquire("other")
+    await store.append("abcde", save_of(0, [room(1)], []))
+    await store.append("other", save_of(0, [room(1)], [(1, {"r": 1}), (2, {"r": 2})]))
+    seq = 1
+    for n in range(1, 7):  # a match's record comes with its last entries, or a checkpoint
+        entries: list[Record] = [room(n)] if n % 2 else [chat(f"match {n}")]
+        await store.append("abcde", save_of(seq, entries, [(n, {"r": n})]))
+        seq += 1
+        assert await numbers("abcde") == list(range(max(1, n - 2), n + 1))
+        assert await store.load_record("abcde") == {"r": n}
+    assert await numbers("other") == [1, 2]  # another room's are its own
+    with pytest.raises(StoreError):  # the last entry's number is taken: all of it fails
+        await store.append("abcde", save_of(seq - 1, [chat("late")], [(7, {"r": 7})]))
+    assert await numbers("abcde") == [4, 5, 6]

@@ -1,17 +1,19 @@
 """The SQLite store on a real file: appends are all or nothing and numbered (a number
 taken twice fails, the store stays usable), a checkpoint forgets the log before it,
-records are kept, idle rooms are forgotten with their logs and records."""
+records are kept (the last ``records_kept`` a room), idle rooms are forgotten with their
+logs and records."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
-from store_records import chat, room, save_of, unwritable
+from store_records import chat, keeps_the_last_records, room, save_of, unwritable
 
 from app.rooms.store import StoredRoom, StoreError
-from app.rooms.store.sqlite import SqliteStore
+from app.rooms.store.sqlite import DB_NAME, SqliteStore
 
 
 def test_appends_are_all_or_nothing_and_numbered(tmp_path: Path) -> None:
@@ -126,6 +128,28 @@ def test_the_store_gives_its_caches_back_and_goes_on(tmp_path: Path) -> None:
         await store.append("abcde", save_of(50, [chat("after")], []))
         loaded = await store.load("abcde")
         assert loaded is not None and len(loaded.entries) == 51
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_room_keeps_the_records_of_its_last_matches(tmp_path: Path) -> None:
+    async def numbers(code: str) -> list[int]:
+        db = sqlite3.connect(tmp_path / DB_NAME)
+        try:
+            return [r[0] for r in db.execute(
+                "SELECT match_number FROM records WHERE code=? ORDER BY match_number",
+                (code,))]
+        finally:
+            db.close()
+
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path, records_kept=3)
+        await keeps_the_last_records(store, numbers)
+        await store.close()
+        store = SqliteStore(tmp_path, records_kept=0)  # 0: every record is kept
+        await store.append("abcde", save_of(8, [chat("x")], [(9, {"r": 9})]))
+        assert await numbers("abcde") == [4, 5, 6, 9]
         await store.close()
 
     asyncio.run(scenario())

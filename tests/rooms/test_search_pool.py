@@ -222,3 +222,29 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"  # a zombie has ended; only its parent's wait is missing
+
+
+def test_a_worker_that_cannot_be_started_leaves_a_problem_until_one_can(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No process can be started (out of memory, the user's process limit): the dead
+    worker is not replaced, ``problem`` says so (/healthz: 503); the next job starts one
+    again once processes can be started, and the problem is gone."""
+
+    async def scenario(pool: SearchPool) -> None:
+        victim = await pool.run(Lane.BOT, pool_jobs.pid, room="a", hard=WAIT)
+        assert pool.problem() is None
+        with monkeypatch.context() as failing:
+            def no_process(*args: object, **kwargs: object) -> None:
+                raise OSError(11, "Resource temporarily unavailable")
+
+            failing.setattr(pool._context, "Process", no_process)
+            os.kill(victim, signal.SIGKILL)
+            await until(lambda: pool.stats()["replaced"] == 1)
+            problem = pool.problem()
+            assert problem is not None and "0 of 1" in problem, problem
+            assert "Resource temporarily unavailable" in problem
+            assert pool.stats()["alive"] == 0
+        assert await pool.run(Lane.BOT, pool_jobs.echo, "back", room="a", hard=WAIT) == "back"
+        assert pool.problem() is None and pool.stats()["alive"] == 1
+
+    run(scenario, workers=1)

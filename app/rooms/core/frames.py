@@ -8,6 +8,7 @@ from these classes (``python -m app.rooms.contract_gen``) and a test keeps them 
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal, NotRequired
 
 from pydantic import JsonValue, TypeAdapter, with_config
@@ -295,10 +296,23 @@ Frame = StateFrame | WelcomeFrame | ErrorFrame | HintFrame | ReviewFrame | PongF
 frame_adapter: TypeAdapter[Frame] = TypeAdapter(Frame)  # the tests validate every frame
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def wire_text(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate (JSON's ``"\\ud800"``, which a
+    client may send and an error may echo, e.g. as the rule option it names) becomes
+    U+FFFD.  Every error the server sends, on a socket or over HTTP, goes through here."""
+    if text.isascii():
+        return text
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def error_frame(code: str, message: str, option: str | None = None) -> ErrorFrame:
-    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    """An error frame: its texts may echo what a client sent (``wire_text``)."""
+    frame: ErrorFrame = {"type": "error", "code": code, "message": wire_text(message)}
     if option is not None:
-        frame["option"] = option
+        frame["option"] = wire_text(option)
     return frame
 
 

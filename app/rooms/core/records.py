@@ -267,12 +267,31 @@ GAME_KINDS = (MatchBegun, Dealt, Acted)  # what the ``game`` number counts
 _RECORD: TypeAdapter[Record] = TypeAdapter(Record)
 
 
-def record_of_json(text: str | bytes) -> Record:
-    """A stored entry's record; ``pydantic.ValidationError`` (a ``ValueError``) if it is
-    none."""
-    return _RECORD.validate_json(text)
+class RestoreError(ValueError):
+    """Stored data that does not load as a room: an entry that is no record (broken JSON,
+    wrong types, an unknown kind, nested too deep), records that do not replay, a log
+    with a gap or without its checkpoint (a damaged database, or a bug).  The room answers
+    ``room_damaged`` and stays stored for inspection."""
+
+
+def record_of_json(text: object) -> Record:
+    """A stored entry's record (its JSON text); ``RestoreError`` if it is none, whatever
+    the store held (not text, not JSON, any shape)."""
+    try:
+        return _RECORD.validate_json(text)  # type: ignore[arg-type]  # checked by pydantic
+    except (ValueError, TypeError, RecursionError) as exc:  # ValidationError is a ValueError
+        raise RestoreError(f"a stored entry is no record: {_short(exc)}") from exc
 
 
 def record_of_data(data: object) -> Record:
-    """The record of an entry already parsed from JSON (``ValueError`` if none)."""
-    return _RECORD.validate_python(data)
+    """The record of an entry already parsed from JSON (``RestoreError`` if none)."""
+    try:
+        return _RECORD.validate_python(data)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise RestoreError(f"a stored entry is no record: {_short(exc)}") from exc
+
+
+def _short(exc: BaseException, limit: int = 500) -> str:
+    """What went wrong, for the log: an entry nested deep makes a long message."""
+    text = str(exc)
+    return text if len(text) <= limit else text[:limit] + "..."

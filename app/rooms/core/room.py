@@ -72,7 +72,17 @@ from .messages import (
     SettingsMessage,
     Start,
 )
-from .records import Checkpoint, HistoryAdded, HostSet, NextDealAt, Record, Recorded, Seat, SeatSet
+from .records import (
+    Checkpoint,
+    HistoryAdded,
+    HostSet,
+    NextDealAt,
+    Record,
+    Recorded,
+    RestoreError,
+    Seat,
+    SeatSet,
+)
 from .state import Chance, Conn, Draft, RoomState, Runtime, Timing, controller, replay
 from .wire_enums import ChatKind, SeatEventKind, TableLine
 
@@ -389,9 +399,21 @@ class RoomCore:
 
     @classmethod
     def restore(cls, entries: Sequence[Record | object], first_seq: int, timing: Timing,
-                chance: Chance) -> RoomCore:
-        """A room loaded from its log (``RestoreError`` if it does not replay)."""
-        return cls(replay(entries, first_seq, chance), timing)
+                chance: Chance, code: str | None = None) -> RoomCore:
+        """A room loaded from its log, stored as room ``code`` if given.  ``RestoreError``
+        if it does not replay, is another room, or cannot be shown: every view is built
+        once here, so that a damaged room fails now, answering ``room_damaged``, rather
+        than on its first visitor."""
+        core = cls(replay(entries, first_seq, chance), timing)
+        state = core.state
+        if code is not None and state.code != code:
+            raise RestoreError(f"the stored log is room {state.code!r}'s")
+        try:
+            views.show_all(state)
+        except Exception as exc:  # stored data of any shape: see ``replay``
+            raise RestoreError(f"the stored room cannot be shown: {type(exc).__name__}: "
+                               f"{exc}"[:1000]) from exc
+        return core
 
     # -- questions --------------------------------------------------------------------
 

@@ -210,3 +210,21 @@ def public_room(room: Room) -> PublicRoom:
         "match_number": state.match_number,
         "joinable": joinable_seats(state),
     }
+
+
+def show_all(state: RoomState) -> None:
+    """Build every view of ``state`` once, and drop them: raises what a damaged room's
+    first visitor would meet (``RoomCore.restore``)."""
+    rt = Runtime(version=state.seq)  # not the room's: its memo stays empty
+    public_room(_Shown(state, rt))
+    room_info(state, rt)
+    public = game_view(state, rt, None)
+    for seat in range(len(state.seats)):
+        game_view(state, rt, seat, public)
+
+
+class _Shown:
+    """A room's state with a runtime of its own (``show_all``)."""
+
+    def __init__(self, state: RoomState, rt: Runtime) -> None:
+        self.state, self.rt = state, rt

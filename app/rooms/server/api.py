@@ -23,7 +23,14 @@ from typing_extensions import TypedDict
 
 from app.rooms.core.effects import JoinRequest
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
-from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
+from app.rooms.core.frames import (
+    CreatedRoom,
+    HttpError,
+    HttpErrorBody,
+    JoinedRoom,
+    PublicRoom,
+    error_frame,
+)
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
 from app.rooms.store import StoreError
@@ -33,6 +40,7 @@ from app.runtime.allocator import current as current_allocator
 from app.web import audit, metrics
 from app.web.guards import Guards
 
+from .health import Problems
 from .registry import Registry
 from .rules_info import rules_info
 from .search_pool import PoolStats
@@ -110,7 +118,8 @@ JOINED_LINKS = {
 
 @with_config(FORBID)
 class Health(TypedDict):
-    status: str
+    status: str               # "ok" (200), or "failing" (503): ``problems`` says what
+    problems: Problems        # each part that fails (store, search): what is wrong
     rooms: int
     accepting_rooms: bool     # False: new rooms are refused (too many in memory)
     # what a leak grows (the process's RSS also keeps an allocator's free space): memory
@@ -125,9 +134,11 @@ class Health(TypedDict):
 def error_response(code: str, message: str, status: int,
                    option: str | None = None) -> JSONResponse:
     metrics.refused(code, "http")
-    body: HttpErrorBody = {"error": {"code": code, "message": message}}
-    if option is not None:
-        body["error"]["option"] = option
+    frame = error_frame(code, message, option)  # its texts made fit to send (wire_text)
+    error: HttpError = {"code": frame["code"], "message": frame["message"]}
+    if "option" in frame:
+        error["option"] = frame["option"]
+    body: HttpErrorBody = {"error": error}
     return JSONResponse(body, status_code=status)
 
 
@@ -260,14 +271,16 @@ async def get_protocol_schema() -> Response:
 
 
 @router.get("/healthz", operation_id="healthz",
-            responses={200: {"model": Health}, **errors(503)})
+            responses={200: {"model": Health},
+                       503: {"model": Health, "description": "a part of the server fails: "
+                             "problems names each (the store cannot write, the search "
+                             "pool is short of workers)"}})
 async def healthz(request: Request) -> JSONResponse:
     registry = _registry(request)
-    if not await registry.store.ping():
-        return error_response("unavailable", NO_DATABASE, 503)
-    health: Health = {"status": "ok", "rooms": len(registry.rooms),
-                      "accepting_rooms": registry.accepting,
+    problems = await registry.health.problems()
+    health: Health = {"status": "failing" if problems else "ok", "problems": problems,
+                      "rooms": len(registry.rooms), "accepting_rooms": registry.accepting,
                       "allocated_blocks": sys.getallocatedblocks(),
                       "heap_bytes": memory.heap_bytes(), "allocator": current_allocator(),
                       "search": registry.thinkers.stats()}
-    return JSONResponse(health)
+    return JSONResponse(health, status_code=503 if problems else 200)

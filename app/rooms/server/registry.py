@@ -34,15 +34,17 @@ from typing import Any
 from app.rooms.core.codes import normalize_code
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.lobby import checked_level, checked_name, checked_rules
+from app.rooms.core.records import RestoreError
 from app.rooms.core.room import RoomCore, Timing
-from app.rooms.core.state import Chance, RestoreError
+from app.rooms.core.state import Chance
 from app.rooms.core.wire_enums import CloseCode
-from app.rooms.store import DamagedRoom, RoomStore, StoreError
+from app.rooms.store import RoomStore, StoreError
 from app.runtime import memory
 from app.settings import Settings
 from app.web import audit, metrics
 
 from .chance import chance_of, new_code
+from .health import HealthCheck
 from .runner import RoomRunner, append
 from .thinking import Thinkers
 
@@ -69,6 +71,7 @@ class Registry:
         self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
+        self.health = HealthCheck(store, self.thinkers)  # what /healthz says is wrong
         self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
         self.draining = False  # stopping: no room comes into memory any more
         self._sweeper: asyncio.Task[None] | None = None
@@ -180,8 +183,9 @@ class Registry:
             stored = await self.store.load(code)
             if stored is None:
                 return None
-            core = RoomCore.restore(stored.entries, stored.first_seq, self.timing, self._chance())
-        except (RestoreError, DamagedRoom) as exc:
+            core = RoomCore.restore(stored.entries, stored.first_seq, self.timing,
+                                    self._chance(), code)
+        except RestoreError as exc:  # whatever is wrong with what the store holds
             audit.refused("room_load", room=code, reason=str(exc))  # kept for inspection
             raise RoomError("room_damaged", "this room's saved state is damaged and cannot "
                             "be loaded; the server's operator has been told", 500) from None

@@ -170,6 +170,7 @@ class SearchPool:
         self._turn = 0
         self._counts = _Counts()
         self._closed = False
+        self._spawn_failure: str | None = None  # why the last worker could not start
 
     # -- asking -------------------------------------------------------------------------
 
@@ -178,6 +179,7 @@ class SearchPool:
         """``fn(*args)`` on a worker; its result, or the exception that ended it (the
         worker's own exceptions come back as ``RuntimeError`` with their text)."""
         loop = self._start()
+        self._fill()  # workers that could not be started are tried again
         job = _Job(lane, fn, args, room, address, hard, loop.create_future())
         if lane is Lane.BOT:
             self._bots.append(job)
@@ -308,7 +310,7 @@ class SearchPool:
         self._counts.replaced += 1
         log.warning("a search worker ended (exit code %s); a new one is started",
                     worker.process.exitcode)
-        self._spawn()
+        self._fill()
         self._dispatch()
 
     # -- the processes ------------------------------------------------------------------
@@ -316,9 +318,22 @@ class SearchPool:
     def _start(self) -> asyncio.AbstractEventLoop:
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
-            for _ in range(self.workers):
-                self._spawn()
+            self._fill()
         return self._loop
+
+    def _fill(self) -> None:
+        """Start workers up to ``workers``.  One that cannot start (no memory, no process
+        left to the user) leaves the pool short: ``problem`` says so (/healthz), and the
+        next job tries again."""
+        while not self._closed and len(self._pool) < self.workers:
+            try:
+                self._spawn()
+            except OSError as exc:
+                if self._spawn_failure is None:
+                    log.error("a search worker could not be started: %s", exc)
+                self._spawn_failure = f"{type(exc).__name__}: {exc}"
+                return
+            self._spawn_failure = None
 
     def _spawn(self) -> None:
         parent_end, child_end = self._context.Pipe()
@@ -352,6 +367,14 @@ class SearchPool:
         except RuntimeError:  # the loop is closed: the server is ending
             return False
         return True
+
+    def problem(self) -> str | None:
+        """What keeps the pool from doing its work, for /healthz; ``None``: nothing (a
+        pool not started yet has nothing wrong with it)."""
+        if self._loop is None or self._closed or len(self._pool) >= self.workers:
+            return None
+        return (f"{len(self._pool)} of {self.workers} search workers running: a new one "
+                f"could not be started ({self._spawn_failure})")
 
     def stats(self) -> PoolStats:
         """The pool at a glance (``/healthz``)."""

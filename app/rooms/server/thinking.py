@@ -183,6 +183,9 @@ class Thinkers:
     def stats(self) -> PoolStats:
         return self.pool.stats()
 
+    def problem(self) -> str | None:
+        return self.pool.problem()
+
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         self.pool.close()

@@ -11,21 +11,17 @@ append from a process that no longer holds it fails (the fence).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
-from app.rooms.core.records import Record
+from app.rooms.core.records import Record, RestoreError, record_of_json
 
 
 class StoreError(Exception):
     """The store did not take a write, or cannot be read now."""
-
-
-class DamagedRoom(StoreError):
-    """A room's stored log cannot be read as records (kept for inspection)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +30,21 @@ class StoredRoom:
 
     first_seq: int
     entries: list[Record]
+
+
+def stored_room(code: str, checkpoint: object, rows: Sequence[tuple[object, object]]
+                ) -> StoredRoom:
+    """The log read from a store: the room's checkpoint number and its ``(seq, entry)``
+    rows from there, in order.  ``RestoreError`` unless they are a log: the checkpoint a
+    number, the rows numbered from it without a gap (a lost entry would have the room
+    replay wrong, then fail every write on a number taken), each entry a record."""
+    if not isinstance(checkpoint, int) or isinstance(checkpoint, bool):
+        raise RestoreError(f"room {code}: its checkpoint is {checkpoint!r}, not a number")
+    numbers = [seq for seq, _ in rows]
+    if numbers != list(range(checkpoint, checkpoint + len(rows))):
+        raise RestoreError(f"room {code}: the log from its checkpoint {checkpoint} is "
+                           f"not numbered from there without a gap")
+    return StoredRoom(checkpoint, [record_of_json(entry) for _, entry in rows])
 
 
 class RoomStore(Protocol):
@@ -65,7 +76,8 @@ class RoomStore(Protocol):
         already fails) and ``save.records``, in one transaction."""
 
     async def load(self, code: str) -> StoredRoom | None:
-        """The room's log from its last checkpoint, ``None`` if there is no such room."""
+        """The room's log from its last checkpoint, ``None`` if there is no such room;
+        ``RestoreError`` (records.py) if what is stored is not a log (``stored_room``)."""
 
     async def exists(self, code: str) -> bool: ...
 
@@ -74,6 +86,11 @@ class RoomStore(Protocol):
         one), or ``None`` if there is none."""
 
     async def ping(self) -> bool: ...
+
+    async def probe(self) -> None:
+        """A real write that changes nothing: ``StoreError`` if the store cannot write
+        now (a full disk, a read-only or locked file, a database gone).  /healthz asks it
+        (app/rooms/server/health.py, at most every few seconds)."""
 
     async def forget_idle(self, older_than: float) -> int:
         """Forget rooms untouched since ``older_than`` (epoch seconds); how many."""

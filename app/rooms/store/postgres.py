@@ -41,14 +41,14 @@ from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
-from pydantic import JsonValue, ValidationError
+from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
-from app.rooms.core.records import record_of_json
+from app.settings import Settings
 from app.web import metrics
 
-from . import DamagedRoom, StoredRoom, StoreError
+from . import StoredRoom, StoreError, stored_room
 from .lease_cache import HeldElsewhere
 from .postgres_schema import VERSION, migrate
 
@@ -109,9 +109,14 @@ ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
 UNSERVED = """NOT EXISTS (SELECT 1 FROM leases l JOIN processes p ON p.owner = l.owner
                   WHERE l.code = rooms.code AND p.expires_at > now())"""
 LOAD = """
-SELECT r.checkpoint, l.entry FROM rooms r
+SELECT r.checkpoint, l.seq, l.entry FROM rooms r
 LEFT JOIN log l ON l.code = r.code AND l.seq >= r.checkpoint
 WHERE r.code = $1 ORDER BY l.seq
+"""
+# A room keeps the records of its last ``records_kept`` finished matches.
+PRUNE_RECORDS = """
+DELETE FROM records WHERE code = $1 AND match_number NOT IN (
+    SELECT match_number FROM records WHERE code = $1 ORDER BY match_number DESC LIMIT $2)
 """
 
 DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
@@ -149,8 +154,10 @@ class PostgresStore:
 
     def __init__(self, pool: asyncpg.Pool, url: str, lease_seconds: float,
                  owner: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 records_kept: int = Settings.records_kept) -> None:
         self._pool = pool
+        self.records_kept = records_kept  # per room, the last matches' (0: every one)
         # This process's clock, for how long ago the leases were last renewed (the
         # leases themselves run on the database's clock); tests move it by hand.
         self._clock = clock
@@ -176,7 +183,8 @@ class PostgresStore:
     @classmethod
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
                       owner: str | None = None,
-                      clock: Callable[[], float] = time.monotonic) -> PostgresStore:
+                      clock: Callable[[], float] = time.monotonic,
+                      records_kept: int = Settings.records_kept) -> PostgresStore:
         """Open the pool and bring the schema up to date.  Raises ``StoreError``."""
         if lease_seconds <= 0:
             raise StoreError("AMERIKANER_LEASE_SECONDS must be a positive number of seconds")
@@ -192,7 +200,7 @@ class PostgresStore:
         except BaseException:
             await pool.close()
             raise
-        store = cls(pool, url, lease_seconds, owner, clock)
+        store = cls(pool, url, lease_seconds, owner, clock, records_kept)
         await store._listen()
         if was != VERSION:
             log.info("database schema migrated from version %d to %d", was, VERSION)
@@ -371,9 +379,18 @@ class PostgresStore:
                         "VALUES ($1, $2, $3, $4) ON CONFLICT (code, match_number) DO UPDATE "
                         "SET record = excluded.record, finished_at = excluded.finished_at",
                         records)
+                    if records and self.records_kept:  # the oldest make way, in this write
+                        await con.execute(PRUNE_RECORDS, code, self.records_kept)
         if not held:
             self._held.discard(code)
             raise StoreError(f"room {code}: this process no longer holds the room's lease")
+
+    async def probe(self) -> None:
+        # this process's own heartbeat row, written over with itself: a new row version
+        # and its WAL record, and no other process's row locked
+        async with self._con("the write probe failed") as con:
+            await con.execute("UPDATE processes SET expires_at = expires_at "
+                              "WHERE owner = $1", self.owner)
 
     async def forget_idle(self, older_than: float) -> int:
         """Rooms untouched since ``older_than`` and served by no live process."""
@@ -415,11 +432,8 @@ class PostgresStore:
             rows = await con.fetch(LOAD, code)
         if not rows:
             return None
-        try:
-            entries = [record_of_json(r["entry"]) for r in rows if r["entry"] is not None]
-        except ValidationError as exc:
-            raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
-        return StoredRoom(int(rows[0]["checkpoint"]), entries)
+        return stored_room(code, rows[0]["checkpoint"],
+                           [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
         async with self._con(f"room {code}: read the record") as con:

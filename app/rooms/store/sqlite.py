@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import TypeVar
 
 import orjson
-from pydantic import JsonValue, ValidationError
+from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
-from app.rooms.core.records import record_of_json
+from app.settings import Settings
 
-from . import DamagedRoom, StoredRoom, StoreError
+from . import StoredRoom, StoreError, stored_room
 from .sqlite_schema import migrate
 
 DB_NAME = "amerikaner.sqlite3"  # in the data folder
@@ -36,6 +36,9 @@ BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 TOUCH_SECONDS = 60.0  # a room's last use is written at most once a minute (for retention)
 T = TypeVar("T")
+# A room keeps the records of its last ``records_kept`` finished matches.
+PRUNE_RECORDS = """DELETE FROM records WHERE code=? AND match_number NOT IN (
+    SELECT match_number FROM records WHERE code=? ORDER BY match_number DESC LIMIT ?)"""
 
 
 def _dumps(value: JsonValue) -> str:
@@ -52,8 +55,10 @@ class SqliteStore:
     shared = False
     renew_every: float | None = None
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path,
+                 records_kept: int = Settings.records_kept) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
+        self.records_kept = records_kept  # per room, the last matches' (0: every one)
         self.path = data_dir / DB_NAME
         self.description = f"SQLite at {self.path}"
         self._db = self._connect(BUSY_TIMEOUT_MS)
@@ -152,8 +157,15 @@ class SqliteStore:
                 db.executemany("INSERT OR REPLACE INTO records(code, match_number, record, "
                                "finished_at) VALUES(?, ?, ?, ?)",
                                [(code, n, _dumps(r), now) for n, r in save.records])
+                if self.records_kept:  # the room's oldest records make way, in this write
+                    db.execute(PRUNE_RECORDS, (code, code, self.records_kept))
         if touch:
             self._touched[code] = now
+
+    async def probe(self) -> None:
+        # the one row of a table of our own, written over with itself: a page to the WAL
+        with self._transaction() as db:
+            db.execute("UPDATE schema_version SET version = version")
 
     async def forget_idle(self, older_than: float) -> int:
         with self._transaction() as db:
@@ -199,23 +211,16 @@ class SqliteStore:
         return row is not None
 
     async def load(self, code: str) -> StoredRoom | None:
-        def query(db: sqlite3.Cursor) -> tuple[int, list[str]] | None:
+        def query(db: sqlite3.Cursor) -> tuple[object, list[tuple[object, object]]] | None:
             row = db.execute("SELECT checkpoint FROM rooms WHERE code=?", (code,)).fetchone()
             if row is None:
                 return None
-            rows = db.execute("SELECT entry FROM log WHERE code=? AND seq>=? ORDER BY seq",
-                              (code, row[0])).fetchall()
-            return int(row[0]), [r[0] for r in rows]
+            rows = db.execute("SELECT seq, entry FROM log WHERE code=? AND seq>=? "
+                              "ORDER BY seq", (code, row[0])).fetchall()
+            return row[0], rows
 
         found = await self._read(query)
-        if found is None:
-            return None
-        first, texts = found
-        try:
-            entries = [record_of_json(t) for t in texts]
-        except ValidationError as exc:
-            raise DamagedRoom(f"room {code}: a stored entry is no record ({exc})") from exc
-        return StoredRoom(first, entries)
+        return None if found is None else stored_room(code, *found)
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
         row = await self._read(lambda db: db.execute(

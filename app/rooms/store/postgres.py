@@ -119,7 +119,10 @@ DELETE FROM records WHERE code = $1 AND match_number NOT IN (
     SELECT match_number FROM records WHERE code = $1 ORDER BY match_number DESC LIMIT $2)
 """
 
-DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+# InternalClientError: a pooled connection the server ended under it (a failover, an
+# operator's pg_terminate_backend) can be left mid-operation; it is a failure to write.
+DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+             OSError, TimeoutError)
 
 
 def _dumps(value: JsonValue) -> str:

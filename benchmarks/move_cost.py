@@ -37,7 +37,9 @@ import orjson
 
 from app.rooms.core.effects import Connect, JoinRequest, Received, Send, Step, Tick
 from app.rooms.core.messages import Hello
-from app.rooms.core.room import RoomCore, Timing
+from app.rooms.core.room import decide
+from app.rooms.core.room_core import RoomCore
+from app.rooms.core.state import Timing
 from app.rooms.server.chance import chance_of
 from app.rooms.server.connection import parse_client_message
 from app.rooms.store.sqlite import SqliteStore
@@ -70,7 +72,7 @@ def measure(moves: int, seed: int, rules: dict[str, Any]) -> dict[str, Any]:
         now = 1_000_000.0
 
         def run(event: Any) -> Step:
-            step = core.handle(event, now)
+            step = decide(core.state, core.rt, core.timing, event, now)
             if step.save is not None:
                 loop.run_until_complete(store.append(core.code, step.save))
             return step
@@ -103,7 +105,8 @@ def measure(moves: int, seed: int, rules: dict[str, Any]) -> dict[str, Any]:
             t0 = clock()
             message = parse_client_message(text, 4096)
             t1 = clock()
-            step = core.handle(Received(seat + 1, message), now)  # type: ignore[arg-type]
+            received = Received(seat + 1, message)  # type: ignore[arg-type]
+            step = decide(core.state, core.rt, core.timing, received, now)
             t2 = clock()
             encoded = [(e.to, orjson.dumps(e.frame)) for e in step.effects if isinstance(e, Send)]
             t3 = clock()

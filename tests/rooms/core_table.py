@@ -37,12 +37,14 @@ from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, StateFrame, frame_adapter
 from app.rooms.core.messages import Hello, RoomMessage
 from app.rooms.core.records import Record
-from app.rooms.core.room import RoomCore, Timing
-from app.rooms.core.state import RoomState, replay
+from app.rooms.core.room import decide
+from app.rooms.core.room_core import RoomCore
+from app.rooms.core.state import RoomState, Timing, replay
 from app.rooms.core.wire_enums import TableLine
+from app.rooms.server import thinking
 from app.rooms.server.chance import chance_of
 from app.rooms.server.connection import parse_client_message
-from app.rooms.server.thinking import decide, hint_job, job_of
+from app.rooms.server.thinking import hint_job, job_of
 from app.rules import Match, RuleSet, SeatView
 
 CODE = "abcdefghjk"
@@ -79,7 +81,8 @@ class Table:
     def handle(self, event: Input, dt: float = 0.0) -> Step:
         """``event`` at ``dt`` seconds after the last one; the step, checked."""
         self.now += dt
-        step = self.core.handle(event, self.now)
+        core = self.core
+        step = decide(core.state, core.rt, core.timing, event, self.now)
         if step.save is not None:
             self._keep(step.save)
         for effect in step.effects:
@@ -148,7 +151,7 @@ class Table:
         asked = think_effect or self.thinks[0]
         if asked in self.thinks:
             self.thinks.remove(asked)
-        action = decide(asked.level, asked.match, asked.seat, self.rng.random())
+        action = thinking.decide(asked.level, asked.match, asked.seat, self.rng.random())
         return self.handle(BotMoved(asked.seat, asked.level, asked.game, action))
 
     def answer_hint(self, asked: AskHint | None = None) -> Step:

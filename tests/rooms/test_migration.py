@@ -18,7 +18,9 @@ from rooms_harness import Client, ServerThread
 from app.rooms.core.codes import hash_token
 from app.rooms.core.effects import Connect, Received
 from app.rooms.core.messages import Hello, Start
-from app.rooms.core.room import RoomCore, Timing
+from app.rooms.core.room import decide
+from app.rooms.core.room_core import RoomCore
+from app.rooms.core.state import Timing
 from app.rooms.server.chance import chance_of
 from app.rooms.store.sqlite import SqliteStore
 from app.rooms.store.sqlite_schema import VERSION
@@ -147,7 +149,7 @@ def test_a_version_2_log_comes_back_in_version_3s_table(tmp_path: Path) -> None:
         await store.append(CODE, save)
         for event in (Connect(1, Hello(type="hello", token=token)),
                       Received(1, Start(type="start"))):
-            step = core.handle(event, 0.0)
+            step = decide(core.state, core.rt, core.timing, event, 0.0)
             if step.save is not None:
                 await store.append(CODE, step.save)
         await store.close()

@@ -1,5 +1,5 @@
-"""``decide``: one room's answer to one input, and ``RoomCore``, the room as the server
-holds it.
+"""``decide``: one room's answer to one input (``RoomCore``, room_core.py, holds the room
+it decides for).
 
 ``decide(state, runtime, timing, input, now)`` applies the input (a game action here;
 flow.py: the match's course, start to rematch; lobby.py: the room around it and who
@@ -30,10 +30,8 @@ nothing but the match can make an action stale.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from app.bot_levels import ADVISOR_BOT
-from app.rules import PASS, ActionError, Match, Phase, RuleSet, parse_action
+from app.rules import PASS, ActionError, Phase, parse_action
 from app.rules.outcomes import Outcome
 from app.rules.record import match_to_record
 
@@ -77,16 +75,13 @@ from .records import (
     HistoryAdded,
     HostSet,
     NextDealAt,
-    Record,
     Recorded,
-    RestoreError,
-    Seat,
     SeatSet,
 )
-from .state import Chance, Conn, Draft, RoomState, Runtime, Timing, controller, replay
+from .state import Draft, RoomState, Runtime, Timing, controller
 from .wire_enums import ChatKind, SeatEventKind, TableLine
 
-__all__ = ["Conn", "RoomCore", "Timing", "decide"]
+__all__ = ["decide", "next_wake", "settle"]
 
 PACE = {"relaxed": 1.2, "normal": 0.7, "fast": 0.3}  # seconds a bot move takes, on average
 
@@ -364,85 +359,3 @@ def _pass_host(d: Draft) -> None:
                 d.happen({"type": "host_changed", "seat": seat})
                 d.say(None, state.seats[seat].name or "", TableLine.HOST_CHANGED, ChatKind.SYSTEM)
             return
-
-
-class RoomCore:
-    """One room as the server holds it: its state and runtime, and ``handle`` (which is
-    ``decide``)."""
-
-    __slots__ = ("rt", "state", "timing")
-
-    def __init__(self, state: RoomState, timing: Timing) -> None:
-        self.state = state
-        self.rt = Runtime(version=state.seq)
-        self.timing = timing
-
-    # -- making rooms -----------------------------------------------------------------
-
-    @classmethod
-    def create(cls, code: str, rules: RuleSet, practice: bool, name: str, grace_seconds: int,
-               next_deal_pause: int, timing: Timing, chance: Chance,
-               bot_level: str | None = None,
-               bot_pace: str | None = None) -> tuple[RoomCore, str, Save]:
-        """A new room with its creator in seat 0 as the host: ``(room, token, save)``;
-        ``bot_level`` and ``bot_pace`` set the other seats' bots (a practice table)."""
-        state = RoomState(code, rules, practice, grace_seconds, next_deal_pause, chance)
-        token = chance.token()
-        state.seats[0] = Seat(0).claimed(name, token)
-        if bot_level is not None:
-            state.seats[1:] = [s.copy(bot=bot_level) for s in state.seats[1:]]
-        if bot_pace is not None:
-            state.bot_pace = bot_pace
-        state.checkpoint()
-        entries = state.take_pending()
-        return cls(state, timing), token, Save(0, entries, [], checkpoint=True)
-
-    @classmethod
-    def restore(cls, entries: Sequence[Record | object], first_seq: int, timing: Timing,
-                chance: Chance, code: str | None = None) -> RoomCore:
-        """A room loaded from its log, stored as room ``code`` if given.  ``RestoreError``
-        if it does not replay, is another room, or cannot be shown: every view is built
-        once here, so that a damaged room fails now, answering ``room_damaged``, rather
-        than on its first visitor."""
-        core = cls(replay(entries, first_seq, chance), timing)
-        state = core.state
-        if code is not None and state.code != code:
-            raise RestoreError(f"the stored log is room {state.code!r}'s")
-        try:
-            views.show_all(state)
-        except Exception as exc:  # stored data of any shape: see ``replay``
-            raise RestoreError(f"the stored room cannot be shown: {type(exc).__name__}: "
-                               f"{exc}"[:1000]) from exc
-        return core
-
-    # -- questions --------------------------------------------------------------------
-
-    @property
-    def code(self) -> str:
-        return self.state.code
-
-    @property
-    def match(self) -> Match | None:
-        return self.state.match
-
-    @property
-    def version(self) -> int:
-        return self.rt.version
-
-    @property
-    def conns(self) -> dict[int, Conn]:
-        return self.rt.conns
-
-    def controller(self, seat: int) -> str | None:
-        """The bot level playing ``seat`` now, ``None`` when its person does."""
-        return controller(self.state, seat)
-
-    def seat_for_token(self, token: str) -> Seat | None:
-        return lobby.seat_for_token(self.state, token)
-
-    # -- the one entry point ----------------------------------------------------------
-
-    def handle(self, event: Input, now: float) -> Step:
-        """Apply one input; the step to carry out.  ``RoomError``: refused, nothing
-        changed."""
-        return decide(self.state, self.rt, self.timing, event, now)

@@ -36,13 +36,15 @@ from app.rooms.core.effects import (
 from app.rooms.core.errors import RoomError, unavailable
 from app.rooms.core.frames import error_frame
 from app.rooms.core.records import Acted
-from app.rooms.core.room import RoomCore
+from app.rooms.core.room import decide
+from app.rooms.core.room_core import RoomCore
 from app.rooms.core.wire_enums import CloseCode
 from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
 from app.web import metrics
 
-from .thinking import Thinkers, decide
+from . import thinking
+from .thinking import Thinkers
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -98,7 +100,8 @@ class RoomRunner:
             if self.closed:
                 raise unavailable()
             try:
-                step = self.core.handle(event, time.time())
+                core = self.core
+                step = decide(core.state, core.rt, core.timing, event, time.time())
             except RoomError:
                 if self.core.state.pending:  # a refusal after a change: a bug; start afresh
                     log.error("room %s: %s was refused after changing the room",
@@ -200,7 +203,7 @@ class RoomRunner:
         except Exception:  # the pool itself failed (a dead worker): never stall the table
             log.exception("room %s: the bot for seat %d failed; the random bot plays",
                           self.code, seat)
-            action = decide("random", match, seat, seed)
+            action = thinking.decide("random", match, seat, seed)
         if not self.closed:
             await self._quietly(BotMoved(seat, level, game, action))
 

@@ -4,6 +4,6 @@
 returns a ``Step``: the log's new records (records.py) to save, then the effects (frames to
 send, connections to close, bots and hints to ask for, when to wake it next); ``evolve``
 (state.py) is how each record changes the room, and a room is rebuilt by folding it over
-its log.  ``RoomCore`` (room_core.py) holds a room for the server.  The adapters in ``app/rooms/server``
-and ``app/rooms/store`` carry the effects out.
+its log.  ``RoomCore`` (room_core.py) holds a room for the server.  The adapters in
+``app/rooms/server`` and ``app/rooms/store`` carry the effects out.
 """

@@ -4,7 +4,7 @@
 
 import { auctionControls } from "./auction.js";
 import { cardChip } from "./cards.js";
-import { cardInSentence, cardName, t } from "./i18n.js";
+import { cardInSentence, t, tn } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
 import { byId, el } from "./dom.js";
@@ -37,8 +37,8 @@ function actionButton(text, action, data = {}, enabled = true, primary = false) 
 function discardPanel(view, ui) {
   const k = discardCount(view);
   const box = el("div", "discard-panel");
-  box.append(el("p", "prompt", t("discard.prompt", { k })));
-  box.append(el("p", "", t("discard.chosen", { n: ui.discard.size, k })));
+  box.append(el("p", "prompt", tn("discard.prompt", k, { k })));
+  box.append(el("p", "", tn("discard.chosen", ui.discard.size, { n: ui.discard.size, k })));
   box.append(actionButton(t("discard.button"), "discard", {}, ui.discard.size === k, true));
   return box;
 }
@@ -103,7 +103,7 @@ function leadPanel(view, ui) {
 function callButton(card, call) {
   const b = actionButton("", "lead", { card, call });
   b.classList.add("call-button");
-  const name = el("span", "sr-only", t("lead.call", { card: cardName(call) }));
+  const name = el("span", "sr-only", t("lead.call", { card: cardInSentence(call) }));
   const face = cardChip(call);
   face.querySelector(".sr-only")?.remove();
   b.append(name, face);

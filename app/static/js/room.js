@@ -22,7 +22,7 @@ import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
-import { setUpSoundToggle, signalTurn } from "./turn.js";
+import { setUpSoundToggle, setUpVibrationToggle, signalTurn } from "./turn.js";
 import { byId } from "./dom.js";
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
 import { newUiState } from "./uistate.js";
@@ -376,6 +376,7 @@ async function init() {
   });
   setUpRoving();
   setUpSoundToggle();
+  setUpVibrationToggle();
   startClocks();
   setUpChat(send);
   connect();

@@ -90,8 +90,10 @@ function schedule(view, rerender) {
 export function renderTrick(view, events, rerender) {
   const area = byId("trick");
   if (view.phase === Phase.LOBBY) {
+    // Back in the lobby the last match's tricks are gone, the strip's with them.
     release();
     area.replaceChildren();
+    renderLastTrick(view);
     return;
   }
   const entering = new Set();

@@ -241,7 +241,7 @@ export function renderCenterPanel(view) {
   }
   const showKitty = view.phase === Phase.DISCARD || (view.phase === Phase.LEAD && view.you !== view.contract?.bidder);
   if (view.kitty && showKitty) {
-    parts.push(el("p", "", t("center.kitty")));
+    parts.push(el("p", "kitty-label", t("center.kitty")));
     const row = el("div", "kitty-row");
     for (const id of view.kitty) row.append(cardFace(id));
     parts.push(row);

@@ -3,7 +3,8 @@
 log lists the bids, the contract, the kitty and every trick with its winner; the result
 counts the kitty trick; the score chart labels all four lines even where totals tie; at
 the match's end "Play again" starts the next match, earlier matches stay in the sheet,
-and the host can go back to the lobby, change a rule and start again."""
+and the host can go back to the lobby (where no last trick is left), change a rule and
+start again."""
 
 from __future__ import annotations
 
@@ -146,8 +147,11 @@ def test_play_again_and_back_to_lobby(new_page: Any) -> None:
     expect(page.get_by_text("Earlier matches (1)")).to_be_visible()
 
     play_until_deal_over([page], bidders=set())
+    expect(page.get_by_role("group", name="Last trick")).to_be_visible()
     page.get_by_role("button", name="Back to lobby").click()
     expect(page.get_by_role("button", name="Start")).to_be_visible()
+    # The lobby shows no trick of the match before (issue 23).
+    expect(page.get_by_role("group", name="Last trick")).to_be_hidden()
     expect(page.get_by_text("Earlier matches (2)")).to_be_visible()
     page.get_by_text("Change the rules").click()
     page.get_by_role("checkbox", name="Grand").check()

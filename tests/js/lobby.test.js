@@ -9,6 +9,7 @@ test("option values as players read them", () => {
   assert.equal(valueLabel("kitty_trick", true), "on");
   assert.equal(valueLabel("kitty_trick", false), "off");
   assert.equal(valueLabel("match", "deals:8"), "8 deals");
+  assert.equal(valueLabel("match", "deals:1"), "1 deal");
   assert.equal(valueLabel("hand_size", 12), "12");
 });
 

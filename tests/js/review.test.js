@@ -51,3 +51,29 @@ test("a hint's reason is prefixed with Hint once, its cards named", () => {
   const text = hintReason({ key: "log.won_by", params: { name: "Anna" } });
   assert.equal(text, "Hint: won by Anna");
 });
+
+test("a hint's figures in the language: its decimal separator and the plural of its count", () => {
+  const reason = { key: "hint.bid_expected", params: { bid: 11, tricks: 10.9, trump: "D", points: 4.2 } };
+  useLanguage("en");
+  assert.equal(hintReason(reason), "Hint: Bid 11: about 10.9 tricks expected with diamonds as trump.");
+  useLanguage("nb");
+  assert.equal(hintReason(reason), "Tips: By 11: omtrent 10,9 stikk ventet med ruter som trumf.");
+  useLanguage("fr");
+  assert.equal(hintReason(reason), "Conseil : Annoncez 11 : environ 10,9 plis attendus avec carreau comme atout.");
+  const weak = { key: "hint.pass_weak", params: { tricks: 1.5, min_bid: 6 } };
+  assert.match(hintReason(weak) ?? "", /environ 1,5 pli, trop peu pour 6\.$/);
+  useLanguage("en");
+  assert.match(hintReason(weak) ?? "", /about 1\.5 tricks, too few for 6\.$/);
+  assert.match(hintReason({ ...weak, params: { tricks: 1, min_bid: 6 } }) ?? "", /about 1 trick, too few/);
+});
+
+test("a decision's loss: its decimal separator and its plural in each language", () => {
+  useLanguage("fr");
+  assert.match(decisionText(decision(1.25, 0.1)), /\(environ 1,3 point de mieux en moyenne\)\.$/);
+  assert.match(decisionText(decision(2.5, 0.1)), /\(environ 2,5 points de mieux en moyenne\)\.$/);
+  useLanguage("nb");
+  assert.match(decisionText(decision(2.5, 0.1)), /\(omtrent 2,5 poeng bedre i snitt\)\.$/);
+  useLanguage("en");
+  assert.match(decisionText(decision(1, 0.1)), /\(about 1 point better on average\)\.$/);
+  assert.match(decisionText(decision(3, 0.1)), /\(about 3 points better on average\)\.$/);
+});

@@ -1,7 +1,7 @@
 // @ts-check
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { newUiState, reviewKey } from "../../app/static/js/uistate.js";
+import { newUiState, reviewKey, toggleDiscard } from "../../app/static/js/uistate.js";
 import { mayAsk, shownReview } from "../../app/static/js/reviewlist.js";
 import { Phase } from "../../app/static/js/protocol.js";
 import { makeView } from "./helpers.js";
@@ -34,4 +34,17 @@ test("a review may be asked once, and again only after it failed", () => {
   ui.reviews.set(key, { type: "review", match: 1, deal: 0, seat: 0,
     review: { error: "the review could not be made", busy: true } });
   assert.ok(mayAsk(ui, key), "failed: ask again");
+});
+
+test("choosing discards: at most the count, a second press puts a card back, complete at the count", () => {
+  const chosen = new Set();
+  assert.equal(toggleDiscard(chosen, "AS", 2), false);
+  assert.equal(toggleDiscard(chosen, "KS", 2), true);
+  assert.equal(toggleDiscard(chosen, "QS", 2), true, "a third card is refused; still complete");
+  assert.deepEqual([...chosen], ["AS", "KS"]);
+  assert.equal(toggleDiscard(chosen, "AS", 2), false);
+  assert.deepEqual([...chosen], ["KS"]);
+  assert.equal(toggleDiscard(chosen, "", 2), false);
+  assert.equal(toggleDiscard(new Set(), "AS", 0), false, "no discard: never complete");
+  assert.equal(toggleDiscard(new Set(), "AS", 1), true);
 });

@@ -4,7 +4,7 @@
 
 import { auctionControls } from "./auction.js";
 import { cardChip } from "./cards.js";
-import { cardInSentence, cardName, t } from "./i18n.js";
+import { cardInSentence, t, tn } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
 import { byId, el } from "./dom.js";
@@ -14,6 +14,7 @@ import { CountdownKind, Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./uistate.js").UiState} UiState */
+/** @typedef {import("./payloads.js").Action} Action */
 
 /**
  * @param {string} text
@@ -37,10 +38,30 @@ function actionButton(text, action, data = {}, enabled = true, primary = false) 
 function discardPanel(view, ui) {
   const k = discardCount(view);
   const box = el("div", "discard-panel");
-  box.append(el("p", "prompt", t("discard.prompt", { k })));
-  box.append(el("p", "", t("discard.chosen", { n: ui.discard.size, k })));
+  box.append(el("p", "prompt", tn("discard.prompt", k, { k })));
+  box.append(el("p", "", tn("discard.chosen", ui.discard.size, { n: ui.discard.size, k })));
   box.append(actionButton(t("discard.button"), "discard", {}, ui.discard.size === k, true));
   return box;
+}
+
+const RANKS = "23456789TJQKA";
+
+/** The call the keyboard starts at for the first lead of `card`: the practice hint's call
+ *  when it leads this card, else the highest card of the suit that the player can call,
+ *  which is the hint's own rule ("the highest trump you miss", app/bots/hints.py): the
+ *  calls `legal` offers are the cards of the suit in other hands.  Null: no call.
+ * @param {Action[]} legal the view's legal actions
+ * @param {string} card the card led
+ * @param {boolean} grand the grand box is ticked
+ * @param {Action | null} hint
+ * @returns {string | null} */
+export function firstCall(legal, card, grand, hint) {
+  const calls = legal.filter((a) => a.play === card && Boolean(a.grand) === grand && a.call)
+    .map((a) => /** @type {string} */ (a.call));
+  if (hint && hint.play === card && hint.call && calls.includes(hint.call)) return hint.call;
+  /** @param {string} id */
+  const rank = (id) => RANKS.indexOf(id.charAt(0));
+  return calls.reduce((best, id) => (best === null || rank(id) > rank(best) ? id : best), /** @type {string | null} */ (null));
 }
 
 /**
@@ -87,11 +108,13 @@ function leadPanel(view, ui) {
       calls.append(actionButton(t("lead.alone"), "lead", { card, call: "" }));
     }
   }
-  // The calls are one Tab stop too; the arrow keys move across them.
+  // The calls are one Tab stop too, at first the call the hint would make; the arrow
+  // keys move across them.
   calls.id = "calls";
   const buttons = [...calls.querySelectorAll("button")];
   for (const b of buttons) b.dataset.rove = "";
-  rove(calls, buttons);
+  const start = firstCall(view.legal, card, grand, ui.hint);
+  rove(calls, buttons, buttons.find((b) => start !== null && b.dataset.call === start) ?? null);
   box.append(calls);
   return box;
 }
@@ -103,7 +126,7 @@ function leadPanel(view, ui) {
 function callButton(card, call) {
   const b = actionButton("", "lead", { card, call });
   b.classList.add("call-button");
-  const name = el("span", "sr-only", t("lead.call", { card: cardName(call) }));
+  const name = el("span", "sr-only", t("lead.call", { card: cardInSentence(call) }));
   const face = cardChip(call);
   face.querySelector(".sr-only")?.remove();
   b.append(name, face);

@@ -3,7 +3,11 @@
 //
 // Templates carry English text plus `data-i18n` keys; `applyTranslations` swaps in the
 // chosen language.  The language comes from localStorage (the player's choice), else from
-// the browser's languages, else English.  Every string a player reads goes through `t`.
+// the browser's languages, else English.  Every string a player reads goes through `t`
+// (a counted phrase through `tn`), and every number in it is written in the language
+// (format.js).
+
+import { number, pluralCategory } from "./format.js";
 
 export const LANGUAGES = { en: "English", nb: "Norsk bokmål", fr: "Français" };
 const STORE_KEY = "amerikaner.lang";
@@ -77,15 +81,41 @@ export function has(key) {
   return key in dict || key in fallback;
 }
 
-/** The text for `key` with `{name}` placeholders filled from `params`.
+/** The text for `key` with `{name}` placeholders filled from `params`; a number is
+ *  written in the language ("10,9" in French).
  * @param {string} key
  * @param {Record<string, unknown>} [params] */
 export function t(key, params = {}) {
   let text = dict[key] ?? fallback[key] ?? key;
   for (const [name, value] of Object.entries(params)) {
-    text = text.replaceAll(`{${name}}`, String(value));
+    text = text.replaceAll(`{${name}}`, typeof value === "number" ? number(value, lang) : String(value));
   }
   return text;
+}
+
+/** `n` written in the page's language ("10.9", "10,9").
+ * @param {number} n */
+export function formatNumber(n) {
+  return number(n, lang);
+}
+
+/** The key of a counted phrase's form for `count`: the language file holds the form for
+ *  most counts under `key` ("{n} seats free") and, beside it, the forms the language's
+ *  plural rules ask for other counts under `key.one`, `key.few`... ("{n} seat free").
+ * @param {string} key
+ * @param {number} count */
+export function pluralKey(key, count) {
+  const form = `${key}.${pluralCategory(count, lang)}`;
+  return form in dict ? form : key;
+}
+
+/** A counted phrase: `t` of the form for `count` ("1 seat free", "2 seats free";
+ *  French "0 place libre", "1,5 pli").
+ * @param {string} key
+ * @param {number} count
+ * @param {Record<string, unknown>} [params] */
+export function tn(key, count, params = {}) {
+  return t(pluralKey(key, count), params);
 }
 
 /** @param {ParentNode} root */
@@ -125,15 +155,14 @@ export function cardName(id) {
   return capitalise(t("card.name", { rank: t(`rank.${id[0]}`), suit: t(`suit.${id[1]}`) }));
 }
 
-/** A card's name inside a sentence: "the" is in the English sentence itself; Norwegian
- *  writes it in lower case ("spar ess"); French adds its article ("le deux de pique",
- *  "l'as de cœur").
+/** A card's name inside a sentence, from the language file: "the" is in the English
+ *  sentence itself ("Lead the Ace of spades"); Norwegian writes it in lower case ("spar
+ *  ess"); French gives each rank its article ("l'as", "la dame", "le huit": the h of
+ *  huit is aspirated, so no elision) and "le joker".
  * @param {string} id */
 export function cardInSentence(id) {
-  if (lang === "en") return cardName(id);
-  const name = id.startsWith("JK") ? t("card.joker").toLowerCase() : t("card.name", { rank: t(`rank.${id[0]}`), suit: t(`suit.${id[1]}`) });
-  if (lang !== "fr") return name;
-  return /^[aeiouyéh]/i.test(name) ? `l'${name}` : `le ${name}`;
+  if (id.startsWith("JK")) return t("card.joker_in_sentence");
+  return t("card.in_sentence", { rank: t(`rank.in_sentence.${id[0]}`), suit: t(`suit.${id[1]}`) });
 }
 
 /** A suit's name in the plural ("hearts"), for trump and the contract banner.

@@ -3,7 +3,7 @@
 // with a one-line explanation; the server's answer to a bad combination names the
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
-import { has, t } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
@@ -24,7 +24,8 @@ export function valueLabel(option, value) {
   const key = `value.${option}.${value}`;
   if (has(key)) return t(key);
   if (option === "match" && String(value).startsWith("deals:")) {
-    return t("value.match.deals", { n: String(value).slice(6) });
+    const n = Number(String(value).slice(6));
+    return tn("value.match.deals", n, { n });
   }
   return String(value);
 }

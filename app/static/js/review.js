@@ -4,7 +4,7 @@
 // hint's reason.  Both come from the server's bots (app/bots/review.py, hints.py); this
 // only puts them in words.
 
-import { cardInSentence, t } from "./i18n.js";
+import { cardInSentence, pluralKey, t, tn } from "./i18n.js";
 import { bidText } from "./table.js";
 import { el } from "./dom.js";
 import { Phase } from "./protocol.js";
@@ -33,11 +33,13 @@ function words(params) {
 }
 
 /** The practice hint with its reason ("Hint: Bid 9: about 8.6 tricks expected with clubs
- * as trump.").
+ * as trump."); a reason that counts tricks takes the form of its count ("1,5 pli").
  * @param {Reason | null} reason */
 export function hintReason(reason) {
   if (!reason) return null;
-  const text = t(reason.key, words(reason.params));
+  const tricks = reason.params ? reason.params.tricks : undefined;
+  const key = typeof tricks === "number" ? pluralKey(reason.key, tricks) : reason.key;
+  const text = t(key, words(reason.params));
   // the plain texts ("Hint: the best bot would ...") say "Hint" themselves
   return text.startsWith(t("hint.reason", { reason: "" }).trim()) ? text : t("hint.reason", { reason: text });
 }
@@ -61,8 +63,9 @@ export function actionWords(action) {
 export function decisionText(d) {
   // the first lead and call is a decision of its own (it has no trick number yet)
   const where = d.phase === Phase.PLAY && d.trick ? t("review.trick", { n: d.trick }) : t(`review.phase.${d.phase}`);
-  return t("review.decision", {
-    where, chosen: actionWords(d.chosen), best: actionWords(d.best), loss: d.loss.toFixed(1),
+  const loss = Math.round(d.loss * 10) / 10;
+  return tn("review.decision", loss, {
+    where, chosen: actionWords(d.chosen), best: actionWords(d.best), loss,
   });
 }
 
@@ -83,10 +86,10 @@ export function reviewContent(message) {
   if ("error" in r) return [...box, el("p", "error", t(r.busy ? "review.busy" : "review.failed"))];
   // Where the line with every card known comes from, or that it was not worked out.
   if (r.double_dummy !== null && r.double_dummy_from_trick && r.double_dummy_from_trick > 1) {
-    box.push(el("p", "", t("review.double_dummy_late",
+    box.push(el("p", "", tn("review.double_dummy_late", r.double_dummy,
       { k: r.double_dummy_from_trick, n: r.double_dummy, took: r.side_tricks })));
   } else if (r.double_dummy !== null) {
-    box.push(el("p", "", t("review.double_dummy", { n: r.double_dummy, took: r.side_tricks })));
+    box.push(el("p", "", tn("review.double_dummy", r.double_dummy, { n: r.double_dummy, took: r.side_tricks })));
   } else if (r.bidder !== null && r.side_tricks !== null) {
     box.push(el("p", "hint", t("review.double_dummy_skipped")));
   }

@@ -23,10 +23,10 @@ import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { renderTrick } from "./trick.js";
-import { setUpSoundToggle, signalTurn } from "./turn.js";
+import { setUpSoundToggle, setUpVibrationToggle, signalTurn } from "./turn.js";
 import { byId } from "./dom.js";
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
-import { newUiState, reviewKey } from "./uistate.js";
+import { newUiState, reviewKey, toggleDiscard } from "./uistate.js";
 
 /** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 /** @typedef {import("./protocol.js").View} View */
@@ -195,17 +195,20 @@ const clicks = {
   },
   play: (b) => act({ play: b.dataset.card ?? "" }),
   "toggle-discard": (b) => {
-    const card = b.dataset.card ?? "";
-    if (ui.discard.has(card)) ui.discard.delete(card);
-    else if (card && view && ui.discard.size < discardCount(view)) ui.discard.add(card);
+    if (!view) return;
+    const complete = toggleDiscard(ui.discard, b.dataset.card ?? "", discardCount(view));
     render();
+    // Every card chosen: Discard is next, and by keyboard it was many Tabs away.
+    const discard = document.querySelector("#controls button[data-action='discard']");
+    if (complete && discard instanceof HTMLButtonElement && !discard.disabled) discard.focus();
   },
   discard: () => act({ discard: [...ui.discard] }),
   "lead-card": (b) => {
     ui.leadCard = b.dataset.card ?? null;
     render();
-    const first = document.querySelector("#controls .calls button");
-    if (first instanceof HTMLElement) first.focus();
+    // The calls' stop: the card the hint would call (controls.js firstCall).
+    const call = document.querySelector("#controls .calls [tabindex='0']");
+    if (call instanceof HTMLElement) call.focus();
   },
   lead: (b) => {
     /** @type {Action} */
@@ -401,6 +404,7 @@ async function init() {
   });
   setUpRoving();
   setUpSoundToggle();
+  setUpVibrationToggle();
   startClocks();
   setUpChat(send);
   connect();

@@ -2,20 +2,21 @@
 // Roving tabindex: a group of buttons (the hand, the bids) is one Tab stop, and the arrow
 // keys move across the items that can be used now (`data-rove`), Home and End to the
 // ends.  The stop is the item last focused in the group when it can still be used, else
-// the first usable one.
+// the one the group prefers (the call the hint would make), else the first usable one.
 
 /** @type {Record<string, string>} */
 const lastKey = {};
 
 /** Give `items` of `group` their tabindex after a render.
  * @param {HTMLElement} group
- * @param {HTMLElement[]} items */
-export function rove(group, items) {
+ * @param {HTMLElement[]} items
+ * @param {HTMLElement | null} [preferred] the stop when none is remembered */
+export function rove(group, items, preferred = null) {
   group.dataset.roving = "";
   const stops = items.filter((item) => "rove" in item.dataset);
   for (const item of items) item.tabIndex = -1;
   const remembered = stops.find((item) => item.dataset.key === lastKey[group.id]);
-  const stop = remembered || stops[0] || items[0];
+  const stop = remembered || (preferred && stops.includes(preferred) ? preferred : null) || stops[0] || items[0];
   if (stop) stop.tabIndex = 0;
 }
 

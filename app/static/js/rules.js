@@ -4,7 +4,7 @@
 // the page cannot drift from the rules that are played.  Every figure in a text (hand
 // size, bids, kitty, target...) is a placeholder filled from the engine's `resolved`.
 
-import { currentLanguage, has, t } from "./i18n.js";
+import { currentLanguage, has, t, tn } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
@@ -95,7 +95,7 @@ function figuresTable(meta, preset, headingId) {
     const r = presetFigures(meta, preset, players);
     const tr = el("tr");
     tr.dataset.players = String(players);
-    const th = el("th", "", t("rules.n_players", { n: players }));
+    const th = el("th", "", tn("rules.n_players", players, { n: players }));
     th.scope = "row";
     tr.append(th);
     for (const text of [r.hand_size, r.kitty, `${r.min_bid}–${r.max_bid}`, r.target]) {

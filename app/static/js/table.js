@@ -3,7 +3,7 @@
 // the source app), the contract banner and whose turn it is.
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
-import { has, t } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { countdown } from "./clock.js";
 import { byId, el, replaceIfDifferent } from "./dom.js";
 import { Phase } from "./protocol.js";
@@ -169,7 +169,7 @@ function seatBox(view, seat, info) {
     const count = view.hand_counts[seat] || 0;
     const backs = el("div", "backs");
     for (let i = 0; i < Math.min(count, 8); i++) backs.append(cardBack());
-    box.append(backs, el("div", "count", t("seat.cards", { n: count })));
+    box.append(backs, el("div", "count", tn("seat.cards", count, { n: count })));
   }
   if (TRICKS_SHOWN.has(view.phase) || view.tricks_played) {
     box.append(el("div", "won", t("seat.tricks", { n: view.tricks_won[seat] || 0 })));
@@ -234,14 +234,14 @@ export function renderCenterPanel(view) {
   const parts = [];
   if (view.phase === Phase.LOBBY) {
     const free = view.room.seats.filter((s) => !s.human).length;
-    parts.push(el("p", "", free ? t("center.waiting", { n: free }) : t("center.full")));
+    parts.push(el("p", "", free ? tn("center.waiting", free, { n: free }) : t("center.full")));
   }
   if (view.redeal && REDEAL_SHOWN.has(view.phase)) {
     parts.push(el("p", "", t(`center.redeal.${view.redeal}`)));
   }
   const showKitty = view.phase === Phase.DISCARD || (view.phase === Phase.LEAD && view.you !== view.contract?.bidder);
   if (view.kitty && showKitty) {
-    parts.push(el("p", "", t("center.kitty")));
+    parts.push(el("p", "kitty-label", t("center.kitty")));
     const row = el("div", "kitty-row");
     for (const id of view.kitty) row.append(cardFace(id));
     parts.push(row);

@@ -90,8 +90,10 @@ function schedule(view, rerender) {
 export function renderTrick(view, events, rerender) {
   const area = byId("trick");
   if (view.phase === Phase.LOBBY) {
+    // Back in the lobby the last match's tricks are gone, the strip's with them.
     release();
     area.replaceChildren();
+    renderLastTrick(view);
     return;
   }
   const entering = new Set();
@@ -122,20 +124,30 @@ export function renderTrick(view, events, rerender) {
   renderLastTrick(view);
 }
 
-/** The "Last trick" strip on the table: the latest finished trick that is not still in
- *  the middle (while one is held there, the one before it).
- * @param {View} view */
-function renderLastTrick(view) {
-  const strip = byId("last-trick");
+/** The trick the "Last trick" strip shows: the latest finished trick that is not still
+ *  in the middle (while `hold` is held there, the one before it); none in the lobby.
+ * @param {View} view
+ * @param {LastTrick | null} hold the finished trick held in the middle, if any
+ * @returns {LastTrick | null} */
+export function stripTrick(view, hold) {
+  if (view.phase === Phase.LOBBY) return null;
   /** @type {LastTrick[]} */
   const done = view.tricks && view.tricks.length ? view.tricks : view.last_trick ? [view.last_trick] : [];
   /** @param {LastTrick | undefined} trick */
-  const held = (trick) => Boolean(shown.hold && trick && shown.hold.cards.length === trick.cards.length
-    && shown.hold.cards.every((p, i) => trick.cards[i]?.card === p.card));
+  const held = (trick) => Boolean(hold && trick && hold.cards.length === trick.cards.length
+    && hold.cards.every((p, i) => trick.cards[i]?.card === p.card));
   let last = done[done.length - 1];
   if (held(last)) last = done.length > 1 ? done[done.length - 2] : undefined;
-  strip.hidden = !last || view.phase === Phase.LOBBY;
-  if (!last || strip.hidden) {
+  return last || null;
+}
+
+/** The "Last trick" strip on the table (stripTrick).
+ * @param {View} view */
+function renderLastTrick(view) {
+  const strip = byId("last-trick");
+  const last = stripTrick(view, shown.hold);
+  strip.hidden = !last;
+  if (!last) {
     strip.replaceChildren();
     return;
   }

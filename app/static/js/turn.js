@@ -1,13 +1,15 @@
 // @ts-check
 // "Your turn", everywhere: the tab title and icon while it is your turn, and at the start
-// of a turn an optional short sound (WebAudio, no file), a vibration on phones and the
-// focus on the first control the turn needs (never taken from a text box: the chat).
+// of a turn an optional short sound (WebAudio, no file), a vibration on phones (on unless
+// switched off) and the focus on the first control the turn needs (never taken from a
+// text box: the chat).
 
 import { t } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").View} View */
 
 const SOUND_KEY = "amerikaner.sound";
+const VIBRATE_KEY = "amerikaner.vibrate";
 const ICON = "/static/cards/favicon.svg";
 const TURN_ICON = "/static/cards/favicon-turn.svg";
 
@@ -25,6 +27,20 @@ export function isMyTurn(view) {
 
 export function soundOn() {
   return localStorage.getItem(SOUND_KEY) === "1";
+}
+
+/** The vibration switch as saved: on unless the player turned it off.
+ * @param {string | null} saved localStorage's value ("0", "1" or nothing) */
+export function vibrationWanted(saved) {
+  return saved !== "0";
+}
+
+/** Whether a new turn vibrates: the player wants it, the browser can, the page has been
+ *  touched (browsers refuse, and complain about, a vibration before that) and the screen
+ *  is a touch screen.
+ * @param {{ wanted: boolean, supported: boolean, touched: boolean, coarse: boolean }} facts */
+export function shouldVibrate(facts) {
+  return facts.wanted && facts.supported && facts.touched && facts.coarse;
 }
 
 function baseTitle() {
@@ -96,9 +112,13 @@ export function signalTurn(view) {
   const stage = `${view.deal_number}:${view.phase}`;
   if (mine && !wasMine) {
     if (soundOn()) chime();
-    // Browsers refuse (and complain about) a vibration before the person has touched the page.
-    const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
-    if (navigator.vibrate && touched && window.matchMedia("(pointer: coarse)").matches) navigator.vibrate(120);
+    const vibrate = shouldVibrate({
+      wanted: vibrationWanted(localStorage.getItem(VIBRATE_KEY)),
+      supported: typeof navigator.vibrate === "function",
+      touched: !navigator.userActivation || navigator.userActivation.hasBeenActive,
+      coarse: window.matchMedia("(pointer: coarse)").matches,
+    });
+    if (vibrate) navigator.vibrate(120);
   }
   // A new turn, or the next step of the same one (the discard, then the lead).
   if (mine && (!wasMine || stage !== lastStage)) moveFocus();
@@ -117,4 +137,15 @@ export function setUpSoundToggle() {
     // hears what the sound is like.
     if (box.checked) chime();
   });
+}
+
+/** The vibration switch in the top bar (remembered; on by default), shown only where the
+ *  browser can vibrate. */
+export function setUpVibrationToggle() {
+  const box = document.getElementById("vibrate-toggle");
+  if (!(box instanceof HTMLInputElement)) return;
+  const label = box.closest("label");
+  if (label) label.hidden = typeof navigator.vibrate !== "function";
+  box.checked = vibrationWanted(localStorage.getItem(VIBRATE_KEY));
+  box.addEventListener("change", () => localStorage.setItem(VIBRATE_KEY, box.checked ? "1" : "0"));
 }

@@ -45,3 +45,15 @@ export function newUiState() {
     reviews: new Map(),
   };
 }
+
+/** Choose `card` for the discard, or put it back; at most `count` cards are chosen.
+ *  Whether the discard now has all its cards (then Discard is the next thing to press).
+ * @param {Set<string>} chosen the cards chosen so far (changed in place)
+ * @param {string} card
+ * @param {number} count how many cards the discard takes
+ * @returns {boolean} */
+export function toggleDiscard(chosen, card, count) {
+  if (chosen.has(card)) chosen.delete(card);
+  else if (card && chosen.size < count) chosen.add(card);
+  return count > 0 && chosen.size === count;
+}

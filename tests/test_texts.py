@@ -7,19 +7,18 @@ and conventions covers every preset and has a text for each entry."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from shared_helpers import catalogue
 
 from app.rooms.server.rules_info import OPTION_CONVENTIONS, PROVENANCE
 from app.rules import RuleSet
 from app.rules.ruleset import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
-I18N = ROOT / "app" / "static" / "i18n"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 # The source documents sit next to the repository (../shared/seeds), as RULES.md says;
 # in a checkout without them the check against the sources is skipped.
@@ -31,8 +30,7 @@ RULE_TEXTS = re.compile(r"^(opt\.[a-z_]+\.help|preset\.about\.[a-z]+|rules\.conv
 
 
 def texts(lang: str) -> dict[str, str]:
-    data: dict[str, str] = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
-    return data
+    return catalogue(lang)
 
 
 @dataclass(frozen=True)

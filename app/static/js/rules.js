@@ -4,7 +4,7 @@
 // the page cannot drift from the rules that are played.  Every figure in a text (hand
 // size, bids, kitty, target...) is a placeholder filled from the engine's `resolved`.
 
-import { currentLanguage, has, t } from "./i18n.js";
+import { addCatalogue, currentLanguage, has, t } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
@@ -210,6 +210,7 @@ function renderAll() {
 }
 
 async function init() {
+  addCatalogue("rules");  // i18n/rules/<lang>.json: this page's texts
   await setUpPage();
   document.addEventListener("languagechange", renderAll);
   try {

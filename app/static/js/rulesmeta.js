@@ -1,8 +1,7 @@
 // @ts-check
 // The shape of GET /api/rules (app/rooms/server/rules_info.py): the presets, every option
 // with its kind of value, the engine's figures for each preset and table size, and the
-// worked example.  Types
-// only; the lobby and the rules page read the answer.
+// worked example.  Types only; the lobby and the rules page read the answer.
 
 /**
  * @typedef {object} OptionSpec

@@ -244,6 +244,8 @@ async function init() {
     return;
   }
   renderAll();
+  // A link to a section (/rules#rules-s7) arrived before the section was rendered.
+  if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
 }
 
 init();

@@ -37,7 +37,8 @@ export function renderQuickStart(meta) {
   const select = byId("quick-preset", HTMLSelectElement);
   const chosen = select.value || meta.default;
   select.replaceChildren(...meta.presets.map((preset) => {
-    const option = el("option", "", t(`preset.label.${preset}`));
+    // The short name keeps the picker narrow on a phone; the presets section says more.
+    const option = el("option", "", t(`preset.short.${preset}`));
     option.value = preset;
     return option;
   }));

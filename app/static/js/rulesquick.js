@@ -21,8 +21,7 @@ export function quickKeys(r) {
   const kitty = r.kitty > 0;
   const points = [
     [kitty ? "rules.quick.deal_kitty" : "rules.quick.deal"],
-    [r.first_bidder === "dealer" ? "rules.quick.first_dealer" : "rules.quick.first_left",
-      "rules.quick.bid", ...(r.amerikaner ? ["rules.quick.amerikaner"] : [])],
+    ["rules.quick.bid", ...(r.amerikaner ? ["rules.quick.amerikaner"] : [])],
     [...(kitty ? ["rules.quick.kitty"] : []), "rules.quick.call"],
     ["rules.quick.play"],
     ["rules.quick.score", ...(kitty && r.kitty_trick ? ["rules.quick.kitty_trick"] : [])],

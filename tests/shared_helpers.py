@@ -1,5 +1,6 @@
 """Helpers for more than one test folder: the ``amerikaner`` command in a subprocess, a
-room's record downloaded and replayed, and the card ids named in a JSON value.
+room's record downloaded and replayed, the card ids named in a JSON value, and a
+language's texts from all its catalogues.
 
 Imported as a top-level module, like ``serve_process``: pytest puts tests/ on
 ``sys.path`` for tests/conftest.py, whichever test folder runs."""
@@ -16,6 +17,8 @@ from typing import Any
 import httpx
 
 from app.rules.cards import CARD_INDEX
+
+I18N = Path(__file__).resolve().parents[1] / "app" / "static" / "i18n"
 
 
 def amerikaner(*args: str, cwd: Path | None = None,
@@ -56,3 +59,14 @@ def card_ids_in(value: Any) -> list[str]:
     if isinstance(value, list | tuple):
         return [c for v in value for c in card_ids_in(v)]
     return []
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """Every text of language ``lang``: the shared i18n/<lang>.json and the pages' own
+    i18n/<part>/<lang>.json (i18n.js ``addCatalogue``); no key is in two of them."""
+    merged: dict[str, str] = {}
+    for path in [I18N / f"{lang}.json", *sorted(I18N.glob(f"*/{lang}.json"))]:
+        texts: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+        assert not set(texts) & set(merged), f"{path}: {set(texts) & set(merged)} twice"
+        merged.update(texts)
+    return merged

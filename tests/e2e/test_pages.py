@@ -4,7 +4,6 @@ rules page is built from the engine's rule set (GET /api/rules)."""
 
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import expect
+from shared_helpers import catalogue
 
 from app.rules import RuleSet
 from app.rules.ruleset import PRESETS
@@ -74,9 +74,8 @@ def test_scripts_never_insert_markup() -> None:
 
 
 def test_every_language_has_every_text() -> None:
-    languages = {p.stem: json.loads(p.read_text(encoding="utf-8"))
-                 for p in (STATIC / "i18n").glob("*.json")}
-    assert set(languages) == {"en", "nb", "fr"}
+    assert {p.stem for p in (STATIC / "i18n").glob("*.json")} == {"en", "nb", "fr"}
+    languages = {lang: catalogue(lang) for lang in ("en", "nb", "fr")}
     keys = set(languages["en"])
     for lang, texts in languages.items():
         assert set(texts) == keys, f"{lang}: missing {keys - set(texts)}, extra {set(texts) - keys}"

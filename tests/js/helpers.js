@@ -1,18 +1,23 @@
 // @ts-check
-// What the client's unit tests share: the real language files, and a view as the server
-// sends it (every field of protocol.js's View) to change per test.
+// What the client's unit tests share: the real language files (every catalogue), and a
+// view as the server sends it (every field of protocol.js's View) to change per test.
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { useDictionaries } from "../../app/static/js/i18n.js";
 import { Phase } from "../../app/static/js/protocol.js";
 
 /** @typedef {import("../../app/static/js/protocol.js").View} View */
 /** @typedef {import("../../app/static/js/protocol.js").SeatInfo} SeatInfo */
 
-/** @param {string} code */
+const I18N = new URL("../../app/static/i18n/", import.meta.url);
+
+/** Language `code`'s texts: the shared catalogue and every page's own (i18n/<part>/).
+ * @param {string} code */
 function dictionary(code) {
-  const url = new URL(`../../app/static/i18n/${code}.json`, import.meta.url);
-  return /** @type {Record<string, string>} */ (JSON.parse(readFileSync(url, "utf8")));
+  const parts = readdirSync(I18N, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const urls = [new URL(`${code}.json`, I18N), ...parts.map((part) => new URL(`${part.name}/${code}.json`, I18N))];
+  return /** @type {Record<string, string>} */ (Object.assign({},
+    ...urls.map((url) => JSON.parse(readFileSync(url, "utf8")))));
 }
 
 /** Use language `code` ("en", "nb", "fr") as the page would after loading it.

@@ -4,7 +4,8 @@ derived from the engine's ``Options`` and ``PRESETS`` so that nothing drifts.
 ``PROVENANCE`` is the one table of where each preset's rules come from (RULES.md section
 2): the source documents it follows, and the rules that are this project's conventions
 because those sources are silent.  The client words each convention (i18n key
-``rules.conv.<id>``); the numbers in those texts come from ``resolved``."""
+``rules.conv.<id>``); the numbers in those texts come from ``resolved``.  ``example`` is the
+rules page's worked example, a deal played through the engine (rules_example.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from annotated_types import Ge, Le
 from app.bots import BEST_BOT, BOT_LEVELS
 from app.rules import RuleSet, RulesetError
 from app.rules.ruleset import PRESETS, Options
+
+from .rules_example import worked_example
 
 # Source documents are the files of shared/seeds/ by number: 000 English rule guide,
 # 001 the English app this project follows, 002 French rule guide, 003 Norwegian app
@@ -79,4 +82,5 @@ def rules_info() -> dict[str, Any]:
         "option_conventions": OPTION_CONVENTIONS,
         "bot_levels": list(BOT_LEVELS),
         "best_bot": BEST_BOT,
+        "example": worked_example(),
     }

@@ -38,12 +38,31 @@ export function pickLanguage() {
   return "en";
 }
 
-/** @param {string} code
+// A page's own catalogues, i18n/<part>/<code>.json beside the shared i18n/<code>.json
+// (the rules page's long texts): a page adds them before its first `loadLanguage`.
+/** @type {string[]} */
+const parts = [];
+
+/** Load catalogue `part` too, in every language, from now on.
+ * @param {string} part */
+export function addCatalogue(part) {
+  if (!parts.includes(part)) parts.push(part);
+}
+
+/** @param {string} url
+ * @returns {Promise<Dictionary>} */
+async function fetchFile(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`language file ${url}: ${response.status}`);
+  return response.json();
+}
+
+/** The shared catalogue of language `code` and the page's own, in one dictionary.
+ * @param {string} code
  * @returns {Promise<Dictionary>} */
 async function fetchDict(code) {
-  const response = await fetch(`/static/i18n/${code}.json`);
-  if (!response.ok) throw new Error(`language file ${code}: ${response.status}`);
-  return response.json();
+  const urls = [`/static/i18n/${code}.json`, ...parts.map((part) => `/static/i18n/${part}/${code}.json`)];
+  return Object.assign({}, ...await Promise.all(urls.map(fetchFile)));
 }
 
 /** Use `dictionary` for language `code`, English's for any key it lacks (the page loads

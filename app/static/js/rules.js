@@ -1,14 +1,18 @@
 // @ts-check
-// The rules page: the game explained (i18n text), then the presets and every option
-// rendered from GET /api/rules, which the server builds from the engine's rule set, so
-// the page cannot drift from the rules that are played.  Every figure in a text (hand
-// size, bids, kitty, target...) is a placeholder filled from the engine's `resolved`.
+// The rules page: a quick start, a table of contents, the game explained (i18n text), a
+// worked example, then the presets and every option rendered from GET /api/rules, which
+// the server builds from the engine's rule set, so the page cannot drift from the rules
+// that are played.  Every figure in a text (hand size, bids, kitty, target...) is a
+// placeholder filled from the engine's `resolved`; the example is a deal the server
+// played through the engine (rulesexample.js); the quick start is rulesquick.js.
 
-import { currentLanguage, has, t, tn } from "./i18n.js";
+import { addCatalogue, currentLanguage, has, t, tn } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
 import { byId, el } from "./dom.js";
+import { renderQuickStart } from "./rulesquick.js";
+import { renderExample } from "./rulesexample.js";
 
 /** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 
@@ -31,11 +35,26 @@ function renderText() {
   const sections = [];
   for (let i = 1; has(`rules.s${i}.title`); i++) {
     const section = el("section");
-    section.append(el("h2", "", t(`rules.s${i}.title`)));
+    const heading = el("h2", "", t(`rules.s${i}.title`));
+    heading.id = `rules-s${i}`;
+    section.setAttribute("aria-labelledby", heading.id);
+    section.append(heading);
     for (const para of t(`rules.s${i}.body`, quoted()).split("\n\n")) section.append(el("p", "", para));
     sections.push(section);
   }
   box.replaceChildren(...sections);
+}
+
+// The table of contents: a link to each section's heading, in the page's order.
+function renderContents() {
+  const headings = [...document.querySelectorAll(".rules-page h2[id]")].filter((h) => h.id !== "toc-heading");
+  byId("toc-list").replaceChildren(...headings.map((heading) => {
+    const li = el("li");
+    const link = el("a", "", heading.textContent ?? "");
+    link.href = `#${heading.id}`;
+    li.append(link);
+    return li;
+  }));
 }
 
 // The preset table's columns: the options the presets set.
@@ -203,23 +222,30 @@ function renderOptions(meta) {
 
 function renderAll() {
   renderText();
-  if (!meta) return;
-  renderPresets(meta);
-  renderPresetDetails(meta);
-  renderOptions(meta);
+  if (meta) {
+    renderQuickStart(meta);
+    renderExample(meta);
+    renderPresets(meta);
+    renderPresetDetails(meta);
+    renderOptions(meta);
+  }
+  renderContents();
 }
 
 async function init() {
+  addCatalogue("rules");  // i18n/rules/<lang>.json: this page's texts
   await setUpPage();
   document.addEventListener("languagechange", renderAll);
   try {
     meta = await api("GET", "/api/rules");
   } catch {
-    renderText();
+    renderAll();
     byId("rules-error").textContent = t("rules.load_error");
     return;
   }
   renderAll();
+  // A link to a section (/rules#rules-s7) arrived before the section was rendered.
+  if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
 }
 
 init();

@@ -41,7 +41,7 @@ def ask(d: Draft, seat: int | None, index: int | None = None) -> None:
         rt.reviews_asked.add(key)
         record: JsonObject = deal_to_record(deal)
         hints = rt.hinted.get((key[0], key[1]))
-        if hints and state.practice:  # the practice hints this seat was given, followed or not
+        if hints:  # the practice hints this seat was given (only a practice table has any)
             record["hints"] = {str(i): cast(JsonObject, a) for i, a in hints.items()}
         d.emit(AskReview(seat, key[0], key[1], state.rules, record))
 

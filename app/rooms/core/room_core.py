@@ -19,8 +19,8 @@ from .state import Chance, Conn, RoomState, Runtime, Timing, controller, replay
 
 
 class RoomCore:
-    """One room as the server holds it: its state and runtime, and ``handle`` (which is
-    ``decide``)."""
+    """One room as the server holds it: its state, runtime and timing (``decide``'s
+    three parts)."""
 
     __slots__ = ("rt", "state", "timing")
 

@@ -9,7 +9,7 @@ Connections that see the same thing (same seat, or spectators) share one frame.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol, cast
+from typing import cast
 
 from app.bot_levels import BOT_LEVELS
 from app.rules import Match, Phase, RuleSet, SeatView
@@ -182,19 +182,8 @@ def state_sends(state: RoomState, rt: Runtime, happened: list[Happening]) -> lis
     return sends
 
 
-class Room(Protocol):
-    """A room as its views read it (``RoomCore``)."""
-
-    @property
-    def state(self) -> RoomState: ...
-
-    @property
-    def rt(self) -> Runtime: ...
-
-
-def public_room(room: Room) -> PublicRoom:
+def public_room(state: RoomState, rt: Runtime) -> PublicRoom:
     """``GET /api/rooms/{code}``."""
-    state, rt = room.state, room.rt
     match = state.match
     return {
         "room": state.code,
@@ -216,15 +205,8 @@ def show_all(state: RoomState) -> None:
     """Build every view of ``state`` once, and drop them: raises what a damaged room's
     first visitor would meet (``RoomCore.restore``)."""
     rt = Runtime(version=state.seq)  # not the room's: its memo stays empty
-    public_room(_Shown(state, rt))
+    public_room(state, rt)
     room_info(state, rt)
     public = game_view(state, rt, None)
     for seat in range(len(state.seats)):
         game_view(state, rt, seat, public)
-
-
-class _Shown:
-    """A room's state with a runtime of its own (``show_all``)."""
-
-    def __init__(self, state: RoomState, rt: Runtime) -> None:
-        self.state, self.rt = state, rt

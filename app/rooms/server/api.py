@@ -29,7 +29,7 @@ from app.rooms.core.frames import (
     HttpErrorBody,
     JoinedRoom,
     PublicRoom,
-    error_frame,
+    wire_text,
 )
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
@@ -134,10 +134,9 @@ class Health(TypedDict):
 def error_response(code: str, message: str, status: int,
                    option: str | None = None) -> JSONResponse:
     metrics.refused(code, "http")
-    frame = error_frame(code, message, option)  # its texts made fit to send (wire_text)
-    error: HttpError = {"code": frame["code"], "message": frame["message"]}
-    if "option" in frame:
-        error["option"] = frame["option"]
+    error: HttpError = {"code": code, "message": wire_text(message)}  # may echo the client
+    if option is not None:
+        error["option"] = wire_text(option)
     body: HttpErrorBody = {"error": error}
     return JSONResponse(body, status_code=status)
 
@@ -177,10 +176,9 @@ async def create_room(request: Request) -> JSONResponse:
         return refusal
     guards: Guards = request.app.state.guards
     creator = guards.key(guards.address(request.scope))
-    room, token = await _registry(request).create(body.name, body.rules, body.practice,
+    code, token = await _registry(request).create(body.name, body.rules, body.practice,
                                                   creator, body.bot_level, body.bot_pace)
-    created: CreatedRoom = {"room": room.code, "seat": 0, "token": token,
-                            "url": f"/r/{room.code}"}
+    created: CreatedRoom = {"room": code, "seat": 0, "token": token, "url": f"/r/{code}"}
     return JSONResponse(created, status_code=201)
 
 
@@ -215,7 +213,8 @@ async def join_room(code: str, request: Request) -> JoinedRoom:
 
 @router.get("/api/rooms/{code}", operation_id="get_room", responses=errors(*ROOM_ERRORS))
 async def get_room(code: str, request: Request) -> PublicRoom:
-    return public_room((await _registry(request).require(code)).core)
+    core = (await _registry(request).require(code)).core
+    return public_room(core.state, core.rt)
 
 
 @router.get("/api/rooms/{code}/record", operation_id="get_record",

@@ -86,8 +86,8 @@ class Registry:
 
     async def create(self, name: str, rules_raw: dict[str, Any] | None, practice: bool,
                      creator: str, bot_level: str | None = None,
-                     bot_pace: str | None = None) -> tuple[RoomRunner, str]:
-        """A new room with its creator in seat 0 as the host: ``(room, token)``.
+                     bot_pace: str | None = None) -> tuple[str, str]:
+        """A new room with its creator in seat 0 as the host: ``(code, token)``.
         ``creator`` is who asked (a client address key): one creator holds at most
         ``rooms_held`` rooms in memory at once."""
         name = checked_name(name)
@@ -120,16 +120,14 @@ class Registry:
             if taken is not None:
                 self.store.release(taken)
             raise unavailable(NO_DATABASE) from None
-        runner = self._activate(core)
-        runner.creator = creator
         if self.store.shared:
             # The process its code is routed to serves it: the lease is gone before the
             # answer, so that a join right after it is not refused there and passed on to
             # us (the room would then live here, off its process, until idle).
-            runner.stop()
-            del self.rooms[code]
             await self.store.let_go([code])
-        return runner, token
+        else:
+            self._activate(core).creator = creator
+        return code, token
 
     async def get(self, code: str) -> RoomRunner | None:
         """The room with this code, loaded from the store if need be."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from pg_server import PostgresServer, postgres_available
 
 # Time never decides a test (the suite passes on a busy machine): no example has a
 # deadline, and the health check that times data generation is off everywhere (it failed
@@ -22,6 +24,17 @@ def examples_dir() -> Path:
     """The spec's example records (GAME-RECORD.md "Examples"), copied into the repo."""
     assert (EXAMPLES / "seed000-made-8.json").is_file(), f"missing examples in {EXAMPLES}"
     return EXAMPLES
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server for the session (tests/pg_server.py); skipped only
+    when PostgreSQL is not installed (scripts/test.sh installs it)."""
+    if not postgres_available():
+        pytest.skip("PostgreSQL is not installed (scripts/test.sh installs it)")
+    server = PostgresServer().start()
+    yield server
+    server.stop()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -18,7 +18,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
-from pg_server import PostgresServer, postgres_available
+from pg_server import PostgresServer
 from rooms_harness import OPEN_CLIENTS, Client, create_room, my_turn, pick_action
 from serve_process import ServeProcess, free_port
 
@@ -154,15 +153,6 @@ class Table:
                 self.client.wait_for(lambda m: m["type"] in ("state", "error"), timeout=60)
         except BaseException as exc:  # reported by the test, not lost in the thread
             self.failure.append(exc)
-
-
-@pytest.fixture
-def postgres() -> Iterator[PostgresServer]:
-    if not postgres_available():
-        pytest.skip("PostgreSQL is not installed (scripts/test.sh installs it)")
-    server = PostgresServer().start()
-    yield server
-    server.stop()
 
 
 @pytest.mark.timeout(900)  # starting three servers on a busy machine, then PATIENCE

@@ -1,6 +1,6 @@
-"""Fixtures of the scale-out tests: one throwaway PostgreSQL server for the session (each
-test gets a fresh database in it).  Skipped only when PostgreSQL is not installed
-(scripts/test.sh installs it from Debian's packages)."""
+"""Fixtures of the scale-out tests: a fresh database for each test in the session's
+throwaway PostgreSQL server (``postgres``, tests/conftest.py: skipped only when
+PostgreSQL is not installed, and scripts/test.sh installs it)."""
 
 from __future__ import annotations
 
@@ -14,18 +14,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cluster_harness import Cluster, running_cluster
 from nginx_server import find_nginx
-from pg_server import PostgresServer, postgres_available
+from pg_server import PostgresServer
 
 _names = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    if not postgres_available():
-        pytest.skip("PostgreSQL is not installed (scripts/test.sh installs it)")
-    server = PostgresServer().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +18,30 @@ from .conftest import DESKTOP, PageProblems, ServeProcess
 from .players import hand, open_room
 
 
-def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
-    serve = ServeProcess(tmp_path).start()
+@contextmanager
+def served_page(browser: Any, tmp_path: Path) -> Iterator[tuple[ServeProcess, Any,
+                                                                PageProblems]]:
+    """A real server and a page of it: ``(serve, page, problems)``; afterwards the page
+    may have logged nothing but a refused reconnect attempt: the WebSocket's, and the
+    HTTP probe's that asks for its Retry-After (net.js)."""
+    serve = ServeProcess(tmp_path)
+    serve.start()
     problems = PageProblems()
     ctx = browser.new_context(viewport=DESKTOP, base_url=serve.base, locale="en-GB")
     ctx.set_default_timeout(15_000)
     try:
-        page = ctx.new_page()
+        yield serve, ctx.new_page(), problems
+    finally:
+        ctx.close()
+        serve.stop()
+    unexpected = [e for e in problems.errors if "WebSocket connection to" not in e
+                  and "net::ERR_CONNECTION_REFUSED" not in e]
+    if unexpected:
+        pytest.fail("\n".join(unexpected))
+
+
+def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
+    with served_page(browser, tmp_path) as (serve, page, problems):
         problems.watch(page, "solo")
         open_room(page, "Kim", "Practice")
         expect(hand(page).get_by_role("button")).to_have_count(12)
@@ -36,15 +55,6 @@ def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None
         expect(hand(page).get_by_role("button")).to_have_count(12)
         assert hand(page).get_by_role("button").evaluate_all(
             "els => els.map(e => e.dataset.card)") == cards
-    finally:
-        ctx.close()
-        serve.stop()
-    # A refused reconnect attempt is logged by the browser itself: the WebSocket's, and
-    # the HTTP probe's that asks for its Retry-After (net.js); nothing else may be.
-    unexpected = [e for e in problems.errors if "WebSocket connection to" not in e
-                  and "net::ERR_CONNECTION_REFUSED" not in e]
-    if unexpected:
-        pytest.fail("\n".join(unexpected))
 
 
 # Every WebSocket the page opens, with its time (the page's own clock: no delay of the
@@ -65,12 +75,7 @@ def test_a_refused_reconnect_waits_what_retry_after_says(browser: Any, tmp_path:
     process taking the room over answers): each attempt after a failed one waits at least
     2 s, where the backoff alone would wait 0.5 to 1 s.  A browser cannot read a refused
     handshake's headers: the client asks the room over HTTP for them (net.js)."""
-    serve = ServeProcess(tmp_path).start()
-    problems = PageProblems()
-    ctx = browser.new_context(viewport=DESKTOP, base_url=serve.base, locale="en-GB")
-    ctx.set_default_timeout(15_000)
-    try:
-        page = ctx.new_page()
+    with served_page(browser, tmp_path) as (serve, page, problems):
         page.add_init_script(RECORD_SOCKETS)
         problems.watch(page, "solo", allow_http_errors=True)
         open_room(page, "Kim", "Practice")
@@ -98,10 +103,3 @@ def test_a_refused_reconnect_waits_what_retry_after_says(browser: Any, tmp_path:
         serve.start()
         expect(page.get_by_text(re.compile("Reconnecting"))).to_have_count(0, timeout=30_000)
         expect(hand(page).get_by_role("button")).to_have_count(12)
-    finally:
-        ctx.close()
-        serve.stop()
-    unexpected = [e for e in problems.errors if "WebSocket connection to" not in e
-                  and "net::ERR_CONNECTION_REFUSED" not in e]
-    if unexpected:
-        pytest.fail("\n".join(unexpected))

@@ -15,7 +15,7 @@ from .players import open_room, play_until_deal_over
 
 DECISION = re.compile(
     r"^(Bidding|Kitty|First lead|Trick \d+): you chose .+; the strong bot would choose .+ "
-    r"\(about \d+\.\d points better on average\)\.$")
+    r"\(about \d+(?:\.\d)? points? better on average\)\.$")
 
 
 def test_a_person_reviews_their_deal(new_page: Any) -> None:

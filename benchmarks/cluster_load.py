@@ -31,6 +31,7 @@ nginx (scripts/test.sh installs them).  Bounded in time; loopback only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -51,9 +52,8 @@ from procstat import cpu_seconds  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 
 
-def tree_cpu(root: int) -> float:
-    """CPU seconds of ``root`` and every process below it (PostgreSQL's backends, nginx's
-    workers), so far; processes that ended are not counted."""
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` (PostgreSQL's backends, nginx's workers), now."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -63,14 +63,21 @@ def tree_cpu(root: int) -> float:
             except (OSError, ValueError, IndexError):
                 continue
             children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0.0, [root]
+    out, todo = [], [root]
     while todo:
-        pid = todo.pop()
-        try:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and every process below it, so far; processes that ended
+    are not counted."""
+    total = 0.0
+    for pid in [root, *descendants(root)]:
+        with contextlib.suppress(OSError):
             total += cpu_seconds(pid)
-        except OSError:
-            continue
-        todo.extend(children.get(pid, []))
     return total
 
 
@@ -111,6 +118,11 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
                 caps.append(CpuCap(f"app{workers}x{rooms}x{i}", args.cpu_cap))
                 caps[-1].add(apps[-1].pid)
         nginx = NginxServer([a.port for a in apps]).start()
+        nginx_cap = getattr(args, "nginx_cap", None)  # benchmarks/capacity.py's check
+        if nginx_cap is not None and nginx.proc is not None:
+            caps.append(CpuCap(f"nginx{workers}x{rooms}", nginx_cap))
+            for pid in [nginx.proc.pid, *descendants(nginx.proc.pid)]:
+                caps[-1].add(pid)
         roots = {f"app{i + 1}": a.proc.pid for i, a in enumerate(apps) if a.proc}
         assert nginx.proc is not None and postgres.proc is not None
         roots |= {"nginx": nginx.proc.pid, "postgres": postgres.proc.pid}

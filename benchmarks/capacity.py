@@ -96,7 +96,8 @@ class Tiers:
         alone = Curve([(r["appends_per_s"], r["cpu_ms_per_append"])
                        for r in pg["synchronous_commit_on"] if r["batch"] == 1])
         top_rate, top_cost = max(live)
-        scale = top_cost / alone.at(top_rate)
+        at_top = alone.at(top_rate)
+        scale = top_cost / at_top if at_top > 0 else 1.0  # 0: a run too short to count
         self.pg_scale = scale
         self.pg = Curve(live + [(r, c * scale) for r, c in alone.points if r > top_rate])
         self.pg_batched_ms = scale * min(r["cpu_ms_per_append"]

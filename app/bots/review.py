@@ -37,8 +37,8 @@ from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_a
 from app.rules.phases import Phase
 from app.rules.record import match_of_deal
 
-from .rollout import sides
 from . import search
+from .rollout import sides
 from .search import SearchBot, Settings, paired_difference
 from .solver import Endgame, SolveTimeout
 

@@ -59,6 +59,15 @@ export function earlierReviewButtons(view, ui, match) {
   return list;
 }
 
+/** Whether deal `deal` of match `match` is one of the match on the table (its reviews are
+ *  listed with it); else an earlier match's (also the last one's, back in the lobby).
+ * @param {View} view
+ * @param {number} match
+ * @param {number} deal */
+export function ofThisMatch(view, match, deal) {
+  return match === view.room.match_number && view.room.reviewable.includes(deal);
+}
+
 /** The earlier matches' reviews asked on this page, newest match first: [match, deal].
  * @param {View} view
  * @param {UiState} ui
@@ -68,7 +77,7 @@ function earlierAsked(view, ui) {
   const out = [];
   for (const key of ui.reviews.keys()) {
     const [match, deal] = key.split(":").map(Number);
-    if (match !== undefined && deal !== undefined && match !== view.room.match_number) out.push([match, deal]);
+    if (match !== undefined && deal !== undefined && !ofThisMatch(view, match, deal)) out.push([match, deal]);
   }
   return out.sort((a, b) => b[0] - a[0] || b[1] - a[1]);
 }

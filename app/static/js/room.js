@@ -17,7 +17,7 @@ import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } fro
 import { announce, clearMessage, flash, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
-import { earlierReviewButtons, renderReviews, shownReview } from "./reviewlist.js";
+import { earlierReviewButtons, ofThisMatch, renderReviews, shownReview } from "./reviewlist.js";
 import { setUpRoving } from "./roving.js";
 import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
@@ -85,7 +85,7 @@ function onMessage(message) {
     case "review": {
       ui.reviews.set(reviewKey(message.match, message.deal), message);
       // Asked before the next deal started, it comes during it: kept, and said so.
-      if (view && message.match !== view.room.match_number) {
+      if (view && !ofThisMatch(view, message.match, message.deal)) {
         flash("room-notice", t("review.ready_earlier", { n: message.deal + 1, m: message.match }));
       } else if (view && reviewKey(message.match, message.deal) !== shownReview(view)) {
         flash("room-notice", t("review.ready_late", { n: message.deal + 1 }));

@@ -13,37 +13,71 @@ defenders minimising), next to what it took.
 The output is plain JSON-ready data (``Review.to_json()``).  The function is pure and
 CPU-bound (seconds): call it off the event loop, e.g.
 ``await asyncio.to_thread(review_deal, rules, record_deal, seat, random.Random(), deadline)``,
-and cache the result with the deal.  ``deadline`` is a ``time.monotonic()`` instant; the
-time is shared out over the decisions, and a double-dummy solve that does not finish in
-its share gives ``null`` instead (it is tried again from a later trick).
+and cache the result with the deal.  ``deadline`` is a ``time.monotonic()`` instant.
+
+The double dummy comes first.  Its budget (``DD_SHARE`` of the review's time) counts the
+CPU time of the computing thread (``time.thread_time``, through ``search.CLOCKS``), so a
+busy server, which gives the worker a fraction of a core, solves as much as a quiet one;
+a wall-clock cap (``DD_WALL`` times the budget) bounds it all the same.  The decisions then
+keep their own share of wall time, however long the double dummy took.  A solve that does
+not finish in its budget is tried again from a later trick; if that does not finish
+either, the review says why (``double_dummy_skipped``: the server was busy, or the deal
+takes too long to solve).  The double dummy is the same for every seat's review of the
+deal: a caller that has it (``known``, from an earlier review) skips the solve.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.double_dummy import DoubleDummy, DoubleDummySkipped
 from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
 from app.rules.phases import Phase
 from app.rules.record import match_of_deal
 
+from . import search
 from .rollout import sides
 from .search import SearchBot, Settings, paired_difference
 from .solver import Endgame, SolveTimeout
 
 REVIEW = Settings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
                   bid_bonus=0.3)
-DD_SHARE = 0.3  # of the time, for the double-dummy solve (what it leaves goes on)
+DD_SHARE = 0.3  # of the review's time, in CPU seconds, for the double-dummy solve
+# The double dummy's wall-clock cap, in times its CPU budget: with the search pool's
+# workers all busy on two cores (three processes), a worker gets about a third of one,
+# so three times still lets it use its whole budget there.
+DD_WALL = 3.0
 DEFAULT_SECONDS = 30.0
 LATE_TRICKS = 8  # tricks left when the double dummy is tried again after a timeout
-FIRST_TRY = 0.75  # of the double dummy's time, for the solve from the first lead
+FIRST_TRY = 0.75  # of the double dummy's budget, for the solve from the first lead
 # A loss is a mistake worth showing only when it is clear of the samples' noise: above
 # NOISE_ERRORS standard errors of the paired difference, or, where there is no error to
 # go by (a bid is judged on other samples than the play), at least BID_MARGIN points.
 NOISE_ERRORS = 2.0
 BID_MARGIN = 0.5
+
+
+class Budget:
+    """A solve's stop: ``cpu`` seconds of the computing thread's CPU time, and never past
+    ``wall`` seconds of wall time (both from now, on ``search.CLOCKS``).  ``busy``: the
+    wall cap stopped it before the CPU budget was spent."""
+
+    __slots__ = ("busy", "cpu_end", "wall_end")
+
+    def __init__(self, cpu: float, wall: float) -> None:
+        self.cpu_end = search.CLOCKS.cpu() + cpu
+        self.wall_end = search.CLOCKS.wall() + wall
+        self.busy = False
+
+    def over(self) -> bool:
+        if search.CLOCKS.cpu() >= self.cpu_end:
+            return True
+        if search.CLOCKS.wall() >= self.wall_end:
+            self.busy = True
+            return True
+        return False
 
 
 class ReviewError(ValueError):
@@ -90,6 +124,7 @@ class Review:
     side_tricks: int | None = None  # what the bidder's side took (kitty trick included)
     double_dummy: int | None = None  # what it takes with perfect play (same counting)
     double_dummy_from_trick: int | None = None  # 1: from the first lead
+    double_dummy_skipped: DoubleDummySkipped | None = None  # why there is none
     points: float | None = None  # the seat's points in the deal
 
     def to_json(self) -> dict[str, Any]:
@@ -100,10 +135,12 @@ class Review:
 
 
 def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Random,
-                deadline: float | None = None) -> Review:
-    """The review of ``seat``'s decisions in ``deal`` (record shape; see the module)."""
-    start = time.monotonic()
+                deadline: float | None = None, known: DoubleDummy | None = None) -> Review:
+    """The review of ``seat``'s decisions in ``deal`` (record shape; see the module);
+    ``known``: the deal's double dummy, if an earlier review found it."""
+    start = search.CLOCKS.wall()
     end = deadline if deadline is not None else start + DEFAULT_SECONDS
+    seconds = max(0.0, end - start)
     match = _start(rules, deal)
     try:
         actions = [parse_action(a) for a in deal["actions"]]
@@ -135,10 +172,17 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
         side, _ = sides(d, d.bidder)
         bonus = _kitty_trick(d)
         review.side_tricks = sum(d.tricks_won[x] for x in range(d.n) if side >> x & 1) + bonus
-        if dd_start is not None:
-            dd_end = start + (end - start) * DD_SHARE
-            review.double_dummy, review.double_dummy_from_trick = _double_dummy(
-                dd_start, actions, seats, dd_end, review.side_tricks - bonus)
+        if known is None and dd_start is not None:
+            budget = seconds * DD_SHARE
+            found = _double_dummy(dd_start, actions, seats, budget, review.side_tricks - bonus)
+            # the decisions keep their share of wall time, however long that took
+            end = max(end, search.CLOCKS.wall() + seconds * (1 - DD_SHARE))
+            if isinstance(found, DoubleDummySkipped):
+                review.double_dummy_skipped = found
+            else:
+                known = found
+        if known is not None:
+            review.double_dummy, review.double_dummy_from_trick = known.tricks, known.from_trick
     bot = SearchBot("review", REVIEW)
     hints = _hints(deal)
     searched = [(i, at, action) for i, at, action in moments if hints.get(i) != action]
@@ -146,7 +190,7 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
         if hints.get(i) == action:
             review.decisions.append(_followed(at, action, i))
     for k, (i, at, action) in enumerate(searched):
-        now = time.monotonic()
+        now = search.CLOCKS.wall()
         share = max(0.0, (end - now) / (len(searched) - k))
         review.decisions.append(_judge(bot, at, seat, action, i, rng, now + share))
     review.decisions.sort(key=lambda x: -x.loss)
@@ -222,10 +266,11 @@ def _kitty_trick(d: Any) -> int:
     return 1 if o.kitty and o.kitty_trick and not d.amerikaner else 0
 
 
-def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
-                  end: float, guess: int) -> tuple[int | None, int | None]:
+def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int], cpu: float,
+                  guess: int) -> DoubleDummy | DoubleDummySkipped:
     """The bidder's side's tricks with perfect play from the first lead (else from a later
-    trick if that takes too long), kitty trick included; (None, None) if neither fits."""
+    trick if that takes too long), kitty trick included, in ``cpu`` seconds of CPU time
+    (``Budget``); why not, if neither fits."""
     d = at_lead.deals[-1]
     bidder = d.bidder
     assert bidder is not None
@@ -234,11 +279,11 @@ def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
     l2w = bool(o.led_two_wins)
     forced = 1 << d.called if d.called is not None and d.reveals >= 0 else 0
     solver = Endgame(d.n, d.trump, l2w, side, side, forced)
-    now = time.monotonic()
-    solver.deadline = now + (end - now) * FIRST_TRY
+    first = Budget(cpu * FIRST_TRY, cpu * FIRST_TRY * DD_WALL)
+    solver.stop = first.over
     try:
         future = solver.value(d.hands, d.leader, d.trick_cards, guess)
-        return future + _kitty_trick(d), 1
+        return DoubleDummy(future + _kitty_trick(d), 1)
     except SolveTimeout:
         pass
     # Again from the trick where LATE_TRICKS are left, after the real play so far.
@@ -250,15 +295,19 @@ def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int],
             break
         late.apply(s, action)
     if ld.turn is None:
-        return None, None
+        return DoubleDummySkipped.BUSY if first.busy else DoubleDummySkipped.TOO_LONG
+    rest = cpu * (1 - FIRST_TRY)
+    second = Budget(rest, rest * DD_WALL)
     solver = Endgame(ld.n, ld.trump, l2w, side, side)
-    solver.deadline = end
+    solver.stop = second.over
     try:
         future = solver.value(ld.hands, ld.turn, [])
     except SolveTimeout:
-        return None, None
+        return DoubleDummySkipped.BUSY if first.busy or second.busy \
+            else DoubleDummySkipped.TOO_LONG
     won = sum(ld.tricks_won[x] for x in range(ld.n) if side >> x & 1)
-    return won + future + _kitty_trick(ld), ld.tricks_played + 1
+    return DoubleDummy(won + future + _kitty_trick(ld), ld.tricks_played + 1)
 
 
-__all__ = ["Decision", "Review", "ReviewError", "review_deal"]
+__all__ = ["Budget", "Decision", "DoubleDummy", "DoubleDummySkipped", "Review", "ReviewError",
+           "review_deal"]

@@ -17,7 +17,6 @@ led suit when you can, a led joker lets anything follow and wins, a led two wins
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
@@ -29,14 +28,14 @@ _SUIT_BASE = tuple(13 * (c // 13) for c in range(52))  # card -> the first card 
 
 
 class SolveTimeout(Exception):
-    """The solver's ``deadline`` passed before it had an answer."""
+    """The solver's ``stop`` said stop before it had an answer."""
 
 
 class Endgame:
     """One solver per deal position family: the rules and the objective are fixed, the
     transposition table is shared across every ``value`` call on the same deal."""
 
-    __slots__ = ("counted", "deadline", "forced", "l2w", "maxers", "n", "nodes", "strengths",
+    __slots__ = ("counted", "forced", "l2w", "maxers", "n", "nodes", "stop", "strengths",
                  "suit_base", "table", "twos")
 
     def __init__(self, players: int, trump: int | None, led_two_wins: bool,
@@ -51,9 +50,10 @@ class Endgame:
         self.forced = forced  # the called card's bit while trick one is in play
         self.table: dict[tuple[int, ...], tuple[int, int]] = {}
         self.nodes = 0
-        # A ``time.monotonic()`` instant after which ``value`` raises SolveTimeout (None:
-        # never; the endgames of the bots' searches are small enough not to need one).
-        self.deadline: float | None = None
+        # Asked every 1024 nodes: ``True`` ends the solve (``value`` raises SolveTimeout).
+        # None: never asked (the endgames of the bots' searches are small enough not to
+        # need it; a review's double dummy counts its budget with it, review.py).
+        self.stop: Callable[[], bool] | None = None
 
     # -- the public question -------------------------------------------------------
 
@@ -144,8 +144,7 @@ class Endgame:
     def _trick(self, hands: list[int], leader: int, alpha: int, beta: int, left: int) -> int:
         """The value of the rest of the deal with ``leader`` to lead, ``left`` tricks."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 1023 \
-                and time.monotonic() > self.deadline:
+        if self.stop is not None and not self.nodes & 1023 and self.stop():
             raise SolveTimeout
         if left == 0:
             return 0

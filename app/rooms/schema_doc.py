@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from app.bot_levels import BotLevel
+from app.double_dummy import DoubleDummySkipped
 from app.rules import wire
 from app.rules.outcomes import AllPassedOutcome, Outcome, VoidReason
 from app.rules.phases import Phase
@@ -60,7 +61,7 @@ SECTIONS: list[tuple[str, list[type]]] = [
 ENUMS: list[type[Enum]] = [
     Phase, Outcome, VoidReason, AllPassedOutcome, wire_enums.BotPace, wire_enums.Reaction,
     wire_enums.ChatKind, wire_enums.SeatEventKind, wire_enums.TableLine, wire_enums.CountdownKind,
-    wire_enums.ErrorCode, wire_enums.CloseCode, BotLevel]
+    wire_enums.ErrorCode, wire_enums.CloseCode, BotLevel, DoubleDummySkipped]
 
 
 @dataclass(frozen=True)

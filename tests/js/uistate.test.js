@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { newUiState, reviewKey, toggleDiscard } from "../../app/static/js/uistate.js";
-import { mayAsk, shownReview } from "../../app/static/js/reviewlist.js";
+import { mayAsk, ofThisMatch, shownReview } from "../../app/static/js/reviewlist.js";
 import { Phase } from "../../app/static/js/protocol.js";
 import { makeView } from "./helpers.js";
 
@@ -34,6 +34,16 @@ test("a review may be asked once, and again only after it failed", () => {
   ui.reviews.set(key, { type: "review", match: 1, deal: 0, seat: 0,
     review: { error: "the review could not be made", busy: true } });
   assert.ok(mayAsk(ui, key), "failed: ask again");
+});
+
+test("a review is of the match on the table or of an earlier one (also the last, in the lobby)", () => {
+  const playing = makeView({ phase: Phase.PLAY });
+  playing.room = { ...playing.room, match_number: 2, reviewable: [0, 2] };
+  assert.ok(ofThisMatch(playing, 2, 2));
+  assert.ok(!ofThisMatch(playing, 1, 2), "match 1 is an earlier one");
+  const lobby = makeView({ phase: Phase.LOBBY });
+  lobby.room = { ...lobby.room, match_number: 2, reviewable: [] };
+  assert.ok(!ofThisMatch(lobby, 2, 0), "back in the lobby, match 2 is in the history");
 });
 
 test("choosing discards: at most the count, a second press puts a card back, complete at the count", () => {

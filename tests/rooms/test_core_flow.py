@@ -299,11 +299,11 @@ def test_a_review_of_any_finished_deal_may_be_asked_while_the_match_goes_on() ->
     assert asked[0].record["actions"], "the deal as it was played"
     review = {"seat": 0, "decisions": [], "bidder": None, "contract": None,
               "side_tricks": None, "double_dummy": None, "double_dummy_from_trick": None,
-              "points": 0.0, "total_loss": 0.0}
+              "double_dummy_skipped": None, "points": 0.0, "total_loss": 0.0}
     step = t.handle(ReviewReady(0, 1, first, review))  # type: ignore[arg-type]
     frames = [f for f in t.frames_to(ann, step) if f["type"] == "review"]
     assert frames == [{"type": "review", "match": 1, "deal": first, "seat": 0,
                        "review": review}]
     t.refused(ann, {"type": "review", "deal": first + 1}, "wrong_phase")  # being played
-    t.refused(ann, {"type": "review", "deal": 99}, "wrong_phase")
+    t.refused(ann, {"type": "review", "deal": 99}, "no_deal")
     t.refused(ann, {"type": "review", "deal": -1}, "bad_message")

@@ -14,6 +14,7 @@ from typing import NotRequired
 from pydantic import JsonValue
 from typing_extensions import TypedDict
 
+from app.double_dummy import DoubleDummy
 from app.rules import Action, Match, RuleSet
 
 from .frames import ActionJson, Frame, JoinedRoom, JsonObject, ReviewPayload
@@ -163,9 +164,25 @@ class AskReview:
     deal: int
     rules: RuleSet
     record: JsonObject        # the deal in the game record's shape
+    double_dummy: DoubleDummy | None = None  # the deal's, when an earlier review found it
 
 
-Effect = Send | Close | Think | AskHint | AskReview
+@dataclass(frozen=True, slots=True)
+class AskEarlierReview:
+    """As ``AskReview``, for deal ``deal`` of the room's earlier match ``match``, which
+    the room no longer holds: the adapter reads the deal and its rules from the match's
+    stored record (GAME-RECORD.md), adds ``hints`` (the practice hints this seat was given
+    in it, by action index), and hands back ``ReviewReady`` (a failed one if the record is
+    gone)."""
+
+    seat: int
+    match: int
+    deal: int
+    hints: dict[str, ActionJson]
+    double_dummy: DoubleDummy | None = None
+
+
+Effect = Send | Close | Think | AskHint | AskReview | AskEarlierReview
 
 
 @dataclass(slots=True)

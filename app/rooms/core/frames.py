@@ -14,6 +14,7 @@ from typing import Annotated, Literal, NotRequired
 from pydantic import JsonValue, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from app.double_dummy import DoubleDummySkipped
 from app.rules.actions import BidValue
 from app.rules.phases import Phase
 from app.rules.wire import FORBID, GameEventWire, WireView
@@ -100,6 +101,8 @@ class MatchSummary(TypedDict):
     score_sheet: list[list[int]]
     totals: list[int]
     winners: list[int]
+    # (Absent from a match logged before earlier matches could be reviewed: none may be.)
+    reviewable: NotRequired[list[int]]  # deals to review (score_sheet row i: deal reviewable[i])
 
 
 @with_config(FORBID)
@@ -132,7 +135,7 @@ class RoomInfo(TypedDict):
     match_number: int
     record_available: bool
     history: list[MatchSummary]  # the room's finished matches, newest last
-    reviewable: list[int]     # the match's deals a review may be asked of (their indices)
+    reviewable: list[int]     # this match's deals a review may be asked of (their indices)
 
 
 @with_config(FORBID)
@@ -259,6 +262,7 @@ class Review(TypedDict):
     side_tricks: int | None   # what the bidder's side took (kitty trick included)
     double_dummy: int | None  # what it takes with perfect play (same counting)
     double_dummy_from_trick: int | None  # 1: from the first lead
+    double_dummy_skipped: DoubleDummySkipped | None  # why none (null: there is; or no contract)
     points: float | None      # the seat's points in the deal
     total_loss: float         # the sum of the decisions' losses
 

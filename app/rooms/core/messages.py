@@ -110,10 +110,12 @@ class React(_Strict):
 
 class ReviewAsk(_Strict):
     """Seated person: review my decisions in a finished deal of this match (one of
-    ``view.room.reviewable``; by default the last)."""
+    ``view.room.reviewable``; by default the last), or of an earlier match of the room
+    (``match``: one of ``view.room.history``, ``deal`` one of its ``reviewable``)."""
 
     type: Literal["review"]
     deal: Annotated[int, Field(ge=0)] | None = None  # its index in the match (void deals count)
+    match: Annotated[int, Field(ge=1)] | None = None  # the match's number (null: this match)
 
 
 class Rematch(_Strict):

@@ -2,48 +2,110 @@
 it (the strong bot's choice at each and what it was worth, and the deal's double-dummy
 result; app/bots/review.py).  It is computed off the event loop, only on request, and
 kept with the room so that asking again, or from another tab, costs nothing.
+
+Any finished deal of this match may be reviewed at any time of it, and any of an earlier
+match of the room (``view.room.history``, each with its ``reviewable`` deals): the room
+no longer holds that match, so the adapter reads the deal from its stored record
+(``AskEarlierReview``).  The double dummy is the same for every seat's review of a deal:
+the first review that finds it leaves it with the room, and the next reviews of that deal
+are handed it rather than solving it again.
 """
 
 from __future__ import annotations
 
 from typing import cast
 
+from app.double_dummy import DoubleDummy
 from app.rules.record import deal_to_record
 
-from .effects import AskReview, HintPayload, Send
+from .effects import AskEarlierReview, AskReview, HintPayload, Send
 from .errors import RoomError
-from .frames import HintFrame, JsonObject, ReviewFrame, ReviewPayload
-from .state import Draft, ReviewKey, Runtime
+from .frames import HintFrame, JsonObject, MatchSummary, ReviewFrame, ReviewPayload
+from .state import DealKey, Draft, ReviewKey, Runtime
 from .views import reviewable
 
 KEEP = 32  # reviews kept per room (a review is a few kilobytes)
+KEEP_DOUBLE_DUMMIES = 64  # deals' double dummies kept per room (a few bytes each)
+HINTED_MATCHES = 3  # practice: the matches whose hints a review reads (this one included)
 
 
-def ask(d: Draft, seat: int | None, index: int | None = None) -> None:
-    """Review ``seat``'s decisions in deal ``index`` of the match (``None``: the last),
-    sent when ready; at any time of the match, so a review asked late is never lost."""
+def ask(d: Draft, seat: int | None, index: int | None = None,
+        match_number: int | None = None) -> None:
+    """Review ``seat``'s decisions in deal ``index`` (``None``: the last) of match
+    ``match_number`` (``None``: this one), sent when ready; at any time, so that a
+    review asked late is never lost."""
     if seat is None:
         raise RoomError("not_seated", "a review is of your own decisions: take a seat")
+    state = d.state
+    match = state.match
+    if match is not None and match_number in (None, state.match_number):
+        _ask_this_match(d, seat, index)
+        return
+    if match_number is None:
+        raise RoomError("wrong_phase", "a review is for a finished deal of a match")
+    summary = next((h for h in state.history if h["number"] == match_number), None)
+    if summary is None:
+        raise RoomError("no_record", f"this room has no finished match number {match_number}"
+                        " to review")
+    deals = summary.get("reviewable", [])
+    index = deals[-1] if index is None and deals else index
+    if index is None or index not in deals:
+        raise RoomError("no_deal", _no_deal(summary, index))
+    if seat >= len(summary["players"]):
+        raise RoomError("not_seated", f"you had no seat in match {match_number}")
+    key = (match_number, index, seat)
+    if _sent_or_asked(d, key):
+        return
+    hints = d.rt.hinted.get((match_number, index), {})
+    d.emit(AskEarlierReview(seat, match_number, index,
+                            {str(i): a for i, a in hints.items()},
+                            d.rt.double_dummies.get((match_number, index))))
+
+
+def _no_deal(summary: MatchSummary, index: int | None) -> str:
+    n = summary["number"]
+    if "reviewable" not in summary:
+        return f"match {n} was played before earlier matches could be reviewed"
+    if index is None:
+        return f"match {n} has no played deal to review"
+    return f"match {n} has no played deal {index + 1} to review"
+
+
+def _ask_this_match(d: Draft, seat: int, index: int | None) -> None:
     state, rt = d.state, d.rt
     match = state.match
-    last = None if match is None else len(match.deals) - 1
+    assert match is not None
+    last = len(match.deals) - 1
     index = last if index is None else index
-    if match is None or index is None or index not in reviewable(match):
-        raise RoomError("wrong_phase", "a review is for a finished deal of this match")
-    deal = match.deals[index]
+    if index not in reviewable(match):
+        if 0 <= index <= last and not match.deals[index].over:
+            raise RoomError("wrong_phase", "a review is for a finished deal: this one is "
+                            "being played")
+        raise RoomError("no_deal", f"this match has no played deal {index + 1} to review")
     if index == last and state.seats[seat].takeover:
         raise RoomError("not_your_turn", "you did not play this deal")
     key = (state.match_number, index, seat)
+    if _sent_or_asked(d, key):
+        return
+    record: JsonObject = deal_to_record(match.deals[index])
+    hints = rt.hinted.get((key[0], key[1]))
+    if hints:  # the practice hints this seat was given (only a practice table has any)
+        record["hints"] = {str(i): cast(JsonObject, a) for i, a in hints.items()}
+    d.emit(AskReview(seat, key[0], key[1], state.rules, record,
+                     rt.double_dummies.get((key[0], key[1]))))
+
+
+def _sent_or_asked(d: Draft, key: ReviewKey) -> bool:
+    """Send the review kept for ``key``, or note it asked; whether it needs no work."""
+    rt = d.rt
     cached = rt.reviews.get(key)
     if cached is not None:
-        d.emit(Send(rt.conns_of_seat(seat), frame(key, cached)))
-    elif key not in rt.reviews_asked:
-        rt.reviews_asked.add(key)
-        record: JsonObject = deal_to_record(deal)
-        hints = rt.hinted.get((key[0], key[1]))
-        if hints:  # the practice hints this seat was given (only a practice table has any)
-            record["hints"] = {str(i): cast(JsonObject, a) for i, a in hints.items()}
-        d.emit(AskReview(seat, key[0], key[1], state.rules, record))
+        d.emit(Send(rt.conns_of_seat(key[2]), frame(key, cached)))
+        return True
+    if key in rt.reviews_asked:
+        return True  # on its way
+    rt.reviews_asked.add(key)
+    return False
 
 
 def ready(d: Draft, seat: int, match_number: int, deal: int, review: ReviewPayload) -> None:
@@ -54,9 +116,21 @@ def ready(d: Draft, seat: int, match_number: int, deal: int, review: ReviewPaylo
         rt.reviews_asked.discard(key)
     else:
         _keep(rt, key, review)
+        tricks, first = review["double_dummy"], review["double_dummy_from_trick"]
+        if tricks is not None and first is not None:
+            _keep_double_dummy(rt, (match_number, deal), DoubleDummy(tricks, first))
     conns = rt.conns_of_seat(seat)
     if conns:
         d.emit(Send(conns, frame(key, review)))
+
+
+def _keep_double_dummy(rt: Runtime, key: DealKey, found: DoubleDummy) -> None:
+    old = rt.double_dummies.get(key)
+    if old is not None and old.from_trick <= found.from_trick:
+        return  # the one kept is as good (from the first lead, or from an earlier trick)
+    rt.double_dummies[key] = found
+    while len(rt.double_dummies) > KEEP_DOUBLE_DUMMIES:
+        del rt.double_dummies[next(iter(rt.double_dummies))]  # the oldest
 
 
 def _keep(rt: Runtime, key: ReviewKey, review: ReviewPayload) -> None:
@@ -82,8 +156,8 @@ def hint_ready(d: Draft, seat: int, game: int, hint: HintPayload) -> None:
     if match is not None and match.deal is not None:
         # the action this hint is for: the deal's next (a review reads it by that index)
         key = (d.state.match_number, len(match.deals) - 1)
-        for old in [k for k in d.rt.hinted if k[0] != key[0]]:
-            del d.rt.hinted[old]  # an earlier match's: no longer reviewable
+        for old in [k for k in d.rt.hinted if k[0] <= key[0] - HINTED_MATCHES]:
+            del d.rt.hinted[old]  # a match long gone: bounded memory
         d.rt.hinted.setdefault(key, {})[match.deal.action_count] = hint["action"]
     conns = d.rt.conns_of_seat(seat)
     if conns:  # (kept for a connection that comes back: ``_resend_hint``)

@@ -144,8 +144,8 @@ def _received(d: Draft, conn: int, message: RoomMessage) -> None:
             lobby.seat_bot(d, seat, target, level)
         case SettingsMessage():
             lobby.settings(d, seat, message)
-        case ReviewAsk(deal=deal):
-            reviews.ask(d, seat, deal)
+        case ReviewAsk(deal=deal, match=match_number):
+            reviews.ask(d, seat, deal, match_number)
         case Rematch():
             flow.rematch(d, seat)
         case Again():
@@ -220,7 +220,7 @@ def _settle_match(d: Draft) -> bool:
         d.record(HistoryAdded(match={
             "number": state.match_number, "players": names,
             "score_sheet": [list(p) for p in match.scored], "totals": list(match.totals),
-            "winners": list(match.winners)}))
+            "winners": list(match.winners), "reviewable": views.reviewable(match)}))
     current = match.deal
     if (phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER) and current
             and not current.action_count):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 
 from app.bot_levels import ALIASES, BOT_LEVELS, DEFAULT_SEAT_BOT
+from app.double_dummy import DoubleDummy
 from app.rules import Action, Event, Match, RuleSet
 from app.rules.cards import mask_of_ids
 from app.rules.deal import DealState
@@ -95,6 +96,7 @@ class Conn:
     seat: int | None
 
 
+DealKey = tuple[int, int]  # match number, deal index
 ReviewKey = tuple[int, int, int]  # match number, deal index, seat
 
 
@@ -115,11 +117,13 @@ class Runtime:
     timed_out: int | None = None     # the game at which a person's time ran out
     hint: HintFrame | None = None    # practice: the hint for the current game
     hint_asked: int | None = None
-    # practice: the hints of the match's deals, (match, deal) -> {action index: action},
-    # so that a review never calls a followed hint a mistake
-    hinted: dict[tuple[int, int], dict[int, ActionJson]] = field(default_factory=dict)
+    # practice: the hints of the last matches' deals, (match, deal) -> {action index:
+    # action}, so that a review never calls a followed hint a mistake
+    hinted: dict[DealKey, dict[int, ActionJson]] = field(default_factory=dict)
     reviews: dict[ReviewKey, ReviewPayload] = field(default_factory=dict)  # made, kept
     reviews_asked: set[ReviewKey] = field(default_factory=set)
+    # the deals' double dummies the reviews found: the same for every seat's review
+    double_dummies: dict[DealKey, DoubleDummy] = field(default_factory=dict)
     wire_memo: WireMemo = field(default_factory=WireMemo)  # hands and tricks on the wire
 
     def connected_seats(self) -> set[int]:

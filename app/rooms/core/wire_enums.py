@@ -123,7 +123,8 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"  # HTTP: the body is not JSON or not of the right shape
     UNAUTHORIZED = "unauthorized"  # HTTP: no valid seat token for the record
     MATCH_NOT_OVER = "match_not_over"  # HTTP: no match of the room has finished yet
-    NO_RECORD = "no_record"  # HTTP: the room has no finished match of that number
+    NO_RECORD = "no_record"  # no finished match of that number (HTTP: its record; a review)
+    NO_DEAL = "no_deal"  # a review: that match has no finished, played deal of that index
     NOT_FOUND = "not_found"  # HTTP: unknown path
     METHOD_NOT_ALLOWED = "method_not_allowed"  # HTTP: the path does not take this method
     HTTP_ERROR = "http_error"  # HTTP: any other refusal of the web framework

@@ -19,7 +19,9 @@ from typing import Any, Protocol
 
 import orjson
 
+from app.double_dummy import DoubleDummy
 from app.rooms.core.effects import (
+    AskEarlierReview,
     AskHint,
     AskReview,
     BotMoved,
@@ -34,7 +36,7 @@ from app.rooms.core.effects import (
     Tick,
 )
 from app.rooms.core.errors import RoomError, unavailable
-from app.rooms.core.frames import error_frame
+from app.rooms.core.frames import ReviewPayload, error_frame
 from app.rooms.core.records import Acted
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
@@ -154,8 +156,11 @@ class RoomRunner:
                 case AskHint(seat=seat, game=game, match=match):
                     self._spawn(self._hint(seat, game, match))
                 case AskReview(seat=seat, match=match_number, deal=deal, rules=rules,
-                               record=record):
-                    self._spawn(self._review(seat, match_number, deal, rules, record))
+                               record=record, double_dummy=known):
+                    self._spawn(self._review(seat, match_number, deal, rules, record, known))
+                case AskEarlierReview(seat=seat, match=match_number, deal=deal, hints=hints,
+                                      double_dummy=known):
+                    self._spawn(self._earlier_review(seat, match_number, deal, hints, known))
                 case Close(conn=conn_id, code=code):
                     conn = self.conns.get(conn_id)
                     if conn is not None:
@@ -217,15 +222,38 @@ class RoomRunner:
             await self._quietly(HintReady(seat, game, hint))
 
     async def _review(self, seat: int, match_number: int, deal: int, rules: RuleSet,
-                      record: dict[str, Any]) -> None:
+                      record: dict[str, Any], known: DoubleDummy | None) -> None:
         try:
             review = await self.thinkers.review(rules, record, seat, self.code,
-                                                self._address_of(seat))
+                                                self._address_of(seat), known)
         except Exception:
             log.exception("room %s: the review failed", self.code)
             review = {"error": "the review could not be made"}
         if not self.closed:
             await self._quietly(ReviewReady(seat, match_number, deal, review))
+
+    async def _earlier_review(self, seat: int, match_number: int, deal: int,
+                              hints: dict[str, Any], known: DoubleDummy | None) -> None:
+        """The review of a deal of an earlier match, read from the match's stored record."""
+        failed: ReviewPayload | None = None
+        try:
+            record = await self.store.load_record(self.code, match_number)
+        except StoreError as exc:
+            log.warning("room %s: the record of match %d was not read (%s)", self.code,
+                        match_number, exc)
+            record, failed = None, {"error": "the match's record could not be read now",
+                                    "busy": True}
+        found = thinking.deal_of_record(record, deal)
+        if found is None:
+            if failed is None:
+                failed = {"error": f"the record of match {match_number} is no longer kept"}
+            if not self.closed:
+                await self._quietly(ReviewReady(seat, match_number, deal, failed))
+            return
+        rules, data = found
+        if hints:
+            data["hints"] = hints
+        await self._review(seat, match_number, deal, rules, data, known)
 
     def _address_of(self, seat: int) -> str:
         """The address of a connection of ``seat`` (whose hints and reviews these are)."""

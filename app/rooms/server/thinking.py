@@ -24,9 +24,10 @@ from typing import Any, TypeVar, cast
 
 from app.bots import choose_action
 from app.bots.hints import explain
-from app.bots.review import review_deal
+from app.bots.review import DD_SHARE, DD_WALL, review_deal
+from app.double_dummy import DoubleDummy
 from app.rooms.core.effects import HintPayload
-from app.rooms.core.frames import ActionJson, ReviewPayload
+from app.rooms.core.frames import ActionJson, JsonObject, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import deal_to_record, match_of_deal
 from app.web import metrics
@@ -39,6 +40,9 @@ T = TypeVar("T")
 QUICK_LEVELS = frozenset({"random", "easy", "heuristic"})
 HINT_SECONDS = 0.5     # a practice hint's search
 REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give good figures)
+# A review's worker is killed past this: its double dummy may take up to DD_WALL times its
+# share on a busy server, and the decisions keep theirs after it (app/bots/review.py).
+REVIEW_HARD_SECONDS = REVIEW_SECONDS * (1 + DD_SHARE * (DD_WALL - 1)) + 10.0
 WORKERS = 2            # processes for the searches (this machine's cores)
 BOT_WAIT_SECONDS = 1.0  # a bot move waits this long for a free worker, then the quick bot
 BOT_HARD_SECONDS = 5.0  # a bot move's worker is killed past this (the search stops at 1 s)
@@ -117,10 +121,28 @@ def quick_hint(match: Match, seat: int) -> HintPayload:
     return easy_hint(SeatView(match, seat))
 
 
-def review_job(rules: RuleSet, deal: dict[str, Any], seat: int) -> ReviewPayload:
+def review_job(rules: RuleSet, deal: dict[str, Any], seat: int,
+               known: DoubleDummy | None = None) -> ReviewPayload:
     deadline = time.monotonic() + REVIEW_SECONDS
-    review = review_deal(rules, deal, seat, random.Random(), deadline).to_json()
+    review = review_deal(rules, deal, seat, random.Random(), deadline, known).to_json()
     return cast(ReviewPayload, review)
+
+
+def deal_of_record(record: JsonObject | None, deal: int) -> tuple[RuleSet, JsonObject] | None:
+    """The rules and deal ``deal`` (record shape) of a stored game record, or ``None`` if
+    there is none (the record gone, or not holding that deal: a damaged store)."""
+    if record is None:
+        return None
+    try:
+        deals = record["deals"]
+        rules = RuleSet.shared(record["rules"])
+        data = deals[deal]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError, ValueError):
+        log.exception("a stored record has no deal %d", deal)
+        return None
+    if not isinstance(data, dict):
+        return None
+    return rules, dict(data)
 
 
 class Thinkers:
@@ -171,11 +193,11 @@ class Thinkers:
             return await self._run(quick_hint, match, seat)
 
     async def review(self, rules: RuleSet, deal: dict[str, Any], seat: int, room: str = "",
-                     address: str = "") -> ReviewPayload:
+                     address: str = "", known: DoubleDummy | None = None) -> ReviewPayload:
         try:
             review: ReviewPayload = await self.pool.run(
-                Lane.REVIEW, review_job, rules, deal, seat, room=room, address=address,
-                hard=REVIEW_SECONDS + 10.0)
+                Lane.REVIEW, review_job, rules, deal, seat, known, room=room,
+                address=address, hard=REVIEW_HARD_SECONDS)
             return review
         except PoolBusy as exc:
             return {"error": str(exc), "busy": True}

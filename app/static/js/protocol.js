@@ -218,8 +218,10 @@ export const ErrorCode = Object.freeze({
   UNAUTHORIZED: "unauthorized",
   /** HTTP: no match of the room has finished yet */
   MATCH_NOT_OVER: "match_not_over",
-  /** HTTP: the room has no finished match of that number */
+  /** no finished match of that number (HTTP: its record; a review) */
   NO_RECORD: "no_record",
+  /** a review: that match has no finished, played deal of that index */
+  NO_DEAL: "no_deal",
   /** HTTP: unknown path */
   NOT_FOUND: "not_found",
   /** HTTP: the path does not take this method */
@@ -268,6 +270,15 @@ export const BotLevel = Object.freeze({
   STRONG: "strong",
 });
 /** @typedef {typeof BotLevel[keyof typeof BotLevel]} BotLevelValue */
+
+/** Why a deal review has no double-dummy line (its `double_dummy_skipped`). */
+export const DoubleDummySkipped = Object.freeze({
+  /** the server was busy: the solve's wall-clock cap came first */
+  BUSY: "busy",
+  /** the deal takes longer to solve than the review's budget */
+  TOO_LONG: "too_long",
+});
+/** @typedef {typeof DoubleDummySkipped[keyof typeof DoubleDummySkipped]} DoubleDummySkippedValue */
 
 /** A connected person's time per move, in seconds (0: no limit). */
 export const TURN_SECONDS = Object.freeze(/** @type {const} */ ([0, 30, 60, 120]));
@@ -589,6 +600,7 @@ export const LIMITS = Object.freeze({
  * @property {Array<Array<number>>} score_sheet
  * @property {Array<number>} totals
  * @property {Array<number>} winners
+ * @property {Array<number>} [reviewable] deals to review (score_sheet row i: deal reviewable[i])
  */
 
 /**
@@ -663,15 +675,17 @@ export const LIMITS = Object.freeze({
  * @property {(number | null)} side_tricks what the bidder's side took (kitty trick included)
  * @property {(number | null)} double_dummy what it takes with perfect play (same counting)
  * @property {(number | null)} double_dummy_from_trick 1: from the first lead
+ * @property {(DoubleDummySkippedValue | null)} double_dummy_skipped why none (null: there is; or no contract)
  * @property {(number | null)} points the seat's points in the deal
  * @property {number} total_loss the sum of the decisions' losses
  */
 
 /**
- * Seated person: review my decisions in a finished deal of this match (one of `view.room.reviewable`; by default the last).
+ * Seated person: review my decisions in a finished deal of this match (one of `view.room.reviewable`; by default the last), or of an earlier match of the room (`match`: one of `view.room.history`, `deal` one of its `reviewable`).
  * @typedef {object} ReviewAsk
  * @property {"review"} type
  * @property {(number | null)} [deal] its index in the match (void deals count)
+ * @property {(number | null)} [match] the match's number (null: this match)
  */
 
 /**
@@ -732,7 +746,7 @@ export const LIMITS = Object.freeze({
  * @property {number} match_number
  * @property {boolean} record_available
  * @property {Array<MatchSummary>} history the room's finished matches, newest last
- * @property {Array<number>} reviewable the match's deals a review may be asked of (their indices)
+ * @property {Array<number>} reviewable this match's deals a review may be asked of (their indices)
  */
 
 /**

@@ -7,7 +7,7 @@
 import { cardInSentence, pluralKey, t, tn } from "./i18n.js";
 import { bidText } from "./table.js";
 import { el } from "./dom.js";
-import { Phase } from "./protocol.js";
+import { DoubleDummySkipped, Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 /** @typedef {import("./payloads.js").Reason} Reason */
@@ -91,7 +91,9 @@ export function reviewContent(message) {
   } else if (r.double_dummy !== null) {
     box.push(el("p", "", tn("review.double_dummy", r.double_dummy, { n: r.double_dummy, took: r.side_tricks })));
   } else if (r.bidder !== null && r.side_tricks !== null) {
-    box.push(el("p", "hint", t("review.double_dummy_skipped")));
+    // why not: the server was busy, or the deal takes longer to solve than the review has
+    box.push(el("p", "hint", t(r.double_dummy_skipped === DoubleDummySkipped.BUSY
+      ? "review.double_dummy_busy" : "review.double_dummy_skipped")));
   }
   const clear = clearLosses(r.decisions);
   if (!clear.length) return [...box, el("p", "", t("review.none"))];

@@ -17,7 +17,7 @@ import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } fro
 import { announce, clearMessage, flash, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
-import { renderReviews, shownReview } from "./reviewlist.js";
+import { earlierReviewButtons, ofThisMatch, renderReviews, shownReview } from "./reviewlist.js";
 import { setUpRoving } from "./roving.js";
 import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
@@ -85,7 +85,9 @@ function onMessage(message) {
     case "review": {
       ui.reviews.set(reviewKey(message.match, message.deal), message);
       // Asked before the next deal started, it comes during it: kept, and said so.
-      if (view && reviewKey(message.match, message.deal) !== shownReview(view)) {
+      if (view && !ofThisMatch(view, message.match, message.deal)) {
+        flash("room-notice", t("review.ready_earlier", { n: message.deal + 1, m: message.match }));
+      } else if (view && reviewKey(message.match, message.deal) !== shownReview(view)) {
         flash("room-notice", t("review.ready_late", { n: message.deal + 1 }));
       }
       render();
@@ -225,8 +227,10 @@ const clicks = {
   review: (b) => {
     if (!view) return;
     const deal = Number(b.dataset.deal);
-    ui.reviews.set(reviewKey(view.room.match_number, deal), null);
-    send({ type: "review", deal });
+    // an earlier match's deal (from the earlier matches' panel), or one of this match
+    const match = b.dataset.match ? Number(b.dataset.match) : view.room.match_number;
+    ui.reviews.set(reviewKey(match, deal), null);
+    send({ type: "review", deal, match });
     render();
   },
   again: () => send({ type: "again" }),
@@ -349,7 +353,8 @@ function render() {
   renderLobby(view, meta, ui);
   renderDealLog(view);
   renderSettingsBox(view);
-  renderScoreSheet(view);
+  const shown = view;  // (the closure below runs now, with this view)
+  renderScoreSheet(view, (match) => earlierReviewButtons(shown, ui, match));
   renderReviews(view, ui);
   renderChat(view);
   renderJoinPanel();

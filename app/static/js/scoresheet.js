@@ -10,6 +10,7 @@ import { labelPositions, runningTotals, tieOffsets } from "./scores.js";
 import { Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
+/** @typedef {((match: import("./protocol.js").MatchSummary) => HTMLElement | null) | null} Extra */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -166,8 +167,9 @@ function chart(view, totals, names = null) {
 let historyOpen = false;
 
 /** The room's earlier matches (view.room.history), newest first.
- * @param {View} view */
-function history(view) {
+ * @param {View} view
+ * @param {Extra} extra */
+function history(view, extra) {
   const matches = (view.room.history || []).slice().reverse();
   const seated = view.room.your_seat !== null && view.room.your_seat !== undefined;
   if (!matches.length) return null;
@@ -189,6 +191,8 @@ function history(view) {
         { label: t("scores.match_sheet", { n: match.number }) }));
       part.append(chart(view, totals, match.players));
     }
+    const more = extra ? extra(match) : null;  // the deals' review buttons (reviewlist.js)
+    if (more) part.append(more);
     if (seated) {
       const download = el("button", "", t("scores.match_download", { n: match.number }));
       download.type = "button";
@@ -201,12 +205,13 @@ function history(view) {
   return box;
 }
 
-/** @param {View} view */
-export function renderScoreSheet(view) {
+/** @param {View} view
+ * @param {Extra} [extra] what an earlier match's part adds after its sheet */
+export function renderScoreSheet(view, extra = null) {
   const section = byId("scores");
   const box = byId("score-sheet");
   const sheet = view.score_sheet || [];
-  const past = history(view);
+  const past = history(view, extra);
   section.hidden = view.phase === Phase.LOBBY && !sheet.length && !past;
   // What every sheet's table holds, said once for all of them (their aria-describedby).
   const about = el("p", "sr-only", t("scores.caption"));

@@ -2,7 +2,8 @@
 
 ``take_turn`` looks at what the page offers right now and does the obvious thing: bid the
 lowest legal number (or pass), pick discards until ``Discard`` is enabled, pick a lead and
-call the first offered card, or play the first enabled card.
+call the first offered card, or play the first enabled card.  The names are the page's
+language's (its catalogue, words.py): a page in Norwegian or French plays as well.
 """
 
 from __future__ import annotations
@@ -14,46 +15,61 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from .words import Words, of
+
 BID = re.compile(r"^Bid \d+$")
 CALL = re.compile(r"^(Call .+|Play alone)$")
 SHORT = 1500  # ms: an element may vanish when the next state arrives
 
 
-def hand(page: Any) -> Any:
-    return page.get_by_role("region", name="Your hand")
+def bid_names(words: Words) -> re.Pattern[str]:
+    return words.pattern("bid.number", n=r"\d+")
 
 
-def enabled_cards(page: Any) -> Any:
-    return hand(page).get_by_role("button", disabled=False)
+def call_names(words: Words) -> re.Pattern[str]:
+    call, alone = words.pattern("lead.call"), words.pattern("lead.alone")
+    return re.compile(f"{call.pattern}|{alone.pattern}")
+
+
+def hand(page: Any, words: Words | None = None) -> Any:
+    return page.get_by_role("region", name=(words or of(page)).t("room.your_hand"))
+
+
+def enabled_cards(page: Any, words: Words | None = None) -> Any:
+    return hand(page, words).get_by_role("button", disabled=False)
 
 
 def deal_over(page: Any) -> bool:
-    return bool(page.get_by_role("button", name="Next deal").is_visible()
-                or page.get_by_role("button", name="Download record").is_visible())
+    words = of(page)
+    return bool(page.get_by_role("button", name=words.t("result.next_deal"), exact=True)
+                .is_visible()
+                or page.get_by_role("button", name=words.t("result.download"), exact=True)
+                .is_visible())
 
 
 def take_turn(page: Any, *, bid: bool) -> str | None:
     """Do one thing if it is this page's turn; return what was done (None: nothing)."""
     try:
-        pass_button = page.get_by_role("button", name="Pass", exact=True)
+        words = of(page)
+        pass_button = page.get_by_role("button", name=words.t("bid.pass"), exact=True)
         if pass_button.is_visible():
-            numbers = page.get_by_role("button", name=BID, disabled=False)
+            numbers = page.get_by_role("button", name=bid_names(words), disabled=False)
             if bid and numbers.count():
                 numbers.first.click(timeout=SHORT)
                 return "bid"
             pass_button.click(timeout=SHORT)
             return "pass"
-        discard = page.get_by_role("button", name="Discard", exact=True)
+        discard = page.get_by_role("button", name=words.t("discard.button"), exact=True)
         if discard.is_visible():
             while discard.is_disabled():
-                hand(page).get_by_role("button", pressed=False).first.click(timeout=SHORT)
+                hand(page, words).get_by_role("button", pressed=False).first.click(timeout=SHORT)
             discard.click(timeout=SHORT)
             return "discard"
-        calls = page.get_by_role("button", name=CALL)
+        calls = page.get_by_role("button", name=call_names(words))
         if calls.count():
             calls.first.click(timeout=SHORT)
             return "call"
-        cards = enabled_cards(page)
+        cards = enabled_cards(page, words)
         if cards.count():
             cards.first.click(timeout=SHORT)
             return "play"

@@ -150,6 +150,8 @@ def test_play_again_and_back_to_lobby(new_page: Any) -> None:
     expect(page.get_by_role("group", name="Last trick")).to_be_visible()
     page.get_by_role("button", name="Back to lobby").click()
     expect(page.get_by_role("button", name="Start")).to_be_visible()
+    expect(page.locator("#chat-log").get_by_text(
+        "Ann took the table back to the lobby.")).to_be_visible()
     # The lobby shows no trick of the match before (issue 23).
     expect(page.get_by_role("group", name="Last trick")).to_be_hidden()
     expect(page.get_by_text("Earlier matches (2)")).to_be_visible()
@@ -159,8 +161,11 @@ def test_play_again_and_back_to_lobby(new_page: Any) -> None:
     page.get_by_role("button", name="Start").click()
     expect(hand(page).get_by_role("button")).to_have_count(12)
     page.get_by_text(re.compile(r"^Earlier matches")).click()
-    expect(page.get_by_role("heading", name="Match 1")).to_be_visible()
-    expect(page.get_by_role("heading", name="Match 2")).to_be_visible()
+    for n in (1, 2):  # each with its deal row and its record
+        expect(page.get_by_role("heading", name=f"Match {n}")).to_be_visible()
+        sheet = page.get_by_role("table", name=f"Score sheet of match {n}")
+        expect(sheet.get_by_role("rowheader", name="1", exact=True)).to_be_visible()
+        expect(page.get_by_role("button", name=f"Download the record of match {n}")).to_be_enabled()
 
 
 def test_a_rematch_counts_down_on_every_screen_and_the_match_before_stays(
@@ -185,7 +190,8 @@ def test_a_rematch_counts_down_on_every_screen_and_the_match_before_stays(
         expect(notice).to_be_visible()
         expect(notice.locator("[role=timer]")).to_have_text(re.compile(r"^\d s$"))
         expect(page.locator("#chat-log").get_by_text("Ann starts a new match.")).to_be_visible()
-    expect(bob.get_by_role("heading", name="Match over")).to_be_visible()  # until it starts
+    for page in (ann, bob):  # the final sheet stays until the new match starts
+        expect(page.get_by_role("heading", name="Match over")).to_be_visible()
     for page in (ann, bob):
         expect(hand(page).get_by_role("button")).to_have_count(12)
 

@@ -17,7 +17,17 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE
-from .players import BID, SHORT, deal_over, hand, open_room, tab_until, take_turn
+from .players import (
+    BID,
+    SHORT,
+    deal_over,
+    hand,
+    no_horizontal_scroll,
+    open_room,
+    tab_until,
+    take_turn,
+)
+from .words import LANGUAGES, Words
 
 ENABLED_CARD = ("el => el.closest('#hand') !== null && el.tagName === 'BUTTON'"
                 " && el.getAttribute('aria-disabled') === 'false'")
@@ -240,7 +250,11 @@ def test_vibration_switch(new_page: Any) -> None:
     expect(page.get_by_role("checkbox", name="Vibrer à votre tour")).to_be_checked()
     laptop = new_page("laptop", viewport=LAPTOP)
     laptop.goto(page.url)
-    expect(laptop.get_by_role("checkbox", name="Vibrate on your turn")).to_be_visible()
+    for code in LANGUAGES:  # in the top bar, which its longer labels do not widen
+        language(laptop, code)
+        switch = laptop.get_by_role("checkbox", name=Words(code).t("settings.vibrate"))
+        expect(switch).to_be_visible()
+        no_horizontal_scroll(laptop)
 
 
 def test_counted_phrases_and_decimal_commas(new_page: Any) -> None:

@@ -110,6 +110,8 @@ def test_turn_timer_and_next_deal_countdown(new_page: Any) -> None:
 
     clock = page.locator(".seat.pos-bottom .seat-clock.turn [data-until]")
     expect(clock).to_be_visible()
+    # the status line names the turn with its seconds left
+    expect(page.get_by_text(re.compile(r"^Your turn: .+ \(\d+ s\)$"))).to_be_visible()
     counts_down(clock, page)
     # Nobody moves: after 30 s the best bot moves for us, and the table says so.
     timed_out = "Time ran out: a bot played for Ann."

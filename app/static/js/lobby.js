@@ -261,13 +261,17 @@ export function rulesSummary(room) {
   const add = (text) => list.append(el("li", "", text));
   add(t(`preset.label.${r["preset"] || room.rules["preset"] || "standard"}`));
   add(t("lobby.shape", { players: r.players, hand: r.hand_size, kitty: r.kitty, min: r.min_bid, max: r.max_bid }));
+  // "Turn time: 30 s", "Temps par coup : 30 s": the colon as the language writes it
+  /** @param {string} label
+   * @param {string} value */
+  const line = (label, value) => add(t("line.label_value", { label, value }));
   for (const [option, value] of Object.entries(room.rules)) {
     if (option === "preset") continue;
-    add(`${optionName(option)}: ${valueLabel(option, value)}`);
+    line(optionName(option), valueLabel(option, value));
   }
   const settings = room.settings || {};
-  add(`${t("settings.turn_seconds")}: ${turnTimeLabel(settings.turn_seconds || 0)}`);
-  if (settings.bot_pace) add(`${t("settings.bot_pace")}: ${t(`pace.${settings.bot_pace}`)}`);
+  line(t("settings.turn_seconds"), turnTimeLabel(settings.turn_seconds || 0));
+  if (settings.bot_pace) line(t("settings.bot_pace"), t(`pace.${settings.bot_pace}`));
   return list;
 }
 

@@ -183,7 +183,8 @@ function history(view, extra) {
     part.append(el("h3", "", t("scores.match", { n: match.number })));
     part.append(el("p", "", t("scores.match_winners", { names: winners })));
     const list = el("ul", "history-totals");
-    match.players.forEach((name, s) => list.append(el("li", "", `${name}: ${match.totals[s]}`)));
+    match.players.forEach((name, s) => list.append(
+      el("li", "", t("line.label_value", { label: name, value: String(match.totals[s]) }))));
     part.append(list);
     if (match.score_sheet.length) {
       const totals = runningTotals(match.score_sheet, match.players.length);

@@ -115,12 +115,13 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
         for i in range(workers):
             apps.append(ServeProcess(tmp / f"app{workers}-{rooms}-{i}", env).start())
             if args.cpu_cap is not None:
-                caps.append(CpuCap(f"app{workers}x{rooms}x{i}", args.cpu_cap))
+                caps.append(CpuCap(f"app{workers}x{rooms}x{i}", args.cpu_cap,
+                                   first=getattr(args, "first", False)))
                 caps[-1].add(apps[-1].pid)
         nginx = NginxServer([a.port for a in apps]).start()
         nginx_cap = getattr(args, "nginx_cap", None)  # benchmarks/capacity.py's check
         if nginx_cap is not None and nginx.proc is not None:
-            caps.append(CpuCap(f"nginx{workers}x{rooms}", nginx_cap))
+            caps.append(CpuCap(f"nginx{workers}x{rooms}", nginx_cap, first=args.first))
             for pid in [nginx.proc.pid, *descendants(nginx.proc.pid)]:
                 caps[-1].add(pid)
         roots = {f"app{i + 1}": a.proc.pid for i, a in enumerate(apps) if a.proc}

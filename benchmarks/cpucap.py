@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 V1_ROOT = Path("/sys/fs/cgroup/cpu")
 V2_ROOTS = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
+V1_MAX_SHARES = 262_144  # the kernel's highest cpu.shares (1,024 a process at nice 0)
+V2_MAX_WEIGHT = 10_000   # and cpu.weight (100 by default)
 PERIOD_US = 10_000  # a short period: a throttled process waits at most the rest of 10 ms
 
 
@@ -29,15 +32,18 @@ class CpuCap:
     quarter of one core); ``add(pid)`` puts a process in it (its later children follow),
     ``remove()`` deletes the group once its processes have ended."""
 
-    def __init__(self, name: str, cores: float) -> None:
-        if not 0.01 <= cores <= (os.cpu_count() or 1):
+    def __init__(self, name: str, cores: float | None, first: bool = False) -> None:
+        """``cores`` None: no quota.  ``first``: the group's processes come before every
+        other process of the machine when both want a core (the highest weight the kernel
+        takes), so that a benchmark's parts get their shares while other work runs."""
+        if cores is not None and not 0.01 <= cores <= (os.cpu_count() or 1):
             raise CpuCapError(f"a CPU cap of {cores} cores is out of range")
         self.cores = cores
-        quota = max(1000, round(cores * PERIOD_US))
-        self.path = self._make(f"amerikaner-bench-{os.getpid()}-{name}", quota)
+        quota = -1 if cores is None else max(1000, round(cores * PERIOD_US))
+        self.path = self._make(f"amerikaner-bench-{os.getpid()}-{name}", quota, first)
 
     @staticmethod
-    def _make(name: str, quota: int) -> Path:
+    def _make(name: str, quota: int, first: bool) -> Path:
         problems: list[str] = []
         if (V1_ROOT / "cpu.cfs_quota_us").exists():
             path = V1_ROOT / name
@@ -45,6 +51,8 @@ class CpuCap:
                 path.mkdir(exist_ok=True)
                 (path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
                 (path / "cpu.cfs_quota_us").write_text(str(quota))
+                if first:
+                    (path / "cpu.shares").write_text(str(V1_MAX_SHARES))
                 return path
             except OSError as exc:
                 problems.append(f"{path}: {exc}")
@@ -56,7 +64,10 @@ class CpuCap:
                 if "cpu" not in (root / "cgroup.subtree_control").read_text().split():
                     (root / "cgroup.subtree_control").write_text("+cpu")
                 path.mkdir(exist_ok=True)
-                (path / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+                limit = "max" if quota < 0 else str(quota)
+                (path / "cpu.max").write_text(f"{limit} {PERIOD_US}")
+                if first:
+                    (path / "cpu.weight").write_text(str(V2_MAX_WEIGHT))
                 return path
             except OSError as exc:
                 problems.append(f"{path}: {exc}")
@@ -65,6 +76,10 @@ class CpuCap:
 
     def add(self, pid: int) -> None:
         (self.path / "cgroup.procs").write_text(str(pid))
+
+    def leave(self, pid: int) -> None:
+        """Put ``pid`` back in the machine's own group (so that this one can go)."""
+        (self.path.parent / "cgroup.procs").write_text(str(pid))
 
     def throttled_seconds(self) -> float:
         """How long the group's processes waited for their quota so far."""
@@ -80,3 +95,22 @@ class CpuCap:
         # a process still in it: the kernel keeps the group until it ends
         with contextlib.suppress(OSError):
             self.path.rmdir()
+
+
+@contextlib.contextmanager
+def ahead_of_other_work(enabled: bool = True) -> Iterator[CpuCap | None]:
+    """This process, and every process it starts from now on, in a group of its own that
+    comes first when the machine is busy (no quota): a benchmark's figures then hold while
+    other work runs.  Yields None where no such group can be made (not root)."""
+    group: CpuCap | None = None
+    if enabled:
+        with contextlib.suppress(CpuCapError, OSError):
+            group = CpuCap("first", None, first=True)
+            group.add(os.getpid())
+    try:
+        yield group
+    finally:
+        if group is not None:
+            with contextlib.suppress(OSError):
+                group.leave(os.getpid())
+            group.remove()

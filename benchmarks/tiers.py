@@ -11,8 +11,9 @@ Three measurements, one after the other, each with its own throwaway PostgreSQL 
   one wake-up of the loop or one WAL flush serves more moves.  Over the swarm's window:
   the app's CPU per move, PostgreSQL's CPU per move (its whole process tree), the store's
   appends per move (the app's own ``amerikaner_store_append_seconds_count`` from
-  /metrics, against ``amerikaner_moves_total``), and the app's memory per socket (idle
-  rooms, connected).
+  /metrics, against ``amerikaner_moves_total``), the app's memory per socket (idle
+  rooms, connected), and then PostgreSQL's CPU while the process holds its rooms and
+  nothing is played (``--idle-seconds``: its heartbeat, paid per process).
 - ``nginx``: at the same room counts, benchmarks/floor_server.py (one message in, four
   frames out, no game) behind nginx with ``deploy/nginx.conf``, the same swarm in floor
   mode: the nginx worker's CPU per move (a move: one frame in, four out, each through
@@ -24,8 +25,11 @@ Three measurements, one after the other, each with its own throwaway PostgreSQL 
   ``--batch`` rooms per statement (what it could do): appends per second and PostgreSQL's
   CPU per append; and PostgreSQL's memory per connection (proportional set size).
 
-A figure "per core" is the inverse of the CPU per unit: what one core does when that part
-has it to itself.  Prints one JSON document; ``--only app,nginx,postgres`` picks parts.
+The benchmark and everything it starts run in a control group that comes before other
+work on the machine (benchmarks/cpucap.py, as root; ``--not-first`` to leave it out), so
+that its figures hold while other work runs.  A figure "per core" is the inverse of the
+CPU per unit: what one core does when that part has it to itself.  Prints one JSON
+document; ``--only app,nginx,postgres`` picks parts.
 Loopback only; needs PostgreSQL and nginx (scripts/test.sh installs them).
 """
 
@@ -50,6 +54,7 @@ import asyncpg  # noqa: E402
 import httpx  # noqa: E402
 import load  # noqa: E402
 from cluster_load import descendants, tree_cpu  # noqa: E402
+from cpucap import ahead_of_other_work  # noqa: E402
 from nginx_server import NginxServer  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
 from serve_process import ServeProcess, free_port  # noqa: E402
@@ -141,11 +146,17 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         seconds, d = sampler.delta(*swarm["window_epoch"])
         moves = swarm["moves"] * seconds / swarm["seconds"]  # over the sampler's span
         mem = swarm["memory_kib"]
+        # what PostgreSQL spends for a process that holds rooms and plays none: its
+        # heartbeat and lease renewals, paid per process whatever the moves
+        pg0, t0 = tree_cpu(postgres.proc.pid), time.perf_counter()
+        time.sleep(args.idle_seconds)
+        idle = (tree_cpu(postgres.proc.pid) - pg0) / (time.perf_counter() - t0)
         return {
             "rooms": rooms, "think_s": args.think, "moves_per_s": swarm["moves_per_s"],
             "latency_ms": swarm["latency_ms"],
             "app_cpu_ms_per_move": per(d["app"], moves),
             "postgres_cpu_ms_per_move": per(d["postgres"], moves),
+            "postgres_idle_cpu_ms_per_s": round(1000 * idle, 2),
             "appends_per_move": per(d["appends"], d["moves"], 1.0),
             "moves_counted_by_app_per_swarm_move": per(d["moves"], moves, 1.0),
             "app_kib_per_socket": round(mem["per_idle_room"] / 4, 1),
@@ -342,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=15.0)
     parser.add_argument("--warmup", type=float, default=None)
     parser.add_argument("--idle-wait", type=float, default=2.0)
+    parser.add_argument("--idle-seconds", type=float, default=5.0,
+                        help="PostgreSQL's CPU measured this long after the swarm, rooms held")
     parser.add_argument("--appends", type=int, default=6000)
     parser.add_argument("--connections", type=int, default=10,
                         help="PostgreSQL connections (the store's pool: 10)")
@@ -355,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-moves", type=int, default=0, metavar="N",
                         help="the swarm's window lasts until every room had N moves in it")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--not-first", action="store_true",
+                        help="do not put the benchmark ahead of other work on the machine")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     args.warmup = 2 * args.think + 1 if args.warmup is None else args.warmup
@@ -365,7 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {"date": time.strftime("%Y-%m-%dT%H:%M:%S"),
                            "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0],
                            "machine": load.machine_speed()}
-    with tempfile.TemporaryDirectory(prefix="amerikaner-tiers-") as tmp:
+    with ahead_of_other_work(not args.not_first) as group, \
+            tempfile.TemporaryDirectory(prefix="amerikaner-tiers-") as tmp:
+        out["ahead_of_other_work"] = group is not None
         frame = 2200
         if "app" in parts:
             out["app"] = [measure_app(args, rooms, Path(tmp)) for rooms in args.rooms]

@@ -22,11 +22,12 @@ from capacity import Curve, Tiers, plan  # noqa: E402
 
 
 def tiers_json(app_ms: tuple[float, float] = (1.6, 1.2), pg_live: float = 0.5,
-               nginx_ms: float = 0.2) -> dict[str, Any]:
+               nginx_ms: float = 0.2, pg_idle: float = 0.0) -> dict[str, Any]:
     """A tiers.py document with these costs: the app at 100 and 400 moves/s, PostgreSQL
     behind it, nginx flat, and the store's statement alone (cheaper as the rate rises)."""
     apps = [{"moves_per_s": rate, "app_cpu_ms_per_move": ms, "postgres_cpu_ms_per_move":
-             pg_live, "appends_per_move": 1.0, "app_kib_per_socket": 20.0,
+             pg_live, "postgres_idle_cpu_ms_per_s": pg_idle, "appends_per_move": 1.0,
+             "app_kib_per_socket": 20.0,
              "app_rss_kib": {"empty": 80_000}}
             for rate, ms in zip((100.0, 400.0), app_ms, strict=True)]
     nginx = [{"moves_per_s": rate, "nginx_cpu_ms_per_move": nginx_ms,
@@ -69,6 +70,18 @@ def test_postgres_above_the_live_rates_follows_the_statement_alone_at_the_live_l
     assert tiers.pg_batched_ms == pytest.approx(0.1)
 
 
+def test_each_process_heartbeat_is_paid_apart_from_the_appends() -> None:
+    # live: 0.5 ms a move at 100 and 400 moves/s, of which 10 ms a second is the
+    # heartbeat: 0.4 ms an append at 100/s, 0.475 at 400/s
+    tiers = Tiers(tiers_json(pg_idle=10.0))
+    assert tiers.pg.at(100) == pytest.approx(0.4)
+    assert tiers.pg.at(400) == pytest.approx(0.475)
+    one, three = tiers.cores(100, 1)["postgres"], tiers.cores(100, 3)["postgres"]
+    assert one == pytest.approx(0.05) and three - one == pytest.approx(0.02)
+    rate, part = tiers.capacity(3, 1.0, 0.03 + 0.04, 1.0)  # 0.04 left: 100 moves/s
+    assert part == "postgres" and rate == pytest.approx(100, rel=1e-3)
+
+
 def test_a_plan_grows_with_the_tables_and_keeps_every_process_under_its_target() -> None:
     tiers = Tiers(tiers_json())
     small, big = (plan(tiers, t, 1.0, 0.7, 10, 16) for t in (10_000, 100_000))
@@ -87,19 +100,19 @@ def test_the_tier_benchmark_runs_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "tiers.json"
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "tiers.py"), "--rooms", "3",
-         "--duration", "1", "--min-moves", "3", "--appends", "1000", "--pg-seconds", "0.2",
+         "--duration", "1", "--min-moves", "3", "--idle-seconds", "0.5", "--appends", "1000", "--pg-seconds", "0.2",
          "--rates", "100", "--pg-rooms", "20", "--batch", "5", "--json", str(out)],
         capture_output=True, text=True, timeout=540, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
     data = json.loads(out.read_text())
     (app,), (nginx,) = data["app"], data["nginx"]
-    assert app["app_cpu_ms_per_move"] > 0 and app["postgres_cpu_ms_per_move"] > 0
+    # CPU times come in clock ticks (10 ms): a dozen moves may read as none
+    assert app["app_cpu_ms_per_move"] >= 0 and app["postgres_cpu_ms_per_move"] >= 0
+    assert app["postgres_idle_cpu_ms_per_s"] >= 0
     assert app["appends_per_move"] > 0 and not app["errors"] and not app["closed"]
-    # nginx's CPU for a dozen moves is less than a clock tick: there, but maybe 0
-    assert nginx["moves_per_s"] > 0 and nginx["nginx_cpu_ms_per_move"] is not None
+    assert nginx["moves_per_s"] > 0 and nginx["nginx_cpu_ms_per_move"] >= 0
     runs = data["postgres"]["synchronous_commit_on"]
     assert {(r["batch"], r["paced_at"]) for r in runs} == {(1, None), (5, None), (1, 100.0)}
-    # CPU times come in clock ticks: a short paced run may read none
     assert all(r["cpu_ms_per_append"] > 0 for r in runs if r["paced_at"] is None)
     assert all(r["cpu_ms_per_append"] is not None for r in runs)
     planned = subprocess.run(

@@ -15,8 +15,9 @@ from pydantic import JsonValue
 from typing_extensions import TypedDict
 
 from app.rules import Action, Match, RuleSet
+from app.rules.wire import ActionJson
 
-from .frames import ActionJson, Frame, JoinedRoom, JsonObject, ReviewPayload
+from .frames import Frame, JoinedRoom, JsonObject, ReviewPayload
 from .messages import Hello, RoomMessage
 from .records import Record
 

@@ -6,6 +6,7 @@ and a phone (no sideways scroll, every hand readable)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -141,7 +142,7 @@ def test_a_record_file_replays_on_a_phone(new_page: Any, tmp_path: Path, artifac
 
 
 def test_a_broken_file_is_refused_with_where_it_breaks(new_page: Any, tmp_path: Path) -> None:
-    record = example_record()
+    record = copy.deepcopy(example_record())  # (its deal is the rules page's, shared)
     record["deals"][0]["actions"][8]["play"] = "2C"
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(record), encoding="utf-8")

@@ -54,7 +54,10 @@ function table(names, sheet, totals, finals, name, replay = null) {
     const tr = el("tr");
     const th = el("th", "", replay ? "" : String(i + 1));
     th.scope = "row";
-    if (replay) th.append(replayButton(replay.match, replay.deals ? replay.deals[i] ?? null : null, i));
+    if (replay) {
+      th.append(replayButton(replay.match, replay.deals ? replay.deals[i] ?? null : null, i));
+      th.setAttribute("aria-label", String(i + 1));  // the row is named by its number alone
+    }
     tr.append(th);
     points.forEach((p, s) => {
       const td = el("td", "", String(totals[i]?.[s] ?? 0));

@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from app.rooms.core.errors import RoomError
-from app.rooms.server import api, pages
+from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
 from app.rooms.server.registry import Registry
 from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
@@ -84,7 +84,8 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     guards = app.state.guards = Guards.from_settings(settings)  # per-client limits
     app.state.metrics_access = scrape.MetricsAccess.from_settings(settings)
     app.add_middleware(pages.SecurityHeaders)
-    app.add_middleware(BodyLimit, trusted=guards.trusted)  # added last: outermost
+    app.add_middleware(BodyLimit, trusted=guards.trusted,  # added last: outermost
+                       larger={replays.UPLOAD_PATH: replays.UPLOAD_MAX})
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
@@ -105,6 +106,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         return response
 
     app.include_router(api.router)
+    app.include_router(replays.router)
     app.include_router(scrape.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
 

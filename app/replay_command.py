@@ -64,6 +64,13 @@ def read_record(path: str) -> object:
     if len(data) > MAX_BYTES:
         raise RecordError(f"the file is larger than {MAX_BYTES // (1024 * 1024)} MB; "
                           "a game record is much smaller")
+    return parse_record(data)
+
+
+def parse_record(data: bytes) -> object:
+    """The parsed JSON of a record file's bytes; ``RecordError`` when they are not UTF-8
+    JSON, or hold what no record may (a key twice in one object, NaN, a hundred-digit
+    number).  The server reads an uploaded record with it too (``POST /api/replay``)."""
     try:
         text = data.decode("utf-8-sig")  # tolerate a byte order mark
     except UnicodeDecodeError as exc:

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from app.bot_levels import BotLevel
 from app.double_dummy import DoubleDummySkipped
-from app.rules import wire
+from app.rules import replay_steps, wire
 from app.rules.outcomes import AllPassedOutcome, Outcome, VoidReason
 from app.rules.phases import Phase
 
@@ -56,6 +56,8 @@ SECTIONS: list[tuple[str, list[type]]] = [
     ("HTTP bodies and answers", [
         messages.CreateRoomBody, messages.JoinBody, frames.CreatedRoom, frames.JoinedRoom,
         frames.PublicRoom, frames.HttpErrorBody, frames.HttpError]),
+    ("Replaying a deal (HTTP)", [
+        replay_steps.DealReplay, replay_steps.ReplayStep, replay_steps.ReplayDealLine]),
 ]
 # The closed sets of words and numbers (the enums); bot levels are app.bots' names.
 ENUMS: list[type[Enum]] = [

@@ -71,6 +71,11 @@ def replay_record(data: object) -> dict[str, Any]:
         return error_line("the record holds a value nested too deeply to be part of it")
 
 
+def record_rules(data: object) -> RuleSet:
+    """The rule set of a record (``RecordError`` when its header is not a record's)."""
+    return _read_header(data)[0]
+
+
 def _fail(message: str, deal: int | None = None, action: int | None = None) -> NoReturn:
     raise RecordError(message, deal, action)
 

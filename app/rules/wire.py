@@ -17,6 +17,7 @@ from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict
 
 from . import events as ev
+from .actions import BidValue
 from .cards import ids_of
 from .deal import DealState
 from .outcomes import AllPassedOutcome, Outcome, VoidReason
@@ -24,6 +25,17 @@ from .phases import Phase
 
 FORBID = ConfigDict(extra="forbid")
 BidWire = int | str
+
+
+@with_config(FORBID)
+class ActionJson(TypedDict, total=False):
+    """An action in the game record's shape (GAME-RECORD.md)."""
+
+    bid: BidValue
+    discard: list[str]
+    play: str
+    call: str
+    grand: bool
 
 
 @with_config(FORBID)

@@ -5,11 +5,14 @@ answered ``413`` before any of the body is read; otherwise the bytes are counted
 receives them, and the moment they pass the limit the app's read is cut short and the
 client gets ``413 {"error": {"code": "too_large", ...}}`` with ``Connection: close`` (the
 server stops reading the rest).  So no request ever holds more than the limit in memory.
+A route that takes a larger body (a game record to replay) has its own limit by path
+(``larger``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,18 +36,21 @@ class BodyLimit:
     """ASGI middleware: at most ``max_bytes`` of request body per HTTP request."""
 
     def __init__(self, app: ASGIApp, max_bytes: int = BODY_MAX,
-                 trusted: TrustedProxies | None = None) -> None:
+                 trusted: TrustedProxies | None = None,
+                 larger: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.trusted = trusted or TrustedProxies(())
+        self.larger = dict(larger or {})  # path -> that route's own limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.max_bytes)
         declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            await self._refuse(scope, send, declared)
+        if declared is not None and declared > limit:
+            await self._refuse(scope, send, declared, limit)
             return
         received = 0
         started = False
@@ -54,7 +60,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     raise BodyTooLarge
             return message
 
@@ -72,13 +78,13 @@ class BodyLimit:
             # too large: answer, unless the app answered before it read it all;
             # a disconnect: the client went away mid-body (or missed its deadline)
             if isinstance(ours, BodyTooLarge) and not started:
-                await self._refuse(scope, send, received)
+                await self._refuse(scope, send, received, limit)
 
-    async def _refuse(self, scope: Scope, send: Send, size: int) -> None:
+    async def _refuse(self, scope: Scope, send: Send, size: int, limit: int) -> None:
         audit.refused("too_large", address=client_address(scope, self.trusted),
-                      path=scope.get("path", ""), bytes=size, limit=self.max_bytes)
+                      path=scope.get("path", ""), bytes=size, limit=limit)
         metrics.refused("too_large", "http")
-        body = too_large_body(self.max_bytes)
+        body = too_large_body(limit)
         await send({"type": "http.response.start", "status": 413, "headers": [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

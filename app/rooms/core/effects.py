@@ -16,8 +16,9 @@ from typing_extensions import TypedDict
 
 from app.double_dummy import DoubleDummy
 from app.rules import Action, Match, RuleSet
+from app.rules.wire import ActionJson
 
-from .frames import ActionJson, Frame, JoinedRoom, JsonObject, ReviewPayload
+from .frames import Frame, JoinedRoom, JsonObject, ReviewPayload
 from .messages import Hello, RoomMessage
 from .records import Record
 

@@ -15,24 +15,12 @@ from pydantic import JsonValue, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from app.double_dummy import DoubleDummySkipped
-from app.rules.actions import BidValue
 from app.rules.phases import Phase
-from app.rules.wire import FORBID, GameEventWire, WireView
+from app.rules.wire import FORBID, ActionJson, GameEventWire, WireView
 
 from .wire_enums import BotPace, ChatKind, CountdownKind, ErrorCode, SeatEventKind
 
 JsonObject = dict[str, JsonValue]  # a JSON object as it comes: rules, parameters
-
-
-@with_config(FORBID)
-class ActionJson(TypedDict, total=False):
-    """An action in the game record's shape (GAME-RECORD.md)."""
-
-    bid: BidValue
-    discard: list[str]
-    play: str
-    call: str
-    grand: bool
 
 
 class WireShape:

@@ -29,10 +29,10 @@ from app.rules import Action, Event, Match, RuleSet
 from app.rules.cards import mask_of_ids
 from app.rules.deal import DealState
 from app.rules.view import WireMemo
+from app.rules.wire import ActionJson
 
 from .effects import Effect
 from .frames import (
-    ActionJson,
     ChatLine,
     HintFrame,
     JsonObject,

@@ -124,7 +124,9 @@ class ErrorCode(StrEnum):
     UNAUTHORIZED = "unauthorized"  # HTTP: no valid seat token for the record
     MATCH_NOT_OVER = "match_not_over"  # HTTP: no match of the room has finished yet
     NO_RECORD = "no_record"  # no finished match of that number (HTTP: its record; a review)
-    NO_DEAL = "no_deal"  # a review: that match has no finished, played deal of that index
+    BAD_RECORD = "bad_record"  # HTTP: the uploaded file is not a game record that replays
+    NO_DEAL = "no_deal"  # a review or a replay: no finished, played deal of that number
+    DEAL_NOT_OVER = "deal_not_over"  # HTTP: that deal is still being played: no replay yet
     NOT_FOUND = "not_found"  # HTTP: unknown path
     METHOD_NOT_ALLOWED = "method_not_allowed"  # HTTP: the path does not take this method
     HTTP_ERROR = "http_error"  # HTTP: any other refusal of the web framework
@@ -173,4 +175,5 @@ LIMITS: Final[dict[str, int]] = {
     "MESSAGE_BYTES_MAX": 4096,                   # bytes in one client message (the default)
     "FRAME_BYTES_MAX": 64 * 1024,                # bytes in one WebSocket frame
     "BODY_BYTES_MAX": 16 * 1024,                 # bytes in one HTTP request body
+    "RECORD_BYTES_MAX": 1024 * 1024,             # bytes in a game record sent to be replayed
 }

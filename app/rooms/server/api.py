@@ -43,6 +43,7 @@ from app.web.guards import Guards
 from .health import Problems
 from .registry import Registry
 from .rules_info import rules_info
+from .runner import RoomRunner
 from .search_pool import PoolStats
 
 M = TypeVar("M", bound=BaseModel)
@@ -51,13 +52,14 @@ router = APIRouter()
 
 # What each error status means on this API (docs/protocol.md, "HTTP errors").
 ERROR_STATUSES = {
-    400: "bad_rules, bad_name, bad_level: the request is understood but does not work",
+    400: "bad_rules, bad_name, bad_level, bad_record, bad_json: the request is understood "
+         "but does not work",
     401: "unauthorized: no valid seat token",
-    403: "private_room, match_not_over",
-    404: "room_not_found (or not_found: an unknown path)",
+    403: "private_room, match_not_over, deal_not_over",
+    404: "room_not_found, no_record, no_deal (or not_found: an unknown path)",
     405: "method_not_allowed",
     409: "seat_taken, bad_seat, no_free_seat",
-    413: "too_large: the body is over 16 KiB",
+    413: "too_large: the body is over 16 KiB (a record to replay: over 1 MiB)",
     422: "bad_request: the body is not JSON or not of the right shape",
     429: "rate_limited (with Retry-After), too_many_rooms",
     500: "room_damaged: the room's saved state does not load",
@@ -228,12 +230,7 @@ async def get_record(code: str, request: Request,
     """The game record (GAME-RECORD.md) of the room's last finished match, or of its
     finished match number ``match``; for the room's players."""
     room = await _registry(request).require(code)
-    auth = request.headers.get("authorization", "")
-    scheme, _, token = auth.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or room.core.seat_for_token(token) is None:
-        raise RoomError("unauthorized", "the record is for the players of this room: "
-                        "send your seat token as Authorization: Bearer", 401)
+    seat_token_check(room, request, "the record")
     record = None
     if room.core.state.recorded_match > 0:
         try:
@@ -245,6 +242,17 @@ async def get_record(code: str, request: Request,
     if record is None:
         raise RoomError("match_not_over", "the record is ready when the match is over", 403)
     return record
+
+
+def seat_token_check(room: RoomRunner, request: Request, what: str) -> None:
+    """``401 unauthorized`` unless the request carries a seat token of ``room`` as
+    ``Authorization: Bearer T`` (``what``: what is refused, for the message)."""
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or room.core.seat_for_token(token) is None:
+        raise RoomError("unauthorized", f"{what} is for the players of this room: "
+                        "send your seat token as Authorization: Bearer", 401)
 
 
 @router.get("/api/rules", operation_id="get_rules")

@@ -1,4 +1,4 @@
-"""The browser pages (landing, room, rules) and the security headers every answer gets.
+"""The browser pages (landing, room, rules, replay) and the security headers every answer gets.
 
 Pages are Jinja templates from ``app/templates``; until a template exists a minimal page
 stands in.  The language is ``?lang=`` or the best of ``Accept-Language`` among the ones
@@ -86,3 +86,9 @@ async def room_page(code: str, request: Request) -> HTMLResponse:
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request) -> HTMLResponse:
     return _page(request, "rules.html", "Amerikaner rules")
+
+
+@router.get("/replay", response_class=HTMLResponse)
+async def replay_page(request: Request) -> HTMLResponse:
+    """Replay a deal of a game record file (dropped on the page or picked)."""
+    return _page(request, "replay.html", "Amerikaner replay")

@@ -27,9 +27,10 @@ from app.bots.hints import explain
 from app.bots.review import DD_SHARE, DD_WALL, review_deal
 from app.double_dummy import DoubleDummy
 from app.rooms.core.effects import HintPayload
-from app.rooms.core.frames import ActionJson, JsonObject, ReviewPayload
+from app.rooms.core.frames import JsonObject, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import deal_to_record, match_of_deal
+from app.rules.wire import ActionJson
 from app.web import metrics
 
 from .search_pool import Lane, NoWorkerInTime, PoolBusy, PoolStats, SearchPool, WorkerLost

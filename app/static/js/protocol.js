@@ -220,8 +220,12 @@ export const ErrorCode = Object.freeze({
   MATCH_NOT_OVER: "match_not_over",
   /** no finished match of that number (HTTP: its record; a review) */
   NO_RECORD: "no_record",
-  /** a review: that match has no finished, played deal of that index */
+  /** HTTP: the uploaded file is not a game record that replays */
+  BAD_RECORD: "bad_record",
+  /** a review or a replay: no finished, played deal of that number */
   NO_DEAL: "no_deal",
+  /** HTTP: that deal is still being played: no replay yet */
+  DEAL_NOT_OVER: "deal_not_over",
   /** HTTP: unknown path */
   NOT_FOUND: "not_found",
   /** HTTP: the path does not take this method */
@@ -314,6 +318,8 @@ export const LIMITS = Object.freeze({
   FRAME_BYTES_MAX: 65536,
   /** bytes in one HTTP request body */
   BODY_BYTES_MAX: 16384,
+  /** bytes in a game record sent to be replayed */
+  RECORD_BYTES_MAX: 1048576,
 });
 
 // -- wire types -------------------------------------------------------------------------
@@ -455,6 +461,27 @@ export const LIMITS = Object.freeze({
  * @property {number} seat
  * @property {string} token
  * @property {string} url
+ */
+
+/**
+ * `GET /api/rooms/{code}/replay`, `POST /api/replay`: one finished deal of a record, step by step.
+ * @typedef {object} DealReplay
+ * @property {Array<string>} players the names, in seat order
+ * @property {(number | null)} match the room's match number (null: an uploaded record)
+ * @property {number} deal this deal's index in the record (void deals count)
+ * @property {Array<ReplayDealLine>} deals every deal of the record, as amerikaner replay reports it
+ * @property {number} dealer
+ * @property {Array<string>} kitty the kitty as dealt
+ * @property {Array<string>} discards what the bidder discarded (empty: no kitty exchange)
+ * @property {OutcomeValue} outcome
+ * @property {(VoidReasonValue | null)} void_reason
+ * @property {(ContractWire | null)} contract
+ * @property {Array<LastTrick>} tricks every trick, in order
+ * @property {Array<number>} tricks_won
+ * @property {Array<number>} points
+ * @property {(boolean | null)} made
+ * @property {boolean} kitty_trick the kitty counted as one trick for the bidder's side
+ * @property {Array<ReplayStep>} steps the table as dealt, then after each action
  */
 
 /**
@@ -654,6 +681,34 @@ export const LIMITS = Object.freeze({
  * Host, after the match: a new match with the same seats and rules (after a short countdown every screen shows when other people are at the table).
  * @typedef {object} Rematch
  * @property {"rematch"} type
+ */
+
+/**
+ * One deal of `amerikaner replay`'s result line (GAME-RECORD.md, "Replay").
+ * @typedef {object} ReplayDealLine
+ * @property {number} dealer
+ * @property {(OutcomeValue | "incomplete")} outcome incomplete: the record stops in this deal
+ * @property {(ContractWire | null)} contract
+ * @property {Array<number>} tricks tricks won per seat
+ * @property {(boolean | null)} made
+ * @property {(Array<number> | null)} points null while incomplete
+ */
+
+/**
+ * The table after one action of a finished deal (the first step: as dealt).
+ * @typedef {object} ReplayStep
+ * @property {(number | null)} seat who acted; null at the first step (the deal as dealt)
+ * @property {(ActionJson | null)} action what that seat did, in the record's shape
+ * @property {PhaseValue} phase the deal's phase after it: auction, discard, lead, play, over
+ * @property {Array<Array<string>>} hands every seat's cards now, in display order (trumps first)
+ * @property {Array<AuctionEntry>} auction the bids so far
+ * @property {(ContractWire | null)} contract from the end of the auction on (the partner from the call)
+ * @property {Array<TrickCard>} trick the trick on the table: in play, or just completed
+ * @property {number} trick_number that trick's number (1-based); 0 before trick play
+ * @property {(number | null)} trick_winner who won it, when this action completed it
+ * @property {Array<number>} tricks_won per seat, so far
+ * @property {(Array<number> | null)} points the deal's points, at its last step
+ * @property {(boolean | null)} made the contract made, at the last step (null: no contract)
  */
 
 /**

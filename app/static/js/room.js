@@ -18,6 +18,7 @@ import { announce, clearMessage, flash, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
 import { earlierReviewButtons, ofThisMatch, renderReviews, shownReview } from "./reviewlist.js";
+import { openReplay, setUpReplayDialog } from "./roomreplay.js";
 import { setUpRoving } from "./roving.js";
 import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
@@ -244,6 +245,12 @@ const clicks = {
   // an earlier match's (its number on the button), or the match whose end is on screen
   download: (b) => downloadRecord(code, b.dataset.match ? Number(b.dataset.match)
     : view ? view.room.match_number : 1),
+  // a score sheet's row: this match's deal (its index), or an earlier match's row
+  replay: (b) => openReplay(code, {
+    match: Number(b.dataset.match),
+    deal: b.dataset.deal !== undefined ? Number(b.dataset.deal) : null,
+    scored: b.dataset.scored !== undefined ? Number(b.dataset.scored) : null,
+  }, (match, deal) => ui.reviews.get(reviewKey(match, deal)) ?? null),
   "copy-link": () => copyLink(code),
   share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
 };
@@ -412,6 +419,7 @@ async function init() {
   setUpVibrationToggle();
   startClocks();
   setUpChat(send);
+  setUpReplayDialog();
   connect();
   loadMeta();
 }

@@ -29,8 +29,11 @@ function svg(tag, attrs) {
  * @param {number[][]} sheet each deal's points
  * @param {number[][]} totals the running totals after each deal
  * @param {number[]} finals the match's totals
- * @param {{ labelledBy?: string, label?: string }} name */
-function table(names, sheet, totals, finals, name) {
+ * @param {{ labelledBy?: string, label?: string }} name
+ * @param {{ match: number, deals: number[] | null } | null} [replay] a Replay button a row
+ *   (for the room's players): the deals' indices in the match, or null (an earlier match:
+ *   the row's place among the deals played out says which) */
+function table(names, sheet, totals, finals, name, replay = null) {
   const tableEl = el("table", "score-table");
   // The current sheet is named by the section's heading, so "Score sheet" is written once.
   if (name.labelledBy) tableEl.setAttribute("aria-labelledby", name.labelledBy);
@@ -50,8 +53,12 @@ function table(names, sheet, totals, finals, name) {
   const body = el("tbody");
   sheet.forEach((points, i) => {
     const tr = el("tr");
-    const th = el("th", "", String(i + 1));
+    const th = el("th", "", replay ? "" : String(i + 1));
     th.scope = "row";
+    if (replay) {
+      th.append(replayButton(replay.match, replay.deals ? replay.deals[i] ?? null : null, i));
+      th.setAttribute("aria-label", String(i + 1));  // the row is named by its number alone
+    }
     tr.append(th);
     points.forEach((p, s) => {
       const td = el("td", "", String(totals[i]?.[s] ?? 0));
@@ -71,6 +78,23 @@ function table(names, sheet, totals, finals, name) {
   const wrap = el("div", "score-wrap");
   wrap.append(tableEl);
   return wrap;
+}
+
+/** A row's deal number as a button that opens its replay ("Replay deal 3").
+ * @param {number} match
+ * @param {number | null} deal the deal's index in the match, if known
+ * @param {number} row the row's place among the deals played out */
+function replayButton(match, deal, row) {
+  const b = el("button", "replay-row");
+  b.type = "button";
+  b.dataset.action = "replay";
+  b.dataset.match = String(match);
+  if (deal !== null) b.dataset.deal = String(deal);
+  else b.dataset.scored = String(row);
+  b.setAttribute("aria-label", t("replay.open", { n: row + 1 }));
+  b.append(String(row + 1), el("span", "replay-row-icon", "\u25B8"));
+  b.lastElementChild?.setAttribute("aria-hidden", "true");
+  return b;
 }
 
 // Each line has its own dash pattern and marker, so that lines stay apart without colour.
@@ -189,7 +213,8 @@ function history(view, extra) {
     if (match.score_sheet.length) {
       const totals = runningTotals(match.score_sheet, match.players.length);
       part.append(table(match.players, match.score_sheet, totals, match.totals,
-        { label: t("scores.match_sheet", { n: match.number }) }));
+        { label: t("scores.match_sheet", { n: match.number }) },
+        seated ? { match: match.number, deals: null } : null));
       part.append(chart(view, totals, match.players));
     }
     const more = extra ? extra(match) : null;  // the deals' review buttons (reviewlist.js)
@@ -223,7 +248,11 @@ export function renderScoreSheet(view, extra = null) {
   else {
     const totals = runningTotals(sheet, view.players);
     const names = Array.from({ length: view.players }, (_, s) => seatName(view, s));
-    parts.push(table(names, sheet, totals, view.scores, { labelledBy: "scores-heading" }),
+    const seated = view.room.your_seat !== null && view.room.your_seat !== undefined;
+    const deals = view.room.reviewable;  // the deals played out: the sheet's rows
+    const replay = seated && deals.length === sheet.length
+      ? { match: view.room.match_number, deals } : null;
+    parts.push(table(names, sheet, totals, view.scores, { labelledBy: "scores-heading" }, replay),
       chart(view, totals));
   }
   if (past) parts.push(past);

@@ -101,7 +101,8 @@ def test_the_tier_benchmark_runs_end_to_end(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "tiers.py"), "--rooms", "3",
          "--duration", "1", "--min-moves", "3", "--idle-seconds", "0.5", "--appends", "1000",
-         "--pg-seconds", "0.2", "--rates", "100", "--pg-rooms", "20", "--batch", "5", "--json", str(out)],
+         "--pg-seconds", "0.2", "--rates", "100", "--pg-rooms", "20", "--batch", "5",
+         "--json", str(out)],
         capture_output=True, text=True, timeout=540, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
     data = json.loads(out.read_text())

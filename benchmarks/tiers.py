@@ -19,11 +19,12 @@ Three measurements, one after the other, each with its own throwaway PostgreSQL 
   mode: the nginx worker's CPU per move (a move: one frame in, four out, each through
   both of nginx's connections) and its memory per socket.
 - ``postgres``: the store's own append statement (app/rooms/store/postgres.py, ``APPEND``)
-  on the store's own schema, ``--connections`` connections over ``--rooms`` rooms whose
+  on the store's own schema, ``--connections`` connections over ``--pg-rooms`` rooms whose
   leases one owner holds, with ``synchronous_commit`` on (the store's mode: every commit
   waits for the WAL flush) and off; one room per statement (what the store does) and
-  ``--batch`` rooms per statement (what it could do): appends per second and PostgreSQL's
-  CPU per append; and PostgreSQL's memory per connection (proportional set size).
+  ``--batch`` rooms per statement (what it could do): appends per second, PostgreSQL's
+  CPU per append and the WAL it writes per append; and PostgreSQL's memory per
+  connection (proportional set size).
 
 The benchmark and everything it starts run in a control group that comes before other
 work on the machine (benchmarks/cpucap.py, as root; ``--not-first`` to leave it out), so
@@ -76,6 +77,7 @@ SELECT count(*) FROM lease
 ENTRY = json.dumps({"k": "act", "seat": 2, "action": {"type": "play", "card": "QH"},
                     "at": 1764000000.123}, separators=(",", ":"))
 OWNER = "tiers-benchmark"
+WAL_SINCE = "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::text::pg_lsn)"
 
 
 def pss_kib(pid: int) -> int:
@@ -138,6 +140,8 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         assert postgres.proc is not None and app.proc is not None
         sampler = Sampler({"app": app.proc.pid, "postgres": postgres.proc.pid}, app.base)
         sampler.start()
+        lsn0 = postgres.psql("SELECT pg_current_wal_lsn()", "tiers").strip()
+        appends0 = metric(app.base, "amerikaner_store_append_seconds_count")
         try:
             swarm = load.swarm_run(app.base, app.proc.pid, "game", rooms, args)
         finally:
@@ -146,6 +150,9 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         seconds, d = sampler.delta(*swarm["window_epoch"])
         moves = swarm["moves"] * seconds / swarm["seconds"]  # over the sampler's span
         mem = swarm["memory_kib"]
+        wal = float(postgres.psql(f"SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '{lsn0}')",
+                                  "tiers"))
+        appends = metric(app.base, "amerikaner_store_append_seconds_count") - appends0
         # what PostgreSQL spends for a process that holds rooms and plays none: its
         # heartbeat and lease renewals, paid per process whatever the moves
         pg0, t0 = tree_cpu(postgres.proc.pid), time.perf_counter()
@@ -157,6 +164,8 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
             "app_cpu_ms_per_move": per(d["app"], moves),
             "postgres_cpu_ms_per_move": per(d["postgres"], moves),
             "postgres_idle_cpu_ms_per_s": round(1000 * idle, 2),
+            # the whole run's (rooms made and joined too), per append
+            "wal_bytes_per_append": round(wal / appends) if appends else None,
             "appends_per_move": per(d["appends"], d["moves"], 1.0),
             "moves_counted_by_app_per_swarm_move": per(d["moves"], moves, 1.0),
             "app_kib_per_socket": round(mem["per_idle_room"] / 4, 1),
@@ -267,6 +276,8 @@ async def append_run(url: str, args: argparse.Namespace, batch: int, pg_pid: int
                                            [ENTRY] * batch, time.time())
                     done += batch
 
+        async with pool.acquire() as con:
+            lsn0 = await con.fetchval("SELECT pg_current_wal_lsn()::text")
         cpu0, t0 = tree_cpu(pg_pid), time.perf_counter()
         await asyncio.gather(*(lane(m, i / rate if rate else 0.0)
                                for i, m in enumerate(lanes)))
@@ -274,13 +285,15 @@ async def append_run(url: str, args: argparse.Namespace, batch: int, pg_pid: int
         total = per_lane * args.connections
         async with pool.acquire() as con:
             rows = await con.fetchval("SELECT count(*) FROM log")
+            wal = await con.fetchval(WAL_SINCE, lsn0)
         if rows < total:
             raise RuntimeError(f"{rows} rows for {total} appends: a lease was not held")
         return {"batch": batch, "paced_at": rate, "appends": total,
                 "appends_per_s": round(total / seconds),
                 "cpu_ms_per_append": per(cpu, total),
                 "appends_per_core_s": round(total / cpu) if cpu else None,
-                "cpu_percent": round(100 * cpu / seconds, 1)}
+                "cpu_percent": round(100 * cpu / seconds, 1),
+                "wal_bytes_per_append": round(float(wal) / total)}
     finally:
         await pool.close()
 

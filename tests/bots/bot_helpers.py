@@ -36,6 +36,18 @@ OPTION_VALUES: dict[str, list[Any]] = {
 }
 
 
+class Ticking:
+    """A clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def play_checked(match: Match, seat_bots: list[str], rng: random.Random,
                  max_actions: int = 5000, bots: dict[str, Bot] | None = None) -> int:
     """Play ``match`` to its end with these bots (from ``bots``, default the registry),

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from bot_helpers import Ticking
 
 from app.bots import BOTS
 from app.bots import review as review_module
@@ -32,18 +33,6 @@ SECONDS = 2.0  # the review's time: 0.45 CPU s for the first try, 0.15 for the s
 # the decisions are not what is tested here: judged at once, on the heuristic's choice
 QUICK = Settings(budget=0.0, samples=1, exact=0, exact_now=0, search_auction=False,
                  search_bid=False)
-
-
-class Ticking:
-    """A clock that moves ``step`` seconds each time it is read."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 1000.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from bot_helpers import Ticking
 
 from app.bots import BOTS
 from app.bots import search as search_module
@@ -21,18 +22,6 @@ def strong() -> SearchBot:
     bot = BOTS["strong"]
     assert isinstance(bot, SearchBot)
     return bot
-
-
-class Ticking:
-    """A clock that moves ``step`` seconds each time it is read."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 1000.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 @pytest.fixture

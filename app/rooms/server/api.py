@@ -67,6 +67,11 @@ ERROR_STATUSES = {
 }
 # any route that names a room; 422: FastAPI's own parameter checks, answered in our shape
 ROOM_ERRORS = (404, 422, 500, 503)
+# a route that reads a seat's token from the Authorization header itself
+SEAT_TOKEN_HEADER: dict[str, Any] = {"parameters": [{
+    "name": "Authorization", "in": "header", "required": False,
+    "description": "Bearer T, T the token of a seat of this room",
+    "schema": {"type": "string"}}]}
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -221,10 +226,7 @@ async def get_room(code: str, request: Request) -> PublicRoom:
 
 @router.get("/api/rooms/{code}/record", operation_id="get_record",
             responses=errors(401, 403, *ROOM_ERRORS),
-            openapi_extra={"parameters": [{
-                "name": "Authorization", "in": "header", "required": False,
-                "description": "Bearer T, T the token of a seat of this room",
-                "schema": {"type": "string"}}]})
+            openapi_extra=SEAT_TOKEN_HEADER)
 async def get_record(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
     """The game record (GAME-RECORD.md) of the room's last finished match, or of its

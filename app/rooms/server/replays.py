@@ -23,7 +23,7 @@ from app.rules.record import RecordError, match_to_record, replay_record
 from app.rules.replay import record_rules
 from app.rules.replay_steps import DealReplay, ReplayDealLine, deal_replay
 
-from .api import ROOM_ERRORS, errors, seat_token_check
+from .api import ROOM_ERRORS, SEAT_TOKEN_HEADER, errors, seat_token_check
 from .connection import MAX_DEPTH, json_depth
 from .registry import Registry
 
@@ -37,10 +37,7 @@ DEAL = Query(ge=0, le=100_000, description="the deal's index in the match or rec
 
 @router.get("/api/rooms/{code}/replay", operation_id="get_replay",
             responses=errors(401, 403, *ROOM_ERRORS),
-            openapi_extra={"parameters": [{
-                "name": "Authorization", "in": "header", "required": False,
-                "description": "Bearer T, T the token of a seat of this room",
-                "schema": {"type": "string"}}]})
+            openapi_extra=SEAT_TOKEN_HEADER)
 async def get_replay(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None,
                      deal: Annotated[int | None, DEAL] = None) -> DealReplay:

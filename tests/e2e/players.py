@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from .words import Words, of
 
@@ -147,3 +148,14 @@ def tab_until(page: Any, predicate: str, limit: int = 80, *, press_first: bool =
         if page.evaluate(check):
             return
     raise AssertionError(f"could not reach a control with Tab: {predicate}")
+
+
+def choose_language(page: Any, code: str) -> None:
+    """The language from the top bar, and wait until the page speaks it (in its menu on a phone)."""
+    menu = page.locator("#menu-button")
+    if menu.is_visible():
+        menu.click()
+    page.locator("#lang-select").select_option(code)
+    if menu.is_visible():
+        menu.click()
+    expect(page.locator("html")).to_have_attribute("lang", code)

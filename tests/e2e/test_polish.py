@@ -20,6 +20,7 @@ from .conftest import LAPTOP, PHONE
 from .players import (
     BID,
     SHORT,
+    choose_language,
     deal_over,
     hand,
     no_horizontal_scroll,
@@ -106,15 +107,6 @@ def win_the_auction(page: Any) -> None:
     raise AssertionError("never won an auction in eight rounds")
 
 
-def language(page: Any, code: str) -> None:
-    """Choose the language in the top bar (in its menu on a phone)."""
-    menu = page.locator("#menu-button")
-    if menu.is_visible():
-        menu.click()
-    page.locator("#lang-select").select_option(code)
-    if menu.is_visible():
-        menu.click()
-
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_discard_and_first_lead_by_keyboard(new_page: Any, viewport: dict[str, int]) -> None:
@@ -155,17 +147,17 @@ def test_discard_and_first_lead_by_keyboard(new_page: Any, viewport: dict[str, i
     expect(calls.get_by_role("button", name=start["want"], exact=True)).to_be_focused()
 
     # The calls in Norwegian and French name the card as a sentence does.
-    language(page, "nb")
+    choose_language(page, "nb")
     nb_names = calls_names(page, "Rop et kort")
     assert nb_names and all(re.fullmatch(
         r"Rop (spar|hjerter|ruter|kløver) (to|tre|fire|fem|seks|sju|åtte|ni|ti|knekt|dame"
         r"|konge|ess)|Spill alene", n) for n in nb_names), nb_names
-    language(page, "fr")
+    choose_language(page, "fr")
     fr_names = calls_names(page, "Appeler une carte")
     assert fr_names and all(re.fullmatch(
         r"Appeler (le (deux|trois|quatre|cinq|six|sept|huit|neuf|dix|valet|roi)|la dame|l'as)"
         r" de (pique|cœur|carreau|trèfle)|Jouer seul", n) for n in fr_names), fr_names
-    language(page, "en")
+    choose_language(page, "en")
 
 
 def arrow_until(page: Any, predicate: str, limit: int = 16) -> None:
@@ -241,17 +233,17 @@ def test_vibration_switch(new_page: Any) -> None:
     assert vibrations and set(vibrations) == {120}, vibrations
 
     # Labelled in each language; on a laptop too (the browser can vibrate).
-    language(page, "nb")
+    choose_language(page, "nb")
     page.get_by_role("button", name="Meny").click()
     expect(page.get_by_role("checkbox", name="Vibrer når det er din tur")).to_be_checked()
     page.get_by_role("button", name="Meny").click()
-    language(page, "fr")
+    choose_language(page, "fr")
     page.get_by_role("button", name="Menu").click()
     expect(page.get_by_role("checkbox", name="Vibrer à votre tour")).to_be_checked()
     laptop = new_page("laptop", viewport=LAPTOP)
     laptop.goto(page.url)
     for code in LANGUAGES:  # in the top bar, which its longer labels do not widen
-        language(laptop, code)
+        choose_language(laptop, code)
         switch = laptop.get_by_role("checkbox", name=Words(code).t("settings.vibrate"))
         expect(switch).to_be_visible()
         no_horizontal_scroll(laptop)
@@ -268,9 +260,9 @@ def test_counted_phrases_and_decimal_commas(new_page: Any) -> None:
         guest.get_by_role("button", name="Join", exact=True).click()
         expect(host.get_by_text(f"{name} took a seat.")).to_be_visible()
     expect(host.get_by_text("Waiting for players: 1 seat free.")).to_be_visible()
-    language(host, "nb")
+    choose_language(host, "nb")
     expect(host.get_by_text("Venter på spillere: 1 ledig plass.")).to_be_visible()
-    language(host, "fr")
+    choose_language(host, "fr")
     expect(host.get_by_text("En attente des joueurs : 1 place libre.")).to_be_visible()
 
     # A practice hint's figures: "10,9 stikk", "10,9 plis", never "10.9".
@@ -280,7 +272,7 @@ def test_counted_phrases_and_decimal_commas(new_page: Any) -> None:
     words = {"nb": (r"^Tips: ", r"omtrent (\d+(,\d)?) stikk"),
              "fr": (r"^Conseil : ", r"environ (\d+(,\d)?) plis?")}
     for code, (start, figure) in words.items():
-        language(solo, code)
+        choose_language(solo, code)
         hint = solo.get_by_text(re.compile(start))
         expect(hint).to_be_visible(timeout=60_000)
         text = hint.inner_text()

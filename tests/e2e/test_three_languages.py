@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE
 from .players import (
+    choose_language,
     deal_over,
     hand,
     no_horizontal_scroll,
@@ -219,13 +220,3 @@ def test_a_review_in_three_languages_on_a_phone(new_page: Any) -> None:
             assert found, f"{code}: {line}"
             assert not re.match(r"\d", found["best"]), line  # a bid is worded as a bid
 
-
-def choose_language(page: Any, code: str) -> None:
-    """The language from the top bar (in its menu on a phone)."""
-    menu = page.locator("#menu-button")
-    if menu.is_visible():
-        menu.click()
-    page.locator("#lang-select").select_option(code)
-    if menu.is_visible():
-        menu.click()
-    expect(page.locator("html")).to_have_attribute("lang", code)

@@ -34,7 +34,7 @@ export function useLanguage(code) {
 export function seatInfo(seat, name) {
   return {
     seat, name, bot: name ? null : "normal", human: Boolean(name), connected: Boolean(name),
-    away: false, host: seat === 0, ready: false, takeover: false, joining: null, again: false,
+    away: false, host: seat === 0, ready: false, takeover: false, joining: null, again: false, from_deal: 0,
   };
 }
 

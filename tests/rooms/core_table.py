@@ -228,7 +228,7 @@ def summary(state: RoomState) -> dict[str, Any]:
     match = state.match
     out: dict[str, Any] = {
         "code": state.code, "practice": state.practice, "rules": state.rules.to_json(),
-        "seats": [s.to_data() for s in state.seats], "host": state.host,
+        "seats": [(s.to_data(), s.from_deal) for s in state.seats], "host": state.host,
         "grace": state.grace_seconds, "pause": state.next_deal_pause,
         "chat": list(state.chat), "match_number": state.match_number,
         "recorded": state.recorded_match, "next_deal_at": state.next_deal_at,

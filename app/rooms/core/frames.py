@@ -55,6 +55,7 @@ class SeatInfo(TypedDict):
     takeover: bool            # a person takes this bot seat over from the next deal
     joining: str | None       # that person's name (``name`` is the bot playing it now)
     again: bool               # match over: this person said "Play again"
+    from_deal: int            # score sheet row (0-based) its person plays from (a bot's before)
 
 
 
@@ -91,6 +92,8 @@ class MatchSummary(TypedDict):
     winners: list[int]
     # (Absent from a match logged before earlier matches could be reviewed: none may be.)
     reviewable: NotRequired[list[int]]  # deals to review (score_sheet row i: deal reviewable[i])
+    # (Absent from a match logged before late joiners were told apart: all 0.)
+    from_deal: NotRequired[list[int]]  # by seat: the row its player plays from (a bot's before)
 
 
 @with_config(FORBID)

@@ -80,6 +80,10 @@ class Seat:
     - a bot, after the start: ``token_hash is None``, ``bot`` = its level;
     - a takeover pending: ``token_hash`` set *and* ``bot`` set; the bot finishes the deal,
       the person plays from the next one (``takeover``).
+
+    ``from_deal`` is not logged: ``evolve`` derives it from the match when a seat record
+    lets a person play (state.py), so every log, an old one too, replays to it; a
+    checkpoint holds no match, and a new match sets it to 0 again.
     """
 
     index: int
@@ -89,6 +93,9 @@ class Seat:
     away: bool = False
     ready: bool = False
     again: bool = False       # match over: this person said "Play again"
+    # the score sheet's row (0-based) from which this seat's person plays it: the rows
+    # before are a bot's (a late joiner); 0 for a seat played from the match's start
+    from_deal: int = 0
 
     @property
     def human(self) -> bool:
@@ -116,6 +123,20 @@ class Seat:
     def holds(self, token: str) -> bool:
         """Whether ``token`` is this seat's."""
         return token_matches(token, self.token_hash)
+
+    def after(self, before: Seat, scored: int | None) -> Seat:
+        """This seat (just logged) with its ``from_deal``, ``before`` being the seat until
+        now and ``scored`` the match's scored deals (``None``: no match).  A person who
+        starts to play the seat during a match (a bot's seat taken over, as a deal
+        starts) plays from the next row to score; the same person keeps their row
+        whatever else changes (away, ready, again)."""
+        if scored is None or not self.human or self.takeover:
+            start = 0
+        elif before.human and not before.takeover and before.token_hash == self.token_hash:
+            start = before.from_deal
+        else:
+            start = scored
+        return replace(self, from_deal=start)
 
     def to_data(self) -> SeatData:
         return SeatData(name=self.name, token_hash=self.token_hash, bot=self.bot,

@@ -220,7 +220,8 @@ def _settle_match(d: Draft) -> bool:
         d.record(HistoryAdded(match={
             "number": state.match_number, "players": names,
             "score_sheet": [list(p) for p in match.scored], "totals": list(match.totals),
-            "winners": list(match.winners), "reviewable": views.reviewable(match)}))
+            "winners": list(match.winners), "reviewable": views.reviewable(match),
+            "from_deal": [s.from_deal for s in state.seats]}))
     current = match.deal
     if (phase not in (Phase.DEAL_OVER, Phase.MATCH_OVER) and current
             and not current.action_count):

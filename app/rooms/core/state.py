@@ -361,7 +361,9 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
                 s.ready = False
             state.next_deal_at = None
         case SeatSet(seat=index, data=data):
-            state.seats[index] = Seat.from_data(index, data)
+            scored = None if state.match is None else len(state.match.scored)
+            state.seats[index] = Seat.from_data(index, data).after(state.seats[index],
+                                                                   scored)
         case ReadySet(seat=index):
             state.seats[index].ready = True
         case NextDealAt(at=at):
@@ -373,6 +375,7 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
             state.match_number += 1
             for s in state.seats:
                 s.again = False
+                s.from_deal = 0  # everyone seated now plays from the first deal
         case HostSet(seat=host):
             state.host = host
         case RulesSet(rules=raw):

@@ -72,6 +72,7 @@ def seat_info(s: Seat, connected: bool, host: bool, started: bool) -> SeatInfo:
         "takeover": s.takeover,
         "joining": s.name if s.takeover else None,
         "again": s.again,
+        "from_deal": s.from_deal,
     }
 
 

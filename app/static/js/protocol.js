@@ -628,6 +628,7 @@ export const LIMITS = Object.freeze({
  * @property {Array<number>} totals
  * @property {Array<number>} winners
  * @property {Array<number>} [reviewable] deals to review (score_sheet row i: deal reviewable[i])
+ * @property {Array<number>} [from_deal] by seat: the row its player plays from (a bot's before)
  */
 
 /**
@@ -850,6 +851,7 @@ export const LIMITS = Object.freeze({
  * @property {boolean} takeover a person takes this bot seat over from the next deal
  * @property {(string | null)} joining that person's name (`name` is the bot playing it now)
  * @property {boolean} again match over: this person said "Play again"
+ * @property {number} from_deal score sheet row (0-based) its person plays from (a bot's before)
  */
 
 /**

@@ -25,6 +25,9 @@ function svg(tag, attrs) {
 
 /** A score sheet's table: a row a deal (running totals, the deal's points below them)
  *  and the totals; named by the section's heading (`labelledBy`) or by `label`.
+ *  A late joiner's column (`from[s]` > 0) says from which deal they play, and the rows
+ *  before are the bot's: faded, each cell naming the bot to a screen reader, with a note
+ *  under the table.  The totals stay the seat's, the bot's points in them.
  * @param {string[]} names the players, by seat
  * @param {number[][]} sheet each deal's points
  * @param {number[][]} totals the running totals after each deal
@@ -32,8 +35,9 @@ function svg(tag, attrs) {
  * @param {{ labelledBy?: string, label?: string }} name
  * @param {{ match: number, deals: number[] | null } | null} [replay] a Replay button a row
  *   (for the room's players): the deals' indices in the match, or null (an earlier match:
- *   the row's place among the deals played out says which) */
-function table(names, sheet, totals, finals, name, replay = null) {
+ *   the row's place among the deals played out says which)
+ * @param {readonly number[]} [from] by seat, the row (0-based) its player plays from */
+function table(names, sheet, totals, finals, name, replay = null, from = []) {
   const tableEl = el("table", "score-table");
   // The current sheet is named by the section's heading, so "Score sheet" is written once.
   if (name.labelledBy) tableEl.setAttribute("aria-labelledby", name.labelledBy);
@@ -44,11 +48,14 @@ function table(names, sheet, totals, finals, name, replay = null) {
   const corner = el("th", "", t("scores.deal"));
   corner.scope = "col";
   hr.append(corner);
-  for (const player of names) {
+  /** @param {number} s */
+  const joinedAt = (s) => Math.min(from[s] ?? 0, sheet.length);
+  names.forEach((player, s) => {
     const th = el("th", "", player);
     th.scope = "col";
+    if (joinedAt(s) > 0) th.append(el("span", "joined", t("scores.from_deal", { n: joinedAt(s) + 1 })));
     hr.append(th);
-  }
+  });
   head.append(hr);
   const body = el("tbody");
   sheet.forEach((points, i) => {
@@ -63,6 +70,11 @@ function table(names, sheet, totals, finals, name, replay = null) {
     points.forEach((p, s) => {
       const td = el("td", "", String(totals[i]?.[s] ?? 0));
       td.append(el("span", "delta", signed(p)));
+      if (i < joinedAt(s)) {  // the bot's deal, before the seat's person joined
+        td.classList.add("by-bot");
+        td.prepend(el("span", "sr-only", t("scores.played_by", { bot: t("seat.bot", { n: s + 1 }) }) + " "));
+      }
+      if (i > 0 && i === joinedAt(s)) td.classList.add("joined-here");  // their first deal
       tr.append(td);
     });
     body.append(tr);
@@ -77,6 +89,12 @@ function table(names, sheet, totals, finals, name, replay = null) {
   tableEl.append(head, body, foot);
   const wrap = el("div", "score-wrap");
   wrap.append(tableEl);
+  names.forEach((player, s) => {
+    if (joinedAt(s) > 0) {
+      wrap.append(el("p", "hint joined-note", t("scores.joined",
+        { name: player, n: joinedAt(s) + 1, bot: t("seat.bot", { n: s + 1 }) })));
+    }
+  });
   return wrap;
 }
 
@@ -214,7 +232,7 @@ function history(view, extra) {
       const totals = runningTotals(match.score_sheet, match.players.length);
       part.append(table(match.players, match.score_sheet, totals, match.totals,
         { label: t("scores.match_sheet", { n: match.number }) },
-        seated ? { match: match.number, deals: null } : null));
+        seated ? { match: match.number, deals: null } : null, match.from_deal));
       part.append(chart(view, totals, match.players));
     }
     const more = extra ? extra(match) : null;  // the deals' review buttons (reviewlist.js)
@@ -252,7 +270,9 @@ export function renderScoreSheet(view, extra = null) {
     const deals = view.room.reviewable;  // the deals played out: the sheet's rows
     const replay = seated && deals.length === sheet.length
       ? { match: view.room.match_number, deals } : null;
-    parts.push(table(names, sheet, totals, view.scores, { labelledBy: "scores-heading" }, replay),
+    const from = view.room.seats.map((info) => info.from_deal ?? 0);
+    parts.push(table(names, sheet, totals, view.scores, { labelledBy: "scores-heading" }, replay,
+      from),
       chart(view, totals));
   }
   if (past) parts.push(past);

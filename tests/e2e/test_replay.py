@@ -2,24 +2,39 @@
 deal log) and from a downloaded record dropped on /replay, the steps show every trick's
 cards, who won it, the tricks each player took and the points, as ``amerikaner replay``
 reports them and the record holds them; in English, Norwegian and French, on a laptop
-and a phone (no sideways scroll, every hand readable)."""
+and a phone (no sideways scroll, every hand readable).  Where the person's review of the
+deal found a card clearly worse, its step marks the strong bot's card, and the open
+dialog redraws in the language chosen there."""
 
 from __future__ import annotations
 
 import copy
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from shared_helpers import replay_record
 
 from app.rooms.server.rules_example import example_record
 
 from .conftest import LAPTOP, PHONE
-from .players import no_horizontal_scroll, open_room, play_until_deal_over
+from .players import (
+    SHORT,
+    call_names,
+    deal_over,
+    enabled_cards,
+    hand,
+    no_horizontal_scroll,
+    open_room,
+    play_until_deal_over,
+    take_turn,
+)
+from .words import Words, of
 
 # The words each language's replay uses (app/static/i18n): its Next button, the trick
 # group's name, the end line's "Points".
@@ -152,3 +167,161 @@ def test_a_broken_file_is_refused_with_where_it_breaks(new_page: Any, tmp_path: 
     expect(page.get_by_role("alert")).to_have_text(
         re.compile(r"this record does not replay: deal 1, action 9: seat \d"))
     expect(page.get_by_role("region", name=re.compile("Replay of deal"))).to_have_count(0)
+
+
+# -- the strong bot's better card, marked where your review found a clear loss ---------
+
+PLAY_LINE = re.compile(r"^(First lead|Trick \d+): ")  # a review line of a card played
+DEALS_TRIED = 3  # deals played against the hints until the review lists a card
+
+
+def card_name(words: Words, card: str) -> str:
+    """A card's name as i18n.js's ``cardName`` writes it ("Ace of spades", "Spar ess")."""
+    if card.startswith("JK"):
+        return words.t("card.joker")
+    name = words.t("card.name", rank=words.t(f"rank.{card[0]}"), suit=words.t(f"suit.{card[1]}"))
+    return name[:1].upper() + name[1:]
+
+
+def card_in_sentence(words: Words, card: str) -> str:
+    """i18n.js's ``cardInSentence`` ("Ace of spades", "spar ess", "l'as de pique")."""
+    if card.startswith("JK"):
+        return words.t("card.joker_in_sentence")
+    return words.t("card.in_sentence", rank=words.t(f"rank.in_sentence.{card[0]}"),
+                   suit=words.t(f"suit.{card[1]}"))
+
+
+def play_against_the_hints(page: Any, timeout: float = 150) -> int:
+    """Play a practice deal as ``take_turn`` does (bidding the lowest number), except that
+    at every card with a choice the person waits for the practice hint and plays another
+    card than the hinted one; the number of cards so played."""
+    words = of(page)
+    cards = enabled_cards(page, words)
+    hinted = hand(page, words).locator(".hinted")
+    other = cards.and_(page.locator(":not(.hinted)"))
+    against = 0
+    deadline = time.monotonic() + timeout
+    while not deal_over(page):
+        if time.monotonic() > deadline:
+            raise AssertionError("the deal did not end")
+        asked = [page.get_by_role("button", name=words.t(key), exact=True)
+                 for key in ("bid.pass", "discard.button")]
+        if (any(b.is_visible() for b in asked) or cards.count() < 2
+                or page.get_by_role("button", name=call_names(words)).count()):
+            if not take_turn(page, bid=True):
+                page.wait_for_timeout(80)  # the bots' turn: look again
+            continue
+        try:
+            expect(hinted).not_to_have_count(0, timeout=20_000)  # the hint comes
+            other.last.click(timeout=SHORT)
+            against += 1
+        except (AssertionError, PlaywrightError):
+            continue  # the turn moved on (or the hint did not come): look again
+    return against
+
+
+def reviewed_card_lines(page: Any) -> list[str]:
+    """Ask for the review of the deal just played; its lines of a card played."""
+    page.get_by_role("button", name="Review my play").click()
+    panel = page.locator("#result section.review")
+    expect(panel.get_by_role("heading", name="Your decisions, by the strong bot")).to_be_visible()
+    expect(panel.get_by_text("Reviewing your decisions")).to_have_count(0, timeout=60_000)
+    lines = [line.strip() for line in panel.locator("li").all_inner_texts()]
+    return [line for line in lines if PLAY_LINE.match(line)]
+
+
+def step_to_the_mark(page: Any, dialog: Any, words: Words, mark: Any) -> tuple[int, int]:
+    """Step with the arrow key until a card is marked: that step's number, and the last's."""
+    where = dialog.get_by_role("status")
+    counter = words.pattern("replay.step", whole=False, i=r"\d+", n=r"(\d+)")
+    found = counter.search(where.inner_text())
+    assert found, where.inner_text()
+    last = int(found.group(1))
+    for i in range(1, last + 1):
+        page.keyboard.press("ArrowRight")
+        expect(where).to_have_text(re.compile(re.escape(words.t("replay.step", i=i, n=last)) + "$"))
+        if mark.count():
+            return i, last
+    raise AssertionError("no step marks the strong bot's card")
+
+
+def replay_dialog(page: Any, words: Words) -> Any:
+    """The room's replay dialog, named by its heading in ``words``' language."""
+    return page.get_by_role("dialog", name=words.pattern("replay.heading", n=r"\d+"))
+
+
+def check_the_mark(page: Any, words: Words, step: int, last: int, card: str) -> Any:
+    """The step says, in ``words``' language, what the strong bot would have chosen and
+    marks its card in Kim's hand, named and described for a screen reader; the page is
+    in that language.  The mark."""
+    expect(page.locator("html")).to_have_attribute("lang", words.code)
+    dialog = replay_dialog(page, words)
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("button", name=words.t("replay.next"), exact=True)).to_be_visible()
+    expect(dialog.get_by_role("status")).to_have_text(
+        re.compile(re.escape(words.t("replay.step", i=step, n=last)) + "$"))
+    better = dialog.get_by_text(words.pattern(
+        "replay.best", counted=True, best=f".*{re.escape(card_in_sentence(words, card))}.*",
+        loss=words.number_pattern()))
+    expect(better).to_be_visible()
+    seat = dialog.get_by_role("region", name=words.t("replay.hand", name="Kim"))
+    mark = seat.get_by_role("img", name=f"{card_name(words, card)} ({words.t('replay.best_mark')})",
+                            exact=True)
+    expect(mark).to_be_visible()
+    expect(mark).to_have_accessible_description(better.inner_text())
+    assert mark.get_attribute("data-card") == card
+    return mark
+
+
+def test_the_replay_marks_the_strong_bots_card_where_the_review_found_a_loss(
+        new_page: Any, artifacts: Path) -> None:
+    """Issue 23: a person plays a practice deal against the hints, asks for the review, and
+    opens the deal's replay from the score sheet: the step of a card the review found
+    clearly worse says what the strong bot would have chosen and marks its card (named
+    and described for a screen reader, a star beside the outline); the open dialog speaks
+    Norwegian and French at once when its language is changed there, and fits a phone."""
+    page = new_page("replay-mark", viewport=LAPTOP)
+    open_room(page, "Kim", "Practice")  # a match of many deals: the next one if need be
+    lines: list[str] = []
+    row = 0
+    while not lines:
+        row += 1
+        assert row <= DEALS_TRIED, f"{DEALS_TRIED} deals against the hints, no card reviewed"
+        if row > 1:
+            page.get_by_role("button", name="Next deal", exact=True).click()
+        assert play_against_the_hints(page) > 0, "no card was played against a hint"
+        lines = reviewed_card_lines(page)
+    en = Words("en")
+    decided = [en.fields("review.decision", line, counted=True) for line in lines]
+
+    page.get_by_role("table", name="Score sheet").get_by_role(
+        "button", name=f"Replay deal {row}").click()
+    dialog = replay_dialog(page, en)
+    expect(dialog).to_be_visible()
+    mark = dialog.get_by_role("img", name=re.compile(re.escape(en.t("replay.best_mark"))))
+    step, last = step_to_the_mark(page, dialog, en, mark)
+    card = str(mark.get_attribute("data-card"))
+    # the step's sentence is one of the review's lines: the same choice, the same loss
+    said = en.fields("replay.best", dialog.locator(".replay-better").inner_text(), counted=True)
+    assert said and any(d and (d["best"], d["loss"]) == (said["best"], said["loss"])
+                        for d in decided), (said, lines)
+    check_the_mark(page, en, step, last, card)
+    page.screenshot(path=artifacts / "replay-mark-laptop.png")
+
+    # the page's language changed with the dialog open: the same step, in the new words
+    for before, code in (("en", "nb"), ("nb", "fr")):
+        words = Words(before)
+        replay_dialog(page, words).get_by_role(
+            "combobox", name=words.t("settings.language")).select_option(code)
+        check_the_mark(page, Words(code), step, last, card)
+
+    # a phone: no sideways scroll, the mark within reach
+    page.set_viewport_size(PHONE)
+    fr = Words("fr")
+    mark = check_the_mark(page, fr, step, last, card)
+    mark.scroll_into_view_if_needed()
+    expect(mark).to_be_in_viewport()
+    no_horizontal_scroll(page)
+    wide = replay_dialog(page, fr).evaluate("d => d.scrollWidth - d.clientWidth")
+    assert wide <= 0, f"the dialog scrolls sideways by {wide}px"
+    page.screenshot(path=artifacts / "replay-mark-phone-fr.png")

@@ -190,7 +190,8 @@ export function suitName(letter) {
   return t(`suit.${letter}`);
 }
 
-/** Fill a <select> with the languages and switch on change.
+/** Fill a <select> with the languages and switch on change; it shows the language the
+ *  page is in, whichever picker switched it (a dialog has one of its own).
  * @param {HTMLElement | null} select */
 export function setUpLanguagePicker(select) {
   if (!(select instanceof HTMLSelectElement)) return;
@@ -204,4 +205,5 @@ export function setUpLanguagePicker(select) {
   }
   select.value = lang;
   select.addEventListener("change", () => switchLanguage(select.value));
+  document.addEventListener("languagechange", () => { select.value = lang; });
 }

@@ -5,10 +5,12 @@
 // as the server's engine worked it out (GET /api/rooms/{code}/replay, POST /api/replay;
 // app/rules/replay_steps.py): this draws it and decides nothing.  Where your review of
 // the deal found a clearly better choice, that step says what the strong bot would have
-// chosen and marks its card.  The words are replaywords.js's.
+// chosen and marks its card: an outline and a star to see, a name and a description a
+// screen reader says, and the step's sentences are read out as you step.  A change of the
+// page's language redraws the step shown.  The words are replaywords.js's.
 
 import { cardChip } from "./cards.js";
-import { t } from "./i18n.js";
+import { cardName, t } from "./i18n.js";
 import { el } from "./dom.js";
 import {
   actionText, betterCard, betterChoice, betterText, contractWords, counterText, dealOption,
@@ -25,6 +27,15 @@ import {
  * @property {ReviewFrame | null} [review] your review of this deal, if you asked for one
  * (the heading is #replay-title: the page's section and the room's dialog are named by it)
  */
+
+// The id of the step's "the strong bot would have chosen..." line, which describes the
+// card it marks (one replay is shown on a page at a time).
+const BETTER_ID = "replay-better";
+
+/** The listeners of the replay each container shows (its keys, the page's language):
+ *  ended when the container shows another.
+ * @type {WeakMap<HTMLElement, AbortController>} */
+const shown = new WeakMap();
 
 /** @param {string} id
  * @param {string} [extra] */
@@ -56,14 +67,26 @@ function seatBox(replay, step, seat, marked) {
   const cards = step.hands[seat] ?? [];
   cards.forEach((id, i) => {
     if (i) hand.append(" ");
-    const mark = id === marked;
-    const card = chip(id, mark ? "replay-best" : undefined);
-    if (mark) card.append(el("span", "sr-only", ` (${t("replay.best_mark")})`));
-    hand.append(card);
+    hand.append(id === marked ? bestChip(id) : chip(id));
   });
   if (!cards.length) hand.append(el("span", "hint", t("replay.no_cards")));
   box.append(head, hand);
   return box;
+}
+
+/** The strong bot's card, marked for the eye (an outline and a star, not a colour alone)
+ *  and for a screen reader: named "Ace of spades (the strong bot's choice)", described by
+ *  the step's sentence of what it would have chosen and by how much.
+ * @param {string} id */
+function bestChip(id) {
+  const card = chip(id, "replay-best");
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", `${cardName(id)} (${t("replay.best_mark")})`);
+  card.setAttribute("aria-describedby", BETTER_ID);
+  const star = el("span", "replay-best-star", "★");
+  star.setAttribute("aria-hidden", "true");
+  card.append(star);
+  return card;
 }
 
 /** The trick on the table at a step, each card with its player, the winner marked.
@@ -141,38 +164,52 @@ function dealPicker(replay, pick) {
 }
 
 /** Show `replay` in `container`, at its first step; the controls and the arrow keys step
- *  through it.  Returns a function that shows step `i` (for the caller's own keys).
+ *  through it, and a change of the page's language draws the step shown again in the new
+ *  words.  Returns a function that shows step `i` (for the caller's own keys).
  * @param {HTMLElement} container
  * @param {DealReplay} replay
  * @param {ReplayOptions} [options] */
 export function showReplay(container, replay, options = {}) {
+  shown.get(container)?.abort(); // the replay shown before: its keys and redraws end
+  const stop = new AbortController();
+  shown.set(container, stop);
   const last = replay.steps.length - 1;
   let index = 0;
-  const heading = el("h2", "replay-heading", t("replay.heading", { n: replay.deal + 1 }));
-  heading.id = "replay-title";
-  const contract = el("p", "replay-contract");
-  const prev = el("button", "", t("replay.prev"));
-  const next = el("button", "primary", t("replay.next"));
-  prev.type = next.type = "button";
-  const where = el("p", "replay-where");
-  where.setAttribute("role", "status");
-  where.setAttribute("aria-live", "polite");
-  const nav = el("div", "replay-nav");
-  nav.append(prev, where, next);
-  const happened = el("div", "replay-happened");
-  const board = el("div", "replay-board");
-  /** @type {HTMLElement[]} */
-  const parts = [heading];
-  if (options.pickDeal && replay.deals.length > 1) parts.push(dealPicker(replay, options.pickDeal));
-  parts.push(contract, nav, el("p", "hint replay-keys", t("replay.keys")), happened, board);
-  container.replaceChildren(...parts);
-  container.classList.add("replay");
+  let parts = build();
+
+  /** The view's fixed parts, in the page's language now. */
+  function build() {
+    const heading = el("h2", "replay-heading", t("replay.heading", { n: replay.deal + 1 }));
+    heading.id = "replay-title";
+    const contract = el("p", "replay-contract");
+    const prev = el("button", "", t("replay.prev"));
+    const next = el("button", "primary", t("replay.next"));
+    prev.type = next.type = "button";
+    prev.addEventListener("click", () => show(index - 1));
+    next.addEventListener("click", () => show(index + 1));
+    const where = el("p", "replay-where");
+    where.setAttribute("role", "status");
+    where.setAttribute("aria-live", "polite");
+    const nav = el("div", "replay-nav");
+    nav.append(prev, where, next);
+    // what was done at the step (and the strong bot's better choice): read out as you step
+    const happened = el("div", "replay-happened");
+    happened.setAttribute("aria-live", "polite");
+    happened.setAttribute("aria-atomic", "true");
+    const board = el("div", "replay-board");
+    const picker = options.pickDeal && replay.deals.length > 1 ? dealPicker(replay, options.pickDeal) : null;
+    container.replaceChildren(heading, ...(picker ? [picker] : []), contract, nav,
+      el("p", "hint replay-keys", t("replay.keys")), happened, board);
+    container.classList.add("replay");
+    return { contract, prev, next, where, happened, board, picker };
+  }
 
   /** @param {number} i */
   function show(i) {
     index = Math.max(0, Math.min(i, last));
     const step = replay.steps[index];
     if (!step) return;
+    const { contract, prev, next, where, happened, board } = parts;
     const words = contractWords(replay, step);
     contract.replaceChildren(...words.map((w) => (typeof w === "string" ? w : chip(w.card))));
     where.textContent = `${whereText(replay, index)} · ${counterText(replay, index)}`;
@@ -185,7 +222,11 @@ export function showReplay(container, replay, options = {}) {
     if (did) lines.push(el("p", "replay-action", did));
     const won = trickWinnerText(replay, index);
     if (won) lines.push(el("p", "replay-won-line", won));
-    if (decision) lines.push(el("p", "replay-better", betterText(decision)));
+    if (decision) {
+      const better = el("p", "replay-better", betterText(decision));
+      better.id = BETTER_ID;
+      lines.push(better);
+    }
     if (index === last) lines.push(el("p", "replay-end", endText(replay)));
     happened.replaceChildren(...lines);
     // the strong bot's card is still in the hand of the seat that played another
@@ -198,8 +239,6 @@ export function showReplay(container, replay, options = {}) {
     board.replaceChildren(trickBox(replay, step), seats, ...(kitty ? [kitty] : []), auctionBox(replay, step));
   }
 
-  prev.addEventListener("click", () => show(index - 1));
-  next.addEventListener("click", () => show(index + 1));
   container.addEventListener("keydown", (event) => {
     const target = event.target;
     if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement) return;
@@ -207,7 +246,17 @@ export function showReplay(container, replay, options = {}) {
     if (to === null) return;
     event.preventDefault();
     show(to);
-  });
+  }, { signal: stop.signal });
+  document.addEventListener("languagechange", () => {
+    // the same step in the new words; a control of the view that had the focus keeps it
+    const old = parts;
+    const focused = [old.prev, old.next, old.picker?.querySelector("select")]
+      .findIndex((c) => c && c === document.activeElement);
+    parts = build();
+    show(index);
+    const again = [parts.prev, parts.next, parts.picker?.querySelector("select")][focused];
+    if (again instanceof HTMLElement) again.focus();
+  }, { signal: stop.signal });
   show(0);
   return show;
 }

@@ -2,11 +2,13 @@
 // A finished deal of this room replayed in a dialog: opened from the score sheet (a deal
 // of the match now, or of an earlier one), from the room's deal log or stored record
 // (GET /api/rooms/{code}/replay, for the room's players).  Your review of that deal, if
-// you asked for one, marks the strong bot's better choices (replay.js).
+// you asked for one, marks the strong bot's better choices (replay.js).  The dialog is
+// modal, so it has a language picker of its own; a change of language redraws the step.
 
 import { api, errorMessage, savedToken } from "./net.js";
 import { showError } from "./notices.js";
 import { byId } from "./dom.js";
+import { setUpLanguagePicker } from "./i18n.js";
 import { showReplay } from "./replay.js";
 import { scoredDeal } from "./replaywords.js";
 
@@ -56,9 +58,10 @@ export async function openReplay(code, which, reviewOf) {
   }
 }
 
-/** The dialog's Close button. */
+/** The dialog's Close button and its language picker (the page's is behind the dialog). */
 export function setUpReplayDialog() {
   const dialog = byId("replay-dialog");
+  setUpLanguagePicker(byId("replay-lang-select"));
   byId("replay-close").addEventListener("click", () => {
     if (dialog instanceof HTMLDialogElement) dialog.close();
   });

@@ -52,7 +52,9 @@ export function positionOf(view, seat) {
  * @param {number} seat */
 export function seatName(view, seat) {
   const info = view.room && view.room.seats[seat];
-  if (info && info.name) return info.name;
+  // a person's own name; a seat a bot plays is named in the page's language (the server
+  // names it "Bot 2" for the record, whatever the language)
+  if (info && info.name && info.human && !info.takeover) return info.name;
   if (view.phase === Phase.LOBBY && info && !info.human) return t("seat.empty", { n: seat + 1 });
   return t("seat.bot", { n: seat + 1 });
 }

@@ -23,7 +23,9 @@ cluster_load.py), each held to its share of a core by a control group
 the load benchmark's swarm twice: at ``--low`` of the moves/s the model says the capped
 parts can carry (every part's CPU then is the model's prediction: moves/s times its cost)
 and at ``--high`` of it (the swarm's people wait for each answer, so an overloaded cluster
-delivers what its busiest part can do: the model's capacity).  Every part, capped or not,
+delivers what its busiest part can do: the model's capacity).  The machine's speed is
+measured before and after each run, and the model's costs are taken at that speed
+(this virtual machine's speed moves by a third within minutes).  Every part, capped or not,
 comes before other work on the machine when both want a core (benchmarks/cpucap.py's
 weights; ``--not-first`` leaves that out), so that each capped part gets its whole share.
 It prints each figure beside the prediction and whether it is within ``--tolerance``
@@ -48,6 +50,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
+import load  # noqa: E402
 from cluster_load import descendants, run_cluster  # noqa: E402
 from cpucap import CpuCap, ahead_of_other_work  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
@@ -87,32 +90,42 @@ class Curve:
 class Tiers:
     """The measured costs of benchmarks/tiers.py's JSON, as the model reads them."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], slower: float | None = None) -> None:
+        """The costs at a machine ``slower`` times slower than the reference machine
+        (load.py's ``machine_speed``); None: the speed the figures were measured at (the
+        median of their runs).  Each CPU figure is scaled from its own run's speed."""
         apps, nginx, pg = data["app"], data["nginx"], data["postgres"]
+        on = pg["synchronous_commit_on"]
+        speeds = [x.get("times_slower", 1.0) for x in [*apps, *nginx, *on]]
+        self.slower = statistics.median(speeds) if slower is None else slower
+
+        def at(x: dict[str, Any], ms: float) -> float:  # ``x``'s CPU ms at our speed
+            return float(ms) * self.slower / float(x.get("times_slower", self.slower))
+
         # per app process: its moves/s against its CPU per move
-        self.app = Curve([(a["moves_per_s"], a["app_cpu_ms_per_move"]) for a in apps])
+        self.app = Curve([(a["moves_per_s"], at(a, a["app_cpu_ms_per_move"])) for a in apps])
         self.appends_per_move = statistics.mean(a["appends_per_move"] for a in apps)
-        self.nginx = Curve([(n["moves_per_s"], n["nginx_cpu_ms_per_move"]) for n in nginx])
-        # PostgreSQL per append: what it cost behind the app (its heartbeats, loads and
-        # lease checks included) where the app runs measured it; above their rates, the
-        # store's statement alone (the paced runs), scaled to the app runs' level where
-        # the two meet
+        self.nginx = Curve([(n["moves_per_s"], at(n, n["nginx_cpu_ms_per_move"]))
+                            for n in nginx])
         # a process's heartbeat, paid per process per second (0 in older files)
-        self.pg_idle_ms = statistics.mean(a.get("postgres_idle_cpu_ms_per_s", 0.0)
+        self.pg_idle_ms = statistics.mean(at(a, a.get("postgres_idle_cpu_ms_per_s", 0.0))
                                           for a in apps)
-        live = [(rate, max(0.0, (a["postgres_cpu_ms_per_move"] * a["moves_per_s"]
+        # PostgreSQL per append: what it cost behind the app (its loads and lease checks
+        # included) where the app runs measured it; above their rates, the store's
+        # statement alone (the paced runs), scaled to the app runs' level where the two
+        # meet
+        live = [(rate, max(0.0, (at(a, a["postgres_cpu_ms_per_move"]) * a["moves_per_s"]
                                  - self.pg_idle_ms) / rate))
                 for a in apps
                 for rate in [a["moves_per_s"] * a["appends_per_move"]]]
-        alone = Curve([(r["appends_per_s"], r["cpu_ms_per_append"])
-                       for r in pg["synchronous_commit_on"] if r["batch"] == 1])
+        alone = Curve([(r["appends_per_s"], at(r, r["cpu_ms_per_append"]))
+                       for r in on if r["batch"] == 1])
         top_rate, top_cost = max(live)
         at_top = alone.at(top_rate)
         scale = top_cost / at_top if at_top > 0 else 1.0  # 0: a run too short to count
         self.pg_scale = scale
         self.pg = Curve(live + [(r, c * scale) for r, c in alone.points if r > top_rate])
-        self.pg_batched_ms = scale * min(r["cpu_ms_per_append"]
-                                         for r in pg["synchronous_commit_on"]
+        self.pg_batched_ms = scale * min(at(r, r["cpu_ms_per_append"]) for r in on
                                          if r["batch"] > 1)
         self.app_kib_socket = statistics.mean(a["app_kib_per_socket"] for a in apps)
         self.app_kib_process = statistics.mean(a["app_rss_kib"]["empty"] for a in apps)
@@ -182,7 +195,8 @@ def cap_tree(cap: CpuCap, root: int) -> None:
             cap.add(pid)
 
 
-def check(tiers: Tiers, args: argparse.Namespace) -> dict[str, Any]:
+def check(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    tiers = Tiers(data, speed())
     capacity, part = tiers.capacity(args.workers, args.app_cap, args.pg_cap, args.nginx_cap)
     print(f"model: {args.workers} app processes at {args.app_cap} of a core, PostgreSQL at "
           f"{args.pg_cap}, nginx at {args.nginx_cap}: {capacity:.0f} moves/s, "
@@ -202,12 +216,24 @@ def check(tiers: Tiers, args: argparse.Namespace) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="amerikaner-capacity-") as tmp:
             for share in (args.low, args.high):
                 rooms = max(4, round(share * capacity / args.pace))
+                before = speed()
                 r = run_cluster(args.workers, rooms, args, Path(tmp), postgres)
-                out["runs"].append(compare(tiers, r, share, capacity, args))
+                slower = (before + speed()) / 2
+                # the model at the speed the machine had during this run
+                now = Tiers(data, slower)
+                capacity, _ = now.capacity(args.workers, args.app_cap, args.pg_cap,
+                                           args.nginx_cap)
+                out["runs"].append({**compare(now, r, share, capacity, args),
+                                    "times_slower": round(slower, 3)})
     finally:
         postgres.stop()
         pg_cap.remove()
     return out
+
+
+def speed() -> float:
+    """How many times slower than the reference machine this one is now."""
+    return float(load.machine_speed()["times_slower_than_reference"])
 
 
 def compare(tiers: Tiers, r: dict[str, Any], share: float, capacity: float,
@@ -253,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=10,
                         help="PostgreSQL connections per app process")
     parser.add_argument("--machine-cores", type=int, default=16)
+    parser.add_argument("--slower", type=float, default=None,
+                        help="plan for a machine this many times slower than the reference "
+                             "(1: the reference; default: the speed of the measurements)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--app-cap", type=float, default=0.3)
     parser.add_argument("--pg-cap", type=float, default=0.3)
@@ -265,19 +294,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="do not put the check's parts ahead of other work")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    tiers = Tiers(json.loads(args.tiers.read_text()))
+    data = json.loads(args.tiers.read_text())
+    tiers = Tiers(data, args.slower)
     if args.what == "plan":
         rows = [plan(tiers, int(t), args.pace, args.target, args.pool, args.machine_cores)
                 for t in args.tables.split(",")]
+        print(f"(CPU at a machine {tiers.slower:.2f} times slower than the reference)")
         print_plan(rows)
-        result: dict[str, Any] = {"plans": rows}
+        result: dict[str, Any] = {"plans": rows, "times_slower": tiers.slower}
     else:
         # the swarm's settings (benchmarks/load.py), think time from the pace
         args.think, args.warmup, args.idle_wait, args.seed = 1 / args.pace, 3.0, 2.0, 2026
         args.rules, args.min_moves, args.until_matches, args.window_cap = None, 0, 0, 300.0
         args.first = not args.not_first
         with ahead_of_other_work(args.first) as group:
-            result = check(tiers, args)
+            result = check(data, args)
         result["ahead_of_other_work"] = group is not None
         figures = [f for run in result["runs"] for f in run["figures"]]
         result["all_within"] = all(f["ok"] for f in figures)

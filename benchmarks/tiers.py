@@ -28,7 +28,11 @@ Three measurements, one after the other, each with its own throwaway PostgreSQL 
 
 The benchmark and everything it starts run in a control group that comes before other
 work on the machine (benchmarks/cpucap.py, as root; ``--not-first`` to leave it out), so
-that its figures hold while other work runs.  A figure "per core" is the inverse of the
+that its figures hold while other work runs.  The machine's speed (benchmarks/engine.py's
+deals per CPU second against the reference machine's, load.py's ``machine_speed``) is
+measured before and after each run and kept with its figures as ``times_slower``: this
+virtual machine's speed moves by a third within minutes, and benchmarks/capacity.py
+compares CPU costs at the same speed.  A figure "per core" is the inverse of the
 CPU per unit: what one core does when that part has it to itself.  Prints one JSON
 document; ``--only app,nginx,postgres`` picks parts.
 Loopback only; needs PostgreSQL and nginx (scripts/test.sh installs them).
@@ -40,6 +44,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -138,6 +143,7 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
                "AMERIKANER_DATABASE_URL": url}
         app = ServeProcess(tmp / f"app{rooms}", env).start()
         assert postgres.proc is not None and app.proc is not None
+        slower = [load.machine_speed()["times_slower_than_reference"]]
         sampler = Sampler({"app": app.proc.pid, "postgres": postgres.proc.pid}, app.base)
         sampler.start()
         lsn0 = postgres.psql("SELECT pg_current_wal_lsn()", "tiers").strip()
@@ -158,8 +164,10 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         pg0, t0 = tree_cpu(postgres.proc.pid), time.perf_counter()
         time.sleep(args.idle_seconds)
         idle = (tree_cpu(postgres.proc.pid) - pg0) / (time.perf_counter() - t0)
+        slower.append(load.machine_speed()["times_slower_than_reference"])
         return {
             "rooms": rooms, "think_s": args.think, "moves_per_s": swarm["moves_per_s"],
+            "times_slower": round(statistics.mean(slower), 3),
             "latency_ms": swarm["latency_ms"],
             "app_cpu_ms_per_move": per(d["app"], moves),
             "postgres_cpu_ms_per_move": per(d["postgres"], moves),
@@ -199,6 +207,7 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
         wait_healthy(f"http://127.0.0.1:{port}", floor)
         nginx = NginxServer([port]).start()
         worker = nginx_worker(nginx)
+        slower = [load.machine_speed()["times_slower_than_reference"]]
         sampler = Sampler({"nginx": worker, "floor": floor.pid}, None)
         sampler.start()
         try:
@@ -209,7 +218,9 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
         seconds, d = sampler.delta(*swarm["window_epoch"])
         moves = swarm["moves"] * seconds / swarm["seconds"]
         mem = swarm["memory_kib"]
+        slower.append(load.machine_speed()["times_slower_than_reference"])
         return {"rooms": rooms, "moves_per_s": swarm["moves_per_s"],
+                "times_slower": round(statistics.mean(slower), 3),
                 "frame_bytes": frame_bytes,
                 "nginx_cpu_ms_per_move": per(d["nginx"], moves),
                 "nginx_cpu_us_per_frame": per(d["nginx"], 5 * moves, 1e6),
@@ -323,9 +334,13 @@ def measure_postgres(args: argparse.Namespace) -> dict[str, Any]:
             url = server.create_database("tiers")
             asyncio.run(prepare(url, args.pg_rooms))
             pid = server.proc.pid
-            runs = [asyncio.run(append_run(url, args, b, pid)) for b in (1, args.batch)]
-            if mode == "on":  # the store's mode, at the paces of tables
-                runs += [asyncio.run(append_run(url, args, 1, pid, r)) for r in args.rates]
+            runs = []
+            for batch, rate in [(1, None), (args.batch, None)] + (
+                    [(1, r) for r in args.rates] if mode == "on" else []):  # tables' paces
+                before = load.machine_speed()["times_slower_than_reference"]
+                run = asyncio.run(append_run(url, args, batch, pid, rate))
+                after = load.machine_speed()["times_slower_than_reference"]
+                runs.append({**run, "times_slower": round((before + after) / 2, 3)})
             out[f"synchronous_commit_{mode}"] = runs
             if mode == "on":
                 out["kib_per_connection"] = postgres_memory(server, url, args.connections)

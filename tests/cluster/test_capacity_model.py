@@ -82,6 +82,20 @@ def test_each_process_heartbeat_is_paid_apart_from_the_appends() -> None:
     assert part == "postgres" and rate == pytest.approx(100, rel=1e-3)
 
 
+def test_costs_are_taken_at_the_machines_speed() -> None:
+    data = tiers_json(app_ms=(1.2, 1.2))
+    for part in ("app", "nginx"):
+        for x in data[part]:
+            x["times_slower"] = 2.0  # measured while the machine was twice as slow
+    for x in data["postgres"]["synchronous_commit_on"]:
+        x["times_slower"] = 2.0
+    assert Tiers(data).slower == 2.0  # by default, the speed of the measurements
+    fast = Tiers(data, 1.0)
+    assert fast.app.at(250) == pytest.approx(0.6) and fast.nginx.at(250) == pytest.approx(0.1)
+    assert fast.pg.at(400) == pytest.approx(0.25)
+    assert fast.capacity(2, 0.3, 1.0, 1.0)[0] == pytest.approx(1000, rel=1e-3)
+
+
 def test_a_plan_grows_with_the_tables_and_keeps_every_process_under_its_target() -> None:
     tiers = Tiers(tiers_json())
     small, big = (plan(tiers, t, 1.0, 0.7, 10, 16) for t in (10_000, 100_000))

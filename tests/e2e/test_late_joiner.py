@@ -14,8 +14,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE
-from .players import hand, no_horizontal_scroll, open_room, take_turn
-from .test_three_languages import choose_language
+from .players import choose_language, hand, no_horizontal_scroll, open_room, take_turn
 from .words import LANGUAGES, Words
 
 

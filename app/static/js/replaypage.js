@@ -73,10 +73,14 @@ async function take(file) {
   await load(null);
 }
 
-async function init() {
-  await setUpPage();
+function init() {
+  // The file is taken as soon as it is chosen or dropped, and read once the page's words
+  // are loaded: a listener added after that wait would miss a file chosen in the meantime.
+  const ready = setUpPage();
+  /** @param {File | null | undefined} file */
+  const taken = (file) => ready.then(() => take(file));
   const input = byId("record-file", HTMLInputElement);
-  input.addEventListener("change", () => take(input.files && input.files[0]));
+  input.addEventListener("change", () => taken(input.files && input.files[0]));
   const zone = byId("drop-zone");
   // The whole page takes the drop: a file dropped beside the zone must not be opened by
   // the browser in place of the page.
@@ -90,7 +94,7 @@ async function init() {
   document.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("dragging");
-    take(event.dataTransfer && event.dataTransfer.files[0]);
+    taken(event.dataTransfer && event.dataTransfer.files[0]);
   });
 }
 

@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,25 +83,36 @@ def tree_cpu(root: int) -> float:
 
 
 class Sampler(threading.Thread):
-    """CPU seconds of each named process tree, every half second, with the time."""
+    """CPU seconds of each named process tree, every half second, with the time; and the
+    figures ``counters`` reads (benchmarks/tiers.py: the app's own counters)."""
 
-    def __init__(self, roots: dict[str, int]) -> None:
+    def __init__(self, roots: dict[str, int],
+                 counters: Callable[[], dict[str, float]] | None = None) -> None:
         super().__init__(daemon=True)
-        self.roots = roots
+        self.roots, self.counters = roots, counters
         self.samples: list[tuple[float, dict[str, float]]] = []
         self.done = threading.Event()
 
     def run(self) -> None:
         while not self.done.is_set():
-            self.samples.append((time.time(), {n: tree_cpu(p) for n, p in self.roots.items()}))
+            row = {n: tree_cpu(p) for n, p in self.roots.items()}
+            if self.counters is not None:
+                row |= self.counters()
+            self.samples.append((time.time(), row))
             self.done.wait(0.5)
+
+    def delta(self, start: float, end: float) -> tuple[float, dict[str, float]]:
+        """Seconds between the samples nearest ``start`` and ``end`` (epoch), and each
+        figure's change between them."""
+        first = min(self.samples, key=lambda s: abs(s[0] - start))
+        last = min(self.samples, key=lambda s: abs(s[0] - end))
+        return last[0] - first[0], {k: last[1][k] - first[1][k] for k in first[1]}
 
     def window_percent(self, start: float, end: float) -> dict[str, float]:
         """Each tree's CPU over ``[start, end]`` (epoch), in % of one core."""
-        first = min(self.samples, key=lambda s: abs(s[0] - start))
-        last = min(self.samples, key=lambda s: abs(s[0] - end))
-        span = max(last[0] - first[0], 1e-6)
-        return {n: round(100 * (last[1][n] - first[1][n]) / span, 1) for n in self.roots}
+        span, change = self.delta(start, end)
+        span = max(span, 1e-6)
+        return {n: round(100 * change[n] / span, 1) for n in self.roots}
 
 
 def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,

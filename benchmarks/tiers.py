@@ -48,7 +48,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -59,7 +58,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE), str(HERE.parent / "tests")]
 import asyncpg  # noqa: E402
 import httpx  # noqa: E402
 import load  # noqa: E402
-from cluster_load import descendants, tree_cpu  # noqa: E402
+from cluster_load import Sampler, descendants, tree_cpu  # noqa: E402
 from cpucap import ahead_of_other_work  # noqa: E402
 from nginx_server import NginxServer  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
@@ -104,32 +103,6 @@ def metric(base: str, name: str) -> float:
                if line.startswith(name) and line[len(name)] in " {")
 
 
-class Sampler(threading.Thread):
-    """Every half second: the CPU seconds of each process tree and the app's counters."""
-
-    def __init__(self, trees: dict[str, int], base: str | None) -> None:
-        super().__init__(daemon=True)
-        self.trees, self.base = trees, base
-        self.samples: list[tuple[float, dict[str, float]]] = []
-        self.done = threading.Event()
-
-    def run(self) -> None:
-        while not self.done.is_set():
-            row = {n: tree_cpu(p) for n, p in self.trees.items()}
-            if self.base is not None:
-                row["moves"] = metric(self.base, "amerikaner_moves_total")
-                row["appends"] = metric(self.base, "amerikaner_store_append_seconds_count")
-            self.samples.append((time.time(), row))
-            self.done.wait(0.5)
-
-    def delta(self, start: float, end: float) -> tuple[float, dict[str, float]]:
-        """Seconds between the samples nearest ``start`` and ``end``, and each figure's
-        change between them."""
-        first = min(self.samples, key=lambda s: abs(s[0] - start))
-        last = min(self.samples, key=lambda s: abs(s[0] - end))
-        return last[0] - first[0], {k: last[1][k] - first[1][k] for k in first[1]}
-
-
 def per(value: float, count: float, scale: float = 1000.0) -> float | None:
     return round(scale * value / count, 4) if count else None
 
@@ -144,7 +117,13 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         app = ServeProcess(tmp / f"app{rooms}", env).start()
         assert postgres.proc is not None and app.proc is not None
         slower = [load.machine_speed()["times_slower_than_reference"]]
-        sampler = Sampler({"app": app.proc.pid, "postgres": postgres.proc.pid}, app.base)
+        base = app.base
+
+        def counters() -> dict[str, float]:
+            return {"moves": metric(base, "amerikaner_moves_total"),
+                    "appends": metric(base, "amerikaner_store_append_seconds_count")}
+
+        sampler = Sampler({"app": app.proc.pid, "postgres": postgres.proc.pid}, counters)
         sampler.start()
         lsn0 = postgres.psql("SELECT pg_current_wal_lsn()", "tiers").strip()
         appends0 = metric(app.base, "amerikaner_store_append_seconds_count")
@@ -208,7 +187,7 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
         nginx = NginxServer([port]).start()
         worker = nginx_worker(nginx)
         slower = [load.machine_speed()["times_slower_than_reference"]]
-        sampler = Sampler({"nginx": worker, "floor": floor.pid}, None)
+        sampler = Sampler({"nginx": worker, "floor": floor.pid})
         sampler.start()
         try:
             swarm = load.swarm_run(nginx.base, worker, "floor", rooms, args)

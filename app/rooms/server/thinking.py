@@ -29,7 +29,8 @@ from app.double_dummy import DoubleDummy
 from app.rooms.core.effects import HintPayload
 from app.rooms.core.frames import JsonObject, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
-from app.rules.record import deal_to_record, match_of_deal
+from app.rules.record import RecordError, deal_to_record, match_of_deal
+from app.rules.replay import record_rules
 from app.rules.wire import ActionJson
 from app.web import metrics
 
@@ -135,10 +136,9 @@ def deal_of_record(record: JsonObject | None, deal: int) -> tuple[RuleSet, JsonO
     if record is None:
         return None
     try:
-        deals = record["deals"]
-        rules = RuleSet.shared(record["rules"])
-        data = deals[deal]  # type: ignore[index]
-    except (KeyError, IndexError, TypeError, ValueError):
+        rules = record_rules(record)  # the header read as `amerikaner replay` reads it
+        data = record["deals"][deal]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError, ValueError, RecordError):
         log.exception("a stored record has no deal %d", deal)
         return None
     if not isinstance(data, dict):

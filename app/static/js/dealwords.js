@@ -27,15 +27,26 @@ export function auctionLines(view) {
  * @param {Contract} c
  * @returns {Piece[]} */
 export function contractPieces(view, c) {
+  return contractPhrase(c, (seat) => seatName(view, seat),
+    view.phase !== Phase.AUCTION && view.phase !== Phase.DISCARD);
+}
+
+/** A contract in words, its seats named by ``name`` (the table's view, or a replay's
+ *  players); "alone" is said only once ``callMade`` (no card called after the call).
+ * @param {Contract} c
+ * @param {(seat: number) => string} name
+ * @param {boolean} callMade
+ * @returns {Piece[]} */
+export function contractPhrase(c, name, callMade) {
   /** @type {Piece[]} */
-  const pieces = [t("contract.bid", { name: seatName(view, c.bidder), bid: bidText(c.bid) })];
+  const pieces = [t("contract.bid", { name: name(c.bidder), bid: bidText(c.bid ?? "") })];
   if (c.bid === "amerikaner") return pieces;
   if (c.grand || (!c.trump && c.called)) pieces.push(". ", t("contract.no_trump"));
   else if (c.trump) pieces.push(". ", t("contract.trump"), " ", t(`suit.${c.trump}`));
   if (c.called) pieces.push(". ", t("contract.called"), " ", { card: c.called });
   if (c.partner !== null && c.partner !== c.bidder) {
-    pieces.push(". ", t("contract.partner", { name: seatName(view, c.partner) }));
-  } else if (c.called === null && view.phase !== Phase.AUCTION && view.phase !== Phase.DISCARD) {
+    pieces.push(". ", t("contract.partner", { name: name(c.partner) }));
+  } else if (c.called === null && callMade) {
     pieces.push(". ", t("log.alone"));
   }
   return pieces;

@@ -7,6 +7,7 @@
 
 import { cardInSentence, t, tn } from "./i18n.js";
 import { bidText } from "./table.js";
+import { contractPhrase } from "./dealwords.js";
 import { actionWords, clearLosses } from "./review.js";
 
 /** @typedef {import("./protocol.js").DealReplay} DealReplay */
@@ -95,18 +96,7 @@ export function contractWords(replay, step) {
     if (step.phase === "play" || (step.phase === "over" && replay.outcome === "minus_round")) return [t("contract.minus_round")];
     return [];
   }
-  /** @type {Piece[]} */
-  const pieces = [t("contract.bid", { name: nameOf(replay, c.bidder), bid: bidText(c.bid ?? "") })];
-  if (c.bid === "amerikaner") return pieces;
-  if (c.grand || (!c.trump && c.called)) pieces.push(". ", t("contract.no_trump"));
-  else if (c.trump) pieces.push(". ", t("contract.trump"), " ", t(`suit.${c.trump}`));
-  if (c.called) pieces.push(". ", t("contract.called"), " ", { card: c.called });
-  if (c.partner !== null && c.partner !== c.bidder) {
-    pieces.push(". ", t("contract.partner", { name: nameOf(replay, c.partner) }));
-  } else if (c.called === null && step.trick_number > 0) {
-    pieces.push(". ", t("log.alone"));
-  }
-  return pieces;
+  return contractPhrase(c, (seat) => nameOf(replay, seat), step.trick_number > 0);
 }
 
 /** A seat's tricks so far: "3 tricks".

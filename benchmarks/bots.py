@@ -22,7 +22,10 @@ one deal are paired):
 ``app/bots/shapes.py`` (standard, 3 and 5 players, jokers, grand, led two wins, the minus
 round, the bidder's double, norsk, fullstokk) instead of ``--rules``, and ends with one
 Markdown table (docs/bots.md): per shape and pair, the edge with its interval, the share
-of optimal plays with four tricks left, and the first level's decision time.
+of optimal plays with four tricks left, and the first level's decision time, in wall time
+and in the deciding thread's CPU time (what the search budgets count, the same on a busy
+machine).  With ``--shard K/M --save FILE`` it plays one core's share of every shape's
+deals, and ``--merge FILE,FILE`` prints the reports and the table of all the shards.
 """
 
 from __future__ import annotations
@@ -79,6 +82,9 @@ class Stats:
         self.diffs: list[float] = []
         self.points: dict[str, list[float]] = {}
         self.times: dict[str, list[float]] = {}
+        # The deciding thread's CPU time (what the search budgets count): on a busy
+        # machine wall time grows, this does not.
+        self.cpu: dict[str, list[float]] = {}
         self.optimal = 0
         self.choices = 0
         self.side_tricks: list[float] = []
@@ -98,6 +104,7 @@ class Stats:
         self.random_tricks += other.random_tricks
         _extend(self.points, other.points)
         _extend(self.times, other.times)
+        _extend(self.cpu, getattr(other, "cpu", {}))
         _extend(self.roles, other.roles)
         _extend(self.role_diffs, other.role_diffs)
         for key, counts in other.contracts.items():
@@ -185,9 +192,10 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
             replay_from = match.copy()
         name = names[seat]
         view = SeatView(match, seat)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         action = LEVELS[name].choose(view, rng)
         stats.times.setdefault(name, []).append(time.perf_counter() - t)
+        stats.cpu.setdefault(name, []).append(time.thread_time() - c)
         if name == measured:
             check_optimal(match, seat, action, stats)
         match.apply(seat, action)
@@ -257,6 +265,11 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
             print(f"  {name:>7} decisions: {len(ts)}, mean {1000 * sum(ts) / len(ts):.1f} ms, "
                   f"p95 {1000 * ts[int(0.95 * (len(ts) - 1))]:.1f} ms, "
                   f"max {1000 * ts[-1]:.1f} ms")
+        cpu = sorted(stats.cpu.get(name, []))
+        if cpu:
+            print(f"  {name:>7} CPU time a decision: mean {1000 * sum(cpu) / len(cpu):.1f} ms, "
+                  f"p95 {1000 * cpu[int(0.95 * (len(cpu) - 1))]:.1f} ms, "
+                  f"max {1000 * cpu[-1]:.1f} ms")
     for name in (a, b):
         won, made, total = stats.contracts.get(name, [0, 0, 0])
         if won:
@@ -294,27 +307,64 @@ def table_row(shape: str, a: str, b: str, stats: Stats) -> str:
     if stats.choices:
         p = stats.optimal / stats.choices
         share = f"{100 * p:.1f} % ± {196 * math.sqrt(p * (1 - p) / stats.choices):.1f}"
-    ts = sorted(stats.times.get(a, []))
-    timing = (f"{1000 * sum(ts) / len(ts):.0f} / {1000 * ts[int(0.95 * (len(ts) - 1))]:.0f}"
-              if ts else "-")
-    return f"| {shape} | {a} - {b} | {m:+.2f} ± {ci:.2f} | {share} | {timing} |"
+    return (f"| {shape} | {a} - {b} | {m:+.2f} ± {ci:.2f} | {share} "
+            f"| {_mean_p95(stats.times.get(a, []))} | {_mean_p95(stats.cpu.get(a, []))} |")
+
+
+def _mean_p95(values: list[float]) -> str:
+    ts = sorted(values)
+    if not ts:
+        return "-"
+    return f"{1000 * sum(ts) / len(ts):.0f} / {1000 * ts[int(0.95 * (len(ts) - 1))]:.0f}"
+
+
+TABLE_HEAD = ["| shape | pair | edge a deal | optimal, 4 tricks left | a's time ms, mean / p95 "
+              "| a's CPU ms, mean / p95 |", "|---|---|---|---|---|---|"]
 
 
 def run_shapes(names: str, args: argparse.Namespace) -> int:
-    """``--shapes``: every pair in every shape, then the summary table."""
+    """``--shapes``: every pair in every shape, then the summary table; with ``--shard``
+    and ``--save`` one core's share, which ``--merge`` reports with the others'."""
     shapes = list(SHAPES) if names == "all" else names.split(",")
-    rows = ["| shape | pair | edge a deal | optimal, 4 tricks left | a's time ms, mean / p95 |",
-            "|---|---|---|---|---|"]
+    k, m = (int(x) for x in args.shard.split("/"))
+    saved: dict[tuple[str, str, str], Stats] = {}
     for shape in shapes:
         rules = shape_rules(shape, match="single_deal")
-        print(f"== shape {shape}: rules {rules.to_json()}, seed {args.seed}", flush=True)
+        print(f"== shape {shape}: rules {rules.to_json()}, seed {args.seed}, shard {args.shard}",
+              flush=True)
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             LEVELS.update({a: variant(a), b: variant(b)})
-            stats = run_pair(rules, a, b, args.deals, args.seed, 0, (0, 1), "", {})
+            stats = run_pair(rules, a, b, args.deals, args.seed, 0, (k, m), "", {})
+            saved[shape, a, b] = stats
+            if args.save:  # after each pair: a run cut short keeps what it measured
+                Path(args.save).write_bytes(pickle.dumps(saved))
             report(a, b, stats, rules.options.players)
-            rows.append(table_row(shape, a, b, stats))
-    print("\n".join(rows))
+    print_table(saved)
+    return 0
+
+
+def print_table(saved: dict[tuple[str, str, str], Stats]) -> None:
+    """The Markdown table of docs/bots.md, a row per shape and pair."""
+    print("\n".join([*TABLE_HEAD, *(table_row(shape, a, b, stats)
+                                     for (shape, a, b), stats in saved.items())]))
+
+
+def _by_shape(saved: str) -> bool:
+    """Whether a saved file holds ``--shapes`` figures (keyed shape, a, b)."""
+    return any(len(key) == 3 for key in pickle.loads(Path(saved).read_bytes()))
+
+
+def merge_shapes(files: list[str]) -> int:
+    """``--merge`` of ``--shapes`` shards: each shape's report, then the table."""
+    merged: dict[tuple[str, str, str], Stats] = {}
+    for name in files:
+        for key, part in pickle.loads(Path(name).read_bytes()).items():
+            merged.setdefault(key, Stats()).merge(part)
+    for (shape, a, b), stats in merged.items():
+        print(f"== shape {shape}")
+        report(a, b, stats, shape_rules(shape).options.players)
+    print_table(merged)
     return 0
 
 
@@ -341,6 +391,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.shapes:
         return run_shapes(args.shapes, args)
+    if args.merge and _by_shape(args.merge.split(",")[0]):
+        return merge_shapes(args.merge.split(","))
     rules = parse_rules(args.rules)
     n = rules.options.players
     if args.merge:

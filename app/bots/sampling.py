@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 
-from app.rules import PASS, Action, DealState, Discard, SeatView, bid, lead
+from app.rules import PASS, Action, Bid, DealState, Discard, SeatView, bid, lead
 from app.rules.actions import PLAYS
 from app.rules.cards import JOKER1, cards_of
 from app.rules.phases import Phase
@@ -301,14 +301,20 @@ def _normal_cdf(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-def forced_auction(deal: DealState, seat: int, value: int) -> bool:
-    """Finish the auction of ``deal`` with ``seat`` bidding ``value`` and the others
-    passing (a what-if for the auction's estimate); False if the engine refuses."""
+def forced_auction(deal: DealState, seat: int, value: int | Bid) -> bool:
+    """Finish the auction of ``deal`` with ``seat`` bidding ``value`` (a number, or the
+    Amerikaner bid) and the others passing (a what-if for the auction's estimate); False
+    if the engine refuses."""
     try:
         while deal.phase == Phase.AUCTION:
             turn = deal.turn
             assert turn is not None
-            action: Action = bid(value) if turn == seat and deal.high < value else PASS
+            action: Action = PASS
+            if turn == seat:
+                if isinstance(value, Bid):
+                    action = value  # Amerikaner ends the auction at once
+                elif deal.high < value:
+                    action = bid(value)
             deal.apply(turn, action)
     except ValueError:
         return False

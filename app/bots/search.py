@@ -39,6 +39,7 @@ from app.rules.phases import Phase
 
 from . import heuristic as easy
 from .candidates import discard_candidates, lead_candidates, play_candidates
+from .hand_eval import amerikaner_losers
 from .rollout import finish, score, sides, solver_for, value
 from .sampling import Knowledge, forced_auction
 from .solver import Endgame
@@ -118,6 +119,7 @@ class SearchBot:
         kind = type(first)
         if kind is Bid:
             if not self.settings.search_bid or fallback is AMERIKANER:
+                # easy bids Amerikaner only with a hand where every card wins when led
                 return Estimate(fallback, {}, {}, 0, fallback)
             return self._bid(view, rng, stop, fallback)
         if kind is DiscardAny:
@@ -208,34 +210,42 @@ class SearchBot:
         the last tricks exact), against what passing is worth."""
         legal = view.legal
         numeric = [a for a in legal if isinstance(a, Bid) and isinstance(a.value, int)]
-        if not numeric:
-            return Estimate(PASS, {}, {}, 0, fallback)
         seat = view.seat
         assert seat is not None
-        know = Knowledge(view)
         s = self.settings
-        low = numeric[0].value
-        assert isinstance(low, int)
+        # Amerikaner is searched too when the hand is close to one (the kitty and the
+        # discard may mend a few losers); easy's sure hands never get here.
+        amerikaner = AMERIKANER in legal and _near_amerikaner(view)
+        if not numeric and not amerikaner:
+            return Estimate(PASS, {}, {}, 0, fallback)
+        know = Knowledge(view)
+        low = numeric[0].value if numeric else None
         results: list[float] = []
         passes: list[float] = []  # relative points when this seat passes now
-        while len(results) < s.samples and not stop.soft_over(len(results)):
+        alone: list[float] = []  # the seat's points when it bids Amerikaner now
+        done = 0
+        while done < s.samples and not stop.soft_over(done):
             hands, pile = know.sample(rng)
             state = know.state(hands, pile, rng)
             if state is None:
                 continue
             passing = state.copy()
-            if not forced_auction(state, seat, low):
+            bidding = state.copy() if amerikaner else None
+            if isinstance(low, int) and not forced_auction(state, seat, low):
                 continue
             if stop.hard_over():
                 break
-            _, side = finish(state, seat, s.exact, rng)
+            if isinstance(low, int):
+                results.append(finish(state, seat, s.exact, rng)[1] + s.bid_bonus)
+            if bidding is not None and forced_auction(bidding, seat, AMERIKANER):
+                alone.append(finish(bidding, seat, s.exact, rng, relative=s.relative)[0])
             if s.relative:
                 # The rest of the auction and the play by the heuristic in every seat.
                 passing.apply(seat, PASS)
                 passes.append(finish(passing, seat, s.exact, rng, relative=True)[0])
-            results.append(side + s.bid_bonus)
+            done += 1
             stop.lap()
-        if not results:
+        if not done:
             return Estimate(fallback, {}, {}, 0, fallback)
         o = view.rules.options
         n = o.players
@@ -250,7 +260,15 @@ class SearchBot:
                           / (len(passes) + PRIOR_SAMPLES))
         points: dict[Action, float] = {PASS: pass_value}
         tricks: dict[Action, float] = {}
+        if alone:
+            # Its mean less one standard error: ±52 points on a handful of samples is
+            # bid only when it is clearly worth it.
+            mean, error = paired_difference(alone, [0.0] * len(alone))
+            points[AMERIKANER] = mean - error
         k = len(results)
+        if not k:
+            best = max(points, key=lambda a: points[a])
+            return Estimate(best, points, tricks, done, fallback)
         raw = sum(results) / k
         # The chance of making b from a normal spread around the samples' mean.  A few
         # samples are noisy, so both are pooled with PRIOR_SAMPLES worth of the fitted
@@ -267,7 +285,17 @@ class SearchBot:
             points[action] = factor * b * (2.0 * made - 1.0) - theirs
             tricks[action] = mean - s.bid_bonus  # as the samples played it
         best = max(points, key=lambda a: points[a])
-        return Estimate(best, points, tricks, len(results), fallback)
+        return Estimate(best, points, tricks, done, fallback)
+
+
+NEAR_AMERIKANER = 3  # losers (hand_eval.amerikaner_losers) for which Amerikaner is searched
+
+
+def _near_amerikaner(view: SeatView) -> bool:
+    o = view.rules.options
+    hand = view.hand
+    return amerikaner_losers(hand, view.rules.shape.deck & ~hand,
+                             bool(o.led_two_wins)) <= NEAR_AMERIKANER
 
 
 def _clearly_better(mine: list[float], theirs: list[float], margin: float = MARGIN) -> bool:

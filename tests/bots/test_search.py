@@ -5,6 +5,7 @@ in three languages; a deal review lists the seat's decisions, biggest loss first
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 
@@ -228,3 +229,31 @@ def test_a_hint_to_bid_amerikaner_and_hint_keys_fit_the_action() -> None:
     for match, seat in positions(RuleSet("guide", players=3, match="single_deal"), 1, 9):
         hint = explain(SeatView(match, seat), random.Random(1), bot=QUICK_STRONG)
         assert hint.key.startswith(prefixes[type(hint.action)]), (hint.action, hint.key)
+
+
+# Up to 40 samples, no time limit to speak of: the Amerikaner search's verdict is steady.
+AMERIKANER_SEARCH = SearchBot("strong", Settings(budget=30.0, samples=40, exact=3, exact_now=4,
+                                                 search_auction=True, relative=True))
+
+
+@pytest.mark.parametrize(("hand", "bids_amerikaner"), [
+    # One loser (5C): the kitty's cards and the discard mend it two times in three.
+    ("AS KS QS JS TS 9S 8S AH KH QH AD 5C", True),
+    # Three losers: the kitty rarely mends them all.
+    ("AS KS QS JS TS 9S 8S AH KH 5D 4C 3C", False),
+])
+def test_amerikaner_is_searched_like_the_other_bids(hand: str, bids_amerikaner: bool) -> None:
+    deck = RuleSet("standard").shape.deck
+    mine = hands_of(hand)[0]
+    rest = [c for c in range(64) if deck >> c & 1 and not mine >> c & 1]
+    random.Random(3).shuffle(rest)
+    hands = [mine] + [sum(1 << c for c in rest[12 * i:12 * i + 12]) for i in range(3)]
+    match = Match(RuleSet("standard", match="single_deal"), rng=random.Random(0),
+                  first_dealer=3)
+    match.start_deal(hands=hands, kitty=sum(1 << c for c in rest[36:]))
+    view = SeatView(match, 0)
+    assert EASY.choose(view, random.Random(0)) != AMERIKANER  # not a sure hand
+    # No wall-clock deadline: every one of the 40 samples, however busy the machine.
+    estimate = AMERIKANER_SEARCH.estimate(view, random.Random(5), deadline=math.inf)
+    assert (estimate.best == AMERIKANER) is bids_amerikaner, estimate.points
+    assert AMERIKANER in estimate.points and estimate.samples == 40  # priced, not skipped

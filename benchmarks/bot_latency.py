@@ -9,6 +9,8 @@ The bots' room has one person (seat 0, who passes or plays the first legal card 
 so the bots never wait) and three ``--level`` bots (strong), with no bot delay; strong
 bots think for up to a second a card in a worker thread, in pure Python.  The pinging
 room is a lobby with one person sending ``ping`` every 20 ms.  Loopback only, bounded.
+At the end, the search pool's queue wait by lane (``/healthz`` ``search.queue_wait``): how
+long the bots' moves waited for a worker.
 """
 
 from __future__ import annotations
@@ -96,6 +98,13 @@ def summary(rtts: list[float]) -> dict[str, float]:
             "max_ms": round(max(rtts), 2)}
 
 
+def queue_wait_lines(search: dict[str, Any]) -> list[str]:
+    """``/healthz``'s ``search.queue_wait``, a line a lane."""
+    return [f"queue wait {lane}: {w['jobs']} jobs, mean {w['mean_ms']} ms, "
+            f"p95 {w['p95_ms']} ms, max {w['max_ms']} ms"
+            for lane, w in search["queue_wait"].items()]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=15.0)
@@ -115,11 +124,13 @@ def main() -> int:
             busy = summary(pinger(server.base, args.seconds))
             stop.set()
             bots.join(5)
+            pool = httpx.get(f"{server.base}/healthz", timeout=10).json()["search"]
         finally:
             server.stop()
     print(json.dumps({"level": args.level, "without_bots": quiet, "with_bots": busy,
                       "bot_room_moves": moves[0],
                       "added_p99_ms": round(busy["p99_ms"] - quiet["p99_ms"], 2)}, indent=1))
+    print("\n".join(queue_wait_lines(pool)))
     return 0
 
 

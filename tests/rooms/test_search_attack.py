@@ -421,6 +421,8 @@ def test_an_attack_of_reviews_does_not_starve_another_clients_bots(
               f"pool busy with reviews at {sum(busy)} of {len(busy)} bot moves; "
               f"attacker (actions, deals, reviews, errors, failures): {tally}; "
               f"pool: {health(victim_http, base)}")
+        # the figure the attack is about: how long bot moves waited for a worker
+        print(f"queue wait so far, by lane: {health(victim_http, base)['queue_wait']}")
         assert not tally[4], tally[4]
         assert all(busy), f"the pool had no review at {busy.count(False)} of the bot moves"
         assert health(victim_http, base)["refused"] > 0  # the per-address bound held

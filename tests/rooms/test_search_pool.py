@@ -2,8 +2,9 @@
 never wait behind hints or reviews (one worker is always kept for them), hints and
 reviews are bounded per room and per address and take turns among addresses, a bot move
 with no worker in time is given up, a dead or overrunning worker is replaced at once,
-and workers die with the server. Busy jobs wait on gate files the test opens, so every
-order asserted here comes from events, not from the machine's speed."""
+workers die with the server, and each lane's queue wait is measured on the pool's
+clock. Busy jobs wait on gate files the test opens, so every order asserted here comes
+from events, not from the machine's speed."""
 
 from __future__ import annotations
 
@@ -33,9 +34,10 @@ T = TypeVar("T")
 WAIT = 60.0  # generous: spawned workers import the app on a busy machine
 
 
-def run(scenario: Callable[[SearchPool], Awaitable[T]], workers: int = 2) -> T:
+def run(scenario: Callable[[SearchPool], Awaitable[T]], workers: int = 2,
+        clock: Callable[[], float] = time.monotonic) -> T:
     async def main() -> T:
-        pool = SearchPool(workers)
+        pool = SearchPool(workers, clock=clock)
         try:
             return await asyncio.wait_for(scenario(pool), WAIT)
         finally:
@@ -141,6 +143,31 @@ def test_a_bot_move_without_a_worker_in_time_is_given_up(tmp_path: Path) -> None
         assert await busy == "x"
 
     run(scenario, workers=1)
+
+
+def test_the_queue_wait_is_the_time_a_job_waited_for_a_worker(tmp_path: Path) -> None:
+    """On a fake clock: a review waits while another holds the only worker; the clock
+    moves 2.5 s before the gate opens, and that is the second review's wait, exactly."""
+    gate = tmp_path / "gate"
+    now = [100.0]
+
+    async def scenario(pool: SearchPool) -> None:
+        first = review(pool, gate, "a", "room1", "10.0.0.1")
+        await until(lambda: pool.stats()["running"]["review"] == 1)
+        second = review(pool, gate, "b", "room2", "10.0.0.2")
+        await until(lambda: pool.stats()["waiting"]["review"] == 1)
+        assert pool.stats()["queue_wait"]["review"]["jobs"] == 1  # the first, at once
+        now[0] += 2.5
+        gate.touch()
+        assert list(await asyncio.gather(first, second)) == ["a", "b"]
+        assert await pool.run(Lane.BOT, pool_jobs.echo, "m", room="r", hard=WAIT) == "m"
+        waits = pool.stats()["queue_wait"]
+        assert waits["review"] == {"jobs": 2, "mean_ms": 1250.0, "p95_ms": 2500.0,
+                                   "max_ms": 2500.0}
+        assert waits["bot"] == {"jobs": 1, "mean_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+        assert waits["hint"]["jobs"] == 0
+
+    run(scenario, workers=1, clock=lambda: now[0])
 
 
 def test_a_killed_worker_is_replaced_and_its_job_fails(tmp_path: Path) -> None:

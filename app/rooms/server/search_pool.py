@@ -16,7 +16,8 @@ another way (thinking.py: the quick bot), so a table never waits long for the po
 Each worker is a process of its own, spawned (the server has threads; a fork would copy
 their locks), that dies with the server (Linux's parent-death signal; no orphans after
 a SIGKILL of the server) and is replaced at once when it dies (``WorkerLost`` for its job)
-or overruns its job's hard limit (killed, then replaced). ``stats()`` is for /healthz.
+or overruns its job's hard limit (killed, then replaced). ``stats()`` is for /healthz,
+with how long jobs waited for a worker, by lane (pool_waits.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +41,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
+
+from .pool_waits import PoolWaits, QueueWaits
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -65,6 +69,7 @@ class PoolStats(TypedDict):
     replaced: int             # workers that died or overran a job, and were replaced
     no_worker_in_time: int    # bot moves the quick bot decided: no worker was free in time
     refused: int              # hints and reviews over a room's or an address's bound
+    queue_wait: QueueWaits    # how long jobs waited for a worker, by lane (pool_waits.py)
 
 
 class Lane(IntEnum):
@@ -96,6 +101,7 @@ class _Job:
     address: str
     hard: float                     # seconds it may run before its worker is killed
     future: asyncio.Future[Any]
+    admitted: float                 # the pool's clock when it was asked for
     expiry: asyncio.TimerHandle | None = None   # a bot move's "no worker in time"
 
 
@@ -153,8 +159,10 @@ def _worker_main(conn: Connection, parent: int, warm: tuple[str, ...]) -> None:
 class SearchPool:
     """``workers`` processes, started on first use; ``await run(...)`` a job on one."""
 
-    def __init__(self, workers: int, warm: tuple[str, ...] = ()) -> None:
-        """``warm``: modules each worker imports before it takes jobs."""
+    def __init__(self, workers: int, warm: tuple[str, ...] = (),
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``warm``: modules each worker imports before it takes jobs; ``clock``: what
+        the queue waits are measured with (a test's own, to know them exactly)."""
         if workers < 1:
             raise ValueError("a search pool needs at least one worker")
         self.workers = workers
@@ -169,6 +177,8 @@ class SearchPool:
         self._served: dict[str, int] = {}  # address -> turn it was last served (while busy)
         self._turn = 0
         self._counts = _Counts()
+        self._clock = clock
+        self._waits = PoolWaits()
         self._closed = False
         self._spawn_failure: str | None = None  # why the last worker could not start
 
@@ -180,7 +190,7 @@ class SearchPool:
         worker's own exceptions come back as ``RuntimeError`` with their text)."""
         loop = self._start()
         self._fill()  # workers that could not be started are tried again
-        job = _Job(lane, fn, args, room, address, hard, loop.create_future())
+        job = _Job(lane, fn, args, room, address, hard, loop.create_future(), self._clock())
         if lane is Lane.BOT:
             self._bots.append(job)
             if start_within is not None:
@@ -263,6 +273,7 @@ class SearchPool:
                 continue
             if job.expiry is not None:
                 job.expiry.cancel()
+            self._waits.record(job.lane.name.lower(), self._clock() - job.admitted)
             worker = idle[0]
             try:
                 worker.conn.send((job.fn, job.args))
@@ -392,6 +403,7 @@ class SearchPool:
             "replaced": self._counts.replaced,
             "no_worker_in_time": self._counts.no_worker_in_time,
             "refused": self._counts.refused,
+            "queue_wait": self._waits.summary(),
         }
 
     def close(self) -> None:

@@ -1,0 +1,61 @@
+"""How long the search pool's jobs waited for a worker, per lane, for /healthz
+(``search.queue_wait``): from a job's admission to the moment it is handed to a worker.
+
+Only jobs that got a worker have a wait: a bot move given up for want of one is counted
+by ``no_worker_in_time``, a refused hint or review by ``refused``. The figures are of the
+last ``WINDOW`` jobs of each lane (a busy hour long ago does not hide a slow pool now);
+``jobs`` counts every job handed to a worker since the server started.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
+
+WINDOW = 1000  # recent waits kept per lane
+LANES = ("bot", "hint", "review")
+
+
+class WaitSummary(TypedDict):
+    jobs: int        # handed to a worker since the start
+    mean_ms: float   # over the lane's last WINDOW jobs, as p95_ms and max_ms
+    p95_ms: float
+    max_ms: float
+
+
+class QueueWaits(TypedDict):
+    bot: WaitSummary
+    hint: WaitSummary
+    review: WaitSummary
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+class PoolWaits:
+    """Each lane's recent queue waits, in seconds; ``summary()`` in milliseconds."""
+
+    def __init__(self, window: int = WINDOW) -> None:
+        self._recent: dict[str, deque[float]] = {lane: deque(maxlen=window) for lane in LANES}
+        self._jobs = dict.fromkeys(LANES, 0)
+
+    def record(self, lane: str, seconds: float) -> None:
+        """A job of ``lane`` (``"bot"``, ``"hint"``, ``"review"``) waited ``seconds``."""
+        self._recent[lane].append(seconds)
+        self._jobs[lane] += 1
+
+    def lane(self, lane: str) -> WaitSummary:
+        waits = sorted(self._recent[lane])
+        if not waits:
+            return {"jobs": self._jobs[lane], "mean_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+        # nearest rank: a wait some job really had, not one between two
+        p95 = waits[math.ceil(0.95 * len(waits)) - 1]
+        return {"jobs": self._jobs[lane], "mean_ms": _ms(sum(waits) / len(waits)),
+                "p95_ms": _ms(p95), "max_ms": _ms(waits[-1])}
+
+    def summary(self) -> QueueWaits:
+        return {"bot": self.lane("bot"), "hint": self.lane("hint"),
+                "review": self.lane("review")}

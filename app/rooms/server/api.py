@@ -41,10 +41,10 @@ from app.web import audit, metrics
 from app.web.guards import Guards
 
 from .health import Problems
+from .pool_stats import PoolStats
 from .registry import Registry
 from .rules_info import rules_info
 from .runner import RoomRunner
-from .search_pool import PoolStats
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -17,7 +17,7 @@ Each worker is a process of its own, spawned (the server has threads; a fork wou
 their locks), that dies with the server (Linux's parent-death signal; no orphans after
 a SIGKILL of the server) and is replaced at once when it dies (``WorkerLost`` for its job)
 or overruns its job's hard limit (killed, then replaced). ``stats()`` is for /healthz,
-with how long jobs waited for a worker, by lane (pool_waits.py).
+with how long jobs waited for a worker, by lane (pool_stats.py).
 """
 
 from __future__ import annotations
@@ -40,36 +40,13 @@ from enum import IntEnum
 from multiprocessing.connection import Connection
 from typing import Any
 
-from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
-
-from .pool_waits import PoolWaits, QueueWaits
+from .pool_stats import PoolStats, PoolWaits
 
 log = logging.getLogger("amerikaner.rooms")
 
 # Hints and reviews waiting or running at once, at most: per room, per client address.
 PER_ROOM = 2
 PER_ADDRESS = 4
-
-
-class LaneCounts(TypedDict):
-    bot: int
-    hint: int
-    review: int
-
-
-class PoolStats(TypedDict):
-    """The search pool in /healthz."""
-
-    workers: int              # processes it keeps
-    alive: int                # of them running now (a dead one is replaced at once)
-    ready: int                # of them done with their imports, taking jobs
-    started: bool             # started on the first search
-    running: LaneCounts       # jobs on a worker now, by lane
-    waiting: LaneCounts       # jobs waiting for a worker, by lane
-    replaced: int             # workers that died or overran a job, and were replaced
-    no_worker_in_time: int    # bot moves the quick bot decided: no worker was free in time
-    refused: int              # hints and reviews over a room's or an address's bound
-    queue_wait: QueueWaits    # how long jobs waited for a worker, by lane (pool_waits.py)
 
 
 class Lane(IntEnum):

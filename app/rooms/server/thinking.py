@@ -34,7 +34,8 @@ from app.rules.replay import record_rules
 from app.rules.wire import ActionJson
 from app.web import metrics
 
-from .search_pool import Lane, NoWorkerInTime, PoolBusy, PoolStats, SearchPool, WorkerLost
+from .pool_stats import PoolStats
+from .search_pool import Lane, NoWorkerInTime, PoolBusy, SearchPool, WorkerLost
 
 log = logging.getLogger("amerikaner.rooms")
 T = TypeVar("T")

@@ -1,5 +1,6 @@
-"""How long the search pool's jobs waited for a worker, per lane, for /healthz
-(``search.queue_wait``): from a job's admission to the moment it is handed to a worker.
+"""What the search pool (search_pool.py) reports in /healthz's ``search``: its workers,
+its jobs by lane, and how long jobs waited for a worker, per lane (``queue_wait``): from
+a job's admission to the moment it is handed to a worker.
 
 Only jobs that got a worker have a wait: a bot move given up for want of one is counted
 by ``no_worker_in_time``, a refused hint or review by ``refused``. The figures are of the
@@ -59,3 +60,24 @@ class PoolWaits:
     def summary(self) -> QueueWaits:
         return {"bot": self.lane("bot"), "hint": self.lane("hint"),
                 "review": self.lane("review")}
+
+
+class LaneCounts(TypedDict):
+    bot: int
+    hint: int
+    review: int
+
+
+class PoolStats(TypedDict):
+    """The search pool in /healthz."""
+
+    workers: int              # processes it keeps
+    alive: int                # of them running now (a dead one is replaced at once)
+    ready: int                # of them done with their imports, taking jobs
+    started: bool             # started on the first search
+    running: LaneCounts       # jobs on a worker now, by lane
+    waiting: LaneCounts       # jobs waiting for a worker, by lane
+    replaced: int             # workers that died or overran a job, and were replaced
+    no_worker_in_time: int    # bot moves the quick bot decided: no worker was free in time
+    refused: int              # hints and reviews over a room's or an address's bound
+    queue_wait: QueueWaits    # how long jobs waited for a worker, by lane (PoolWaits above)

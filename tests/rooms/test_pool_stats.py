@@ -1,10 +1,10 @@
-"""The queue waits' summary (app/rooms/server/pool_waits.py): a bounded window of each
+"""The queue waits' summary (app/rooms/server/pool_stats.py): a bounded window of each
 lane's recent waits, their mean, 95th percentile (nearest rank) and maximum in
 milliseconds, and a count of every job since the start."""
 
 from __future__ import annotations
 
-from app.rooms.server.pool_waits import PoolWaits
+from app.rooms.server.pool_stats import PoolWaits
 
 
 def test_an_empty_lane_has_no_waits() -> None:

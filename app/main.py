@@ -22,6 +22,7 @@ from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
 from app.rooms.server.registry import Registry
+from app.rooms.server.search_pool import SearchPool
 from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
 from app.rooms.store import RoomStore
 from app.rooms.store.sqlite import SqliteStore
@@ -72,8 +73,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         try:
             yield
         finally:
-            metrics.ROOMS.forget(registry)
-            metrics.SEARCH_QUEUE.forget(registry.thinkers.pool)
+            forget_metrics(registry)
             await registry.close()
             await room_store.close()
 
@@ -121,10 +121,28 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
 
 def watch_metrics(registry: Registry) -> None:
-    """The gauges read when scraped: rooms in memory, jobs waiting for a search worker."""
+    """The metrics read when scraped: rooms in memory, and the search pool's jobs waiting
+    for a worker and its own counts (``SearchPool.stats``)."""
     metrics.ROOMS.watch(registry, lambda r: {(): float(len(r.rooms))})
-    metrics.SEARCH_QUEUE.watch(registry.thinkers.pool, lambda pool: {
-        (lane,): float(waiting) for lane, waiting in pool.stats()["waiting"].items()})
+    watch_search_pool(registry.thinkers.pool)
+
+
+def watch_search_pool(pool: SearchPool) -> None:
+    """The pool's figures in /metrics, read from its ``stats()`` when scraped (its queue
+    waits are told by its ``on_wait``: thinking.py)."""
+    metrics.SEARCH_QUEUE.watch(pool, lambda p: {
+        (lane,): float(waiting) for lane, waiting in p.stats()["waiting"].items()})
+    metrics.SEARCH_FALLBACKS.watch(pool, lambda p: {(): float(p.stats()["no_worker_in_time"])})
+    metrics.SEARCH_WORKERS_REPLACED.watch(pool, lambda p: {(): float(p.stats()["replaced"])})
+    metrics.SEARCH_REFUSED.watch(pool, lambda p: {(): float(p.stats()["refused"])})
+
+
+def forget_metrics(registry: Registry) -> None:
+    """Undo ``watch_metrics`` (the app ends: its rooms and pool count no more)."""
+    metrics.ROOMS.forget(registry)
+    for metric in (metrics.SEARCH_QUEUE, metrics.SEARCH_FALLBACKS,
+                   metrics.SEARCH_WORKERS_REPLACED, metrics.SEARCH_REFUSED):
+        metric.forget(registry.thinkers.pool)
 
 
 async def drain(app: FastAPI) -> None:

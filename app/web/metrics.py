@@ -37,14 +37,29 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
 ``amerikaner_search_queue_length{lane}`` (gauge)
     Jobs waiting for a search worker, by lane (``bot``, ``hint``, ``review``), read when
     scraped.  Bot moves waiting often: the worker pool is too small for the tables.
+``amerikaner_search_queue_wait_seconds{lane}`` (histogram)
+    Each search job's wait for a worker, by lane: from its admission until it is handed
+    to a worker (``/healthz``'s ``search.queue_wait``).  A bot move given up for want of a
+    worker has no wait: it counts in ``amerikaner_search_fallbacks_total``.  Every lane
+    starts at 0.
+``amerikaner_search_fallbacks_total`` (counter)
+    Bot moves decided by the quick bot (``easy``) because no search worker was free in
+    time (``/healthz``'s ``search.no_worker_in_time``), read when scraped.  Rising: the
+    tables want more searches than the workers give.
+``amerikaner_search_workers_replaced_total`` (counter)
+    Search workers that died or overran a job's hard limit, and were replaced
+    (``search.replaced``), read when scraped.
+``amerikaner_search_refused_total`` (counter)
+    Hints and reviews refused over a room's or a client address's bound
+    (``search.refused``; a refused hint is the easy bot's instead), read when scraped.
 
 Besides these, prometheus-client's own: ``process_*`` (CPU seconds, resident memory, open
 file descriptors) and ``python_*`` (the interpreter, its garbage collections).
 
 Cost: a move adds one counter increment and two histogram observations (a few
 microseconds; docs/operations.md, "Metrics", has benchmarks/load.py before and after).
-The gauges of things the server already holds are read only when scraped
-(``LiveGauge``).
+The gauges of things the server already holds, and the search pool's own counts, are read
+only when scraped (``LiveGauge``, ``LiveCounter``).
 """
 
 from __future__ import annotations
@@ -61,7 +76,7 @@ from prometheus_client import (
     Histogram,
     disable_created_metrics,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
@@ -79,15 +94,22 @@ Owner = TypeVar("Owner")
 FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
                 2.5, 5.0)
 BOT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0)
+# A job handed at once to an idle worker waits well under a millisecond; a bot move at
+# most its start_within (thinking.py: a second), a review behind others seconds.
+QUEUE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 VIAS = ("ws", "http")
 LANES = ("bot", "hint", "review")
 
 
-class LiveGauge(Collector, Generic[Owner]):
-    """A gauge read when scraped from the objects that hold its figure (the room registry,
-    the search pool): nothing is recorded as the figure changes.  Its value is the sum
-    over the owners watched (one per app; the tests run several apps in one process),
-    which are held weakly, so an app that ended is no longer counted."""
+class LiveMetric(Collector, Generic[Owner]):
+    """A metric read when scraped from the objects that hold its figure (the room
+    registry, the search pool): nothing is recorded as the figure changes.  Its value is
+    the sum over the owners watched (one per app; the tests run several apps in one
+    process), which are held weakly, so an app that ended is no longer counted.
+    ``LiveGauge`` and ``LiveCounter`` below say which kind of metric it is."""
+
+    family: type[GaugeMetricFamily] | type[CounterMetricFamily]
 
     def __init__(self, name: str, documentation: str, labels: tuple[str, ...] = (),
                  always: Iterable[tuple[str, ...]] = ((),),
@@ -112,17 +134,32 @@ class LiveGauge(Collector, Generic[Owner]):
         self._owners.pop(owner, None)
 
     def describe(self) -> Iterable[Metric]:
-        return [GaugeMetricFamily(self.name, self.documentation, labels=self.labels)]
+        return [self.family(self.name, self.documentation, labels=self.labels)]
 
     def collect(self) -> Iterable[Metric]:
         totals = dict.fromkeys(self.always, 0.0)
         for owner, read in list(self._owners.items()):
             for key, value in read(owner).items():
                 totals[key] = totals.get(key, 0.0) + value
-        family = GaugeMetricFamily(self.name, self.documentation, labels=self.labels)
+        family = self.family(self.name, self.documentation, labels=self.labels)
         for key, value in sorted(totals.items()):
             family.add_metric(list(key), value)
         return [family]
+
+
+class LiveGauge(LiveMetric[Owner]):
+    """A gauge of figures the owners hold (rooms in memory, jobs waiting)."""
+
+    family = GaugeMetricFamily
+
+
+class LiveCounter(LiveMetric[Owner]):
+    """A counter of counts the owners keep themselves (the search pool's, in its
+    ``stats()``), which only grow while an owner lives: nothing is incremented here.  An
+    owner that ends takes its count with it, which Prometheus reads as a counter's reset
+    (as a restarted process)."""
+
+    family = CounterMetricFamily
 
 
 ROOMS: LiveGauge[Any] = LiveGauge(
@@ -155,6 +192,19 @@ REFUSALS = Counter(
 SEARCH_QUEUE: LiveGauge[Any] = LiveGauge(
     "amerikaner_search_queue_length", "Jobs waiting for a search worker, by lane",
     ("lane",), always=[(lane,) for lane in LANES])
+SEARCH_QUEUE_WAIT = Histogram(
+    "amerikaner_search_queue_wait_seconds",
+    "A search job's wait for a worker, by lane, from its admission until it was handed "
+    "to one", ("lane",), buckets=QUEUE_BUCKETS)
+SEARCH_FALLBACKS: LiveCounter[Any] = LiveCounter(
+    "amerikaner_search_fallbacks_total",
+    "Bot moves decided by the quick bot because no search worker was free in time")
+SEARCH_WORKERS_REPLACED: LiveCounter[Any] = LiveCounter(
+    "amerikaner_search_workers_replaced_total",
+    "Search workers that died or overran a job, and were replaced")
+SEARCH_REFUSED: LiveCounter[Any] = LiveCounter(
+    "amerikaner_search_refused_total",
+    "Hints and reviews refused over a room's or a client address's bound")
 
 # Every label value is known in advance: each series exists from the start (at 0, so that
 # rate() and increase() see the first event), and a stray value cannot add series.
@@ -162,6 +212,7 @@ _REFUSALS = {(code.value, via): REFUSALS.labels(code.value, via)
              for code in ErrorCode for via in VIAS}
 _BOT_DECISION = {level: BOT_DECISION.labels(level) for level in BOT_LEVELS}
 _BOT_DECISION.update({old: _BOT_DECISION[new] for old, new in ALIASES.items()})
+_SEARCH_QUEUE_WAIT = {lane: SEARCH_QUEUE_WAIT.labels(lane) for lane in LANES}
 
 # The names a dashboard or an alert may use (tests/test_metrics.py checks deploy/ by it).
 EXPORTED = frozenset({
@@ -169,7 +220,9 @@ EXPORTED = frozenset({
     "amerikaner_action_to_views_seconds", "amerikaner_store_append_seconds",
     "amerikaner_lease_takeovers_total", "amerikaner_leases_lost_total",
     "amerikaner_bot_decision_seconds", "amerikaner_refusals_total",
-    "amerikaner_search_queue_length"})
+    "amerikaner_search_queue_length", "amerikaner_search_queue_wait_seconds",
+    "amerikaner_search_fallbacks_total", "amerikaner_search_workers_replaced_total",
+    "amerikaner_search_refused_total"})
 
 
 def refused(code: str, via: str) -> None:
@@ -182,6 +235,14 @@ def refused(code: str, via: str) -> None:
 
 def bot_decided(level: str, seconds: float) -> None:
     child = _BOT_DECISION.get(level)
+    if child is not None:
+        child.observe(seconds)
+
+
+def search_waited(lane: str, seconds: float) -> None:
+    """A search job of ``lane`` waited ``seconds`` for a worker (the pool's ``on_wait``,
+    set by thinking.py); a lane not in ``LANES`` adds no series."""
+    child = _SEARCH_QUEUE_WAIT.get(lane)
     if child is not None:
         child.observe(seconds)
 

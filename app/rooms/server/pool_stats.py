@@ -5,18 +5,24 @@ a job's admission to the moment it is handed to a worker.
 Only jobs that got a worker have a wait: a bot move given up for want of one is counted
 by ``no_worker_in_time``, a refused hint or review by ``refused``. The figures are of the
 last ``WINDOW`` jobs of each lane (a busy hour long ago does not hide a slow pool now);
-``jobs`` counts every job handed to a worker since the server started.
+``jobs`` counts every job handed to a worker since the server started. Each wait is
+also handed to ``on_wait`` if the pool was given one (thinking.py: the
+``amerikaner_search_queue_wait_seconds`` histogram of /metrics), so the pool itself
+knows nothing of the metrics.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 
 from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
 
 WINDOW = 1000  # recent waits kept per lane
 LANES = ("bot", "hint", "review")
+
+WaitObserver = Callable[[str, float], None]  # (lane, seconds waited)
 
 
 class WaitSummary(TypedDict):
@@ -39,14 +45,17 @@ def _ms(seconds: float) -> float:
 class PoolWaits:
     """Each lane's recent queue waits, in seconds; ``summary()`` in milliseconds."""
 
-    def __init__(self, window: int = WINDOW) -> None:
+    def __init__(self, window: int = WINDOW, on_wait: WaitObserver | None = None) -> None:
         self._recent: dict[str, deque[float]] = {lane: deque(maxlen=window) for lane in LANES}
         self._jobs = dict.fromkeys(LANES, 0)
+        self._on_wait = on_wait
 
     def record(self, lane: str, seconds: float) -> None:
         """A job of ``lane`` (``"bot"``, ``"hint"``, ``"review"``) waited ``seconds``."""
         self._recent[lane].append(seconds)
         self._jobs[lane] += 1
+        if self._on_wait is not None:
+            self._on_wait(lane, seconds)
 
     def lane(self, lane: str) -> WaitSummary:
         waits = sorted(self._recent[lane])

@@ -40,7 +40,7 @@ from enum import IntEnum
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .pool_stats import PoolStats, PoolWaits
+from .pool_stats import PoolStats, PoolWaits, WaitObserver
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -137,9 +137,11 @@ class SearchPool:
     """``workers`` processes, started on first use; ``await run(...)`` a job on one."""
 
     def __init__(self, workers: int, warm: tuple[str, ...] = (),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 on_wait: WaitObserver | None = None) -> None:
         """``warm``: modules each worker imports before it takes jobs; ``clock``: what
-        the queue waits are measured with (a test's own, to know them exactly)."""
+        the queue waits are measured with (a test's own, to know them exactly);
+        ``on_wait(lane, seconds)``: told each job's wait too (pool_stats.py)."""
         if workers < 1:
             raise ValueError("a search pool needs at least one worker")
         self.workers = workers
@@ -155,7 +157,7 @@ class SearchPool:
         self._turn = 0
         self._counts = _Counts()
         self._clock = clock
-        self._waits = PoolWaits()
+        self._waits = PoolWaits(on_wait=on_wait)
         self._closed = False
         self._spawn_failure: str | None = None  # why the last worker could not start
 

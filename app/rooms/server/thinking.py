@@ -153,7 +153,7 @@ class Thinkers:
 
     def __init__(self, workers: int = WORKERS) -> None:
         self._threads = ThreadPoolExecutor(1, thread_name_prefix="bots")
-        self.pool = SearchPool(workers, warm=(__name__,))
+        self.pool = SearchPool(workers, warm=(__name__,), on_wait=metrics.search_waited)
 
     def _run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         return asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)

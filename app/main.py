@@ -73,7 +73,8 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         try:
             yield
         finally:
-            forget_metrics(registry)
+            metrics.ROOMS.forget(registry)
+            forget_search_pool(registry.thinkers.pool)
             await registry.close()
             await room_store.close()
 
@@ -137,12 +138,11 @@ def watch_search_pool(pool: SearchPool) -> None:
     metrics.SEARCH_REFUSED.watch(pool, lambda p: {(): float(p.stats()["refused"])})
 
 
-def forget_metrics(registry: Registry) -> None:
-    """Undo ``watch_metrics`` (the app ends: its rooms and pool count no more)."""
-    metrics.ROOMS.forget(registry)
+def forget_search_pool(pool: SearchPool) -> None:
+    """Undo ``watch_search_pool`` (the app ends: its pool counts no more)."""
     for metric in (metrics.SEARCH_QUEUE, metrics.SEARCH_FALLBACKS,
                    metrics.SEARCH_WORKERS_REPLACED, metrics.SEARCH_REFUSED):
-        metric.forget(registry.thinkers.pool)
+        metric.forget(pool)
 
 
 async def drain(app: FastAPI) -> None:

@@ -1,8 +1,9 @@
 """``/metrics`` (app/web/metrics.py, app/web/scrape.py) and the JSON logs
 (app/web/jsonlog.py): who may read the metrics and who is refused, that each metric moves
-when the rooms are played, that the shipped Grafana dashboard and Prometheus
-configuration (deploy/) name only metrics the server exports, and one JSON object per
-log line from a real ``amerikaner serve``.  The scrape by a real Prometheus is in
+when the rooms are played (the search pool's from its own counts and its queue waits),
+that each search series exists at 0 from the start, that the shipped Grafana dashboard
+and Prometheus configuration (deploy/) name only metrics the server exports, and one JSON
+object per log line from a real ``amerikaner serve``.  The scrape by a real Prometheus is in
 tests/test_prometheus.py."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import os
 import random
 import re
 import shutil
@@ -26,6 +28,9 @@ import yaml  # type: ignore[import-untyped]  # (PyYAML comes with uvicorn[standa
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.main import forget_search_pool, watch_search_pool
+from app.rooms.server.pool_stats import PoolStats, PoolWaits
+from app.rooms.server.search_pool import SearchPool
 from app.settings import Settings, SettingsError
 from app.web import audit, metrics
 from app.web.jsonlog import JsonFormatter, log_config
@@ -223,9 +228,11 @@ def test_a_refusal_with_a_code_not_on_the_wire_adds_no_series() -> None:
     metrics.refused("no_such_code", "ws")
     metrics.refused("bad_json", "carrier_pigeon")
     metrics.bot_decided("grandmaster", 0.1)
+    metrics.search_waited("elsewhere", 0.1)
     exported = REGISTRY.get_sample_value
     assert exported("amerikaner_refusals_total", {"code": "no_such_code", "via": "ws"}) is None
     assert exported("amerikaner_bot_decision_seconds_count", {"level": "grandmaster"}) is None
+    assert exported("amerikaner_search_queue_wait_seconds_count", {"lane": "elsewhere"}) is None
     # an old name of a level counts as its level
     easy = sample("amerikaner_bot_decision_seconds_count", level="easy")
     metrics.bot_decided("heuristic", 0.1)
@@ -254,6 +261,81 @@ def test_a_live_gauge_sums_the_owners_alive_and_forgets_the_others() -> None:
     del two
     gc.collect()
     assert values() == {("bot",): 0.0}  # held weakly: an ended app counts no more
+
+
+SEARCH_COUNTERS = ("amerikaner_search_fallbacks_total",
+                   "amerikaner_search_workers_replaced_total", "amerikaner_search_refused_total")
+
+
+def test_every_search_series_is_there_at_0_from_the_start() -> None:
+    """In a process that just imported the metrics: each lane's wait histogram and each of
+    the pool's counters, at 0 before any pool exists (rate() sees the first event)."""
+    fresh = subprocess.run(
+        [sys.executable, "-c",
+         "from app.web import metrics; print(metrics.exposition(None)[0].decode())"],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    values = {(s.name, tuple(sorted(s.labels.items()))): s.value
+              for family in text_string_to_metric_families(fresh.stdout)
+              for s in family.samples}
+    for lane in metrics.LANES:
+        labels = (("lane", lane),)
+        assert values[("amerikaner_search_queue_wait_seconds_count", labels)] == 0
+        assert values[("amerikaner_search_queue_wait_seconds_bucket",
+                       (("lane", lane), ("le", "+Inf")))] == 0
+    for name in SEARCH_COUNTERS:
+        assert values[(name, ())] == 0
+
+
+class _Pool(SearchPool):
+    """A pool whose counts the test sets (no worker is started: a pool starts on its first
+    job); the pool's own counting is tests/rooms/test_search_pool.py's."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.figures = super().stats()
+
+    def stats(self) -> PoolStats:
+        return self.figures
+
+
+def test_the_search_pools_counts_are_its_counters() -> None:
+    pool = _Pool()
+    before = {name: sample(name) for name in SEARCH_COUNTERS}
+    watch_search_pool(pool)
+    assert {name: sample(name) for name in SEARCH_COUNTERS} == before
+    pool.figures["no_worker_in_time"] = 2  # two bot moves decided by the quick bot
+    pool.figures["replaced"] = 1
+    assert sample("amerikaner_search_fallbacks_total") \
+        == before["amerikaner_search_fallbacks_total"] + 2
+    assert sample("amerikaner_search_workers_replaced_total") \
+        == before["amerikaner_search_workers_replaced_total"] + 1
+    assert sample("amerikaner_search_refused_total") \
+        == before["amerikaner_search_refused_total"]
+    pool.figures["refused"] = 3
+    assert sample("amerikaner_search_refused_total") \
+        == before["amerikaner_search_refused_total"] + 3
+    forget_search_pool(pool)  # as an app that ends
+    assert {name: sample(name) for name in SEARCH_COUNTERS} == before
+
+
+def test_each_queue_wait_is_observed_in_its_lane() -> None:
+    def count(lane: str, le: str | None = None) -> float:
+        if le is None:
+            return sample("amerikaner_search_queue_wait_seconds_count", lane=lane)
+        return sample("amerikaner_search_queue_wait_seconds_bucket", lane=lane, le=le)
+
+    before = {(lane, le): count(lane, le) for lane in metrics.LANES
+              for le in (None, "0.00025", "0.0005", "2.5")}
+    waits = PoolWaits(on_wait=metrics.search_waited)  # as thinking.py gives the pool
+    waits.record("hint", 0.0003)
+    waits.record("review", 2.0)
+    after = {key: count(*key) - value for key, value in before.items()}
+    assert after == {
+        ("bot", None): 0, ("bot", "0.00025"): 0, ("bot", "0.0005"): 0, ("bot", "2.5"): 0,
+        ("hint", None): 1, ("hint", "0.00025"): 0, ("hint", "0.0005"): 1, ("hint", "2.5"): 1,
+        ("review", None): 1, ("review", "0.00025"): 0, ("review", "0.0005"): 0,
+        ("review", "2.5"): 1}
 
 
 # -- deploy/ -----------------------------------------------------------------------------

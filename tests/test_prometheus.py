@@ -55,6 +55,8 @@ MOVED = {
         'amerikaner_refusals_total{code="room_not_found", via="http"} > 0',
     "amerikaner_search_queue_length{lane=bot}":
         'max_over_time(amerikaner_search_queue_length{lane="bot"}[1h]) > 0',
+    "amerikaner_search_queue_wait_seconds{lane=bot}":
+        'amerikaner_search_queue_wait_seconds_count{lane="bot"} > 0',
 }
 
 

@@ -1,6 +1,7 @@
 """The queue waits' summary (app/rooms/server/pool_stats.py): a bounded window of each
 lane's recent waits, their mean, 95th percentile (nearest rank) and maximum in
-milliseconds, and a count of every job since the start."""
+milliseconds, and a count of every job since the start; each wait is also told to the
+observer the pool was given (/metrics)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,13 @@ def test_the_95th_percentile_is_a_wait_some_job_had() -> None:
     assert waits.lane("hint")["p95_ms"] == 5.0  # 95 of 100 waited 5 ms or less
     waits.record("hint", 0.4)
     assert waits.lane("hint")["p95_ms"] == 400.0  # now 95 of 101 is too few
+
+
+def test_each_wait_is_told_to_the_observer_as_it_is_recorded() -> None:
+    told: list[tuple[str, float]] = []
+    waits = PoolWaits(window=1, on_wait=lambda lane, seconds: told.append((lane, seconds)))
+    waits.record("bot", 0.25)
+    waits.record("review", 3.0)
+    waits.record("review", 0.5)  # the window keeps one; the observer hears every one
+    assert told == [("bot", 0.25), ("review", 3.0), ("review", 0.5)]
+    assert waits.lane("review")["jobs"] == 2

@@ -3,8 +3,8 @@ never wait behind hints or reviews (one worker is always kept for them), hints a
 reviews are bounded per room and per address and take turns among addresses, a bot move
 with no worker in time is given up, a dead or overrunning worker is replaced at once,
 workers die with the server, and each lane's queue wait is measured on the pool's
-clock. Busy jobs wait on gate files the test opens, so every order asserted here comes
-from events, not from the machine's speed."""
+clock and told to its ``on_wait``. Busy jobs wait on gate files the test opens, so every
+order asserted here comes from events, not from the machine's speed."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import pool_jobs
 import pytest
 
+from app.rooms.server.pool_stats import WaitObserver
 from app.rooms.server.search_pool import (
     Lane,
     NoWorkerInTime,
@@ -35,9 +36,9 @@ WAIT = 60.0  # generous: spawned workers import the app on a busy machine
 
 
 def run(scenario: Callable[[SearchPool], Awaitable[T]], workers: int = 2,
-        clock: Callable[[], float] = time.monotonic) -> T:
+        clock: Callable[[], float] = time.monotonic, on_wait: WaitObserver | None = None) -> T:
     async def main() -> T:
-        pool = SearchPool(workers, clock=clock)
+        pool = SearchPool(workers, clock=clock, on_wait=on_wait)
         try:
             return await asyncio.wait_for(scenario(pool), WAIT)
         finally:
@@ -147,9 +148,11 @@ def test_a_bot_move_without_a_worker_in_time_is_given_up(tmp_path: Path) -> None
 
 def test_the_queue_wait_is_the_time_a_job_waited_for_a_worker(tmp_path: Path) -> None:
     """On a fake clock: a review waits while another holds the only worker; the clock
-    moves 2.5 s before the gate opens, and that is the second review's wait, exactly."""
+    moves 2.5 s before the gate opens, and that is the second review's wait, exactly, in
+    the summary and as told to ``on_wait`` (/metrics' histogram) when it got a worker."""
     gate = tmp_path / "gate"
     now = [100.0]
+    told: list[tuple[str, float]] = []
 
     async def scenario(pool: SearchPool) -> None:
         first = review(pool, gate, "a", "room1", "10.0.0.1")
@@ -166,8 +169,10 @@ def test_the_queue_wait_is_the_time_a_job_waited_for_a_worker(tmp_path: Path) ->
                                    "max_ms": 2500.0}
         assert waits["bot"] == {"jobs": 1, "mean_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
         assert waits["hint"]["jobs"] == 0
+        assert told == [("review", 0.0), ("review", 2.5), ("bot", 0.0)]
 
-    run(scenario, workers=1, clock=lambda: now[0])
+    run(scenario, workers=1, clock=lambda: now[0],
+        on_wait=lambda lane, seconds: told.append((lane, seconds)))
 
 
 def test_a_killed_worker_is_replaced_and_its_job_fails(tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ from prometheus_client.registry import Collector
 
 from app.bot_levels import ALIASES, BOT_LEVELS
 from app.rooms.core.wire_enums import ErrorCode
+from app.rooms.server.pool_stats import LANES  # the search pool's lanes, declared once
 
 # No ``*_created`` series beside each counter and histogram: they double the output and
 # no dashboard here reads them.
@@ -99,7 +100,6 @@ BOT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.
 QUEUE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                  0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 VIAS = ("ws", "http")
-LANES = ("bot", "hint", "review")
 
 
 class LiveMetric(Collector, Generic[Owner]):

@@ -29,7 +29,7 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import forget_search_pool, watch_search_pool
-from app.rooms.server.pool_stats import PoolStats, PoolWaits
+from app.rooms.server.pool_stats import LANES, PoolStats, PoolWaits
 from app.rooms.server.search_pool import SearchPool
 from app.settings import Settings, SettingsError
 from app.web import audit, metrics
@@ -278,7 +278,7 @@ def test_every_search_series_is_there_at_0_from_the_start() -> None:
     values = {(s.name, tuple(sorted(s.labels.items()))): s.value
               for family in text_string_to_metric_families(fresh.stdout)
               for s in family.samples}
-    for lane in metrics.LANES:
+    for lane in LANES:
         labels = (("lane", lane),)
         assert values[("amerikaner_search_queue_wait_seconds_count", labels)] == 0
         assert values[("amerikaner_search_queue_wait_seconds_bucket",
@@ -325,7 +325,7 @@ def test_each_queue_wait_is_observed_in_its_lane() -> None:
             return sample("amerikaner_search_queue_wait_seconds_count", lane=lane)
         return sample("amerikaner_search_queue_wait_seconds_bucket", lane=lane, le=le)
 
-    before = {(lane, le): count(lane, le) for lane in metrics.LANES
+    before = {(lane, le): count(lane, le) for lane in LANES
               for le in (None, "0.00025", "0.0005", "2.5")}
     waits = PoolWaits(on_wait=metrics.search_waited)  # as thinking.py gives the pool
     waits.record("hint", 0.0003)

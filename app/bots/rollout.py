@@ -42,14 +42,18 @@ def shell(deal: DealState) -> Match:
     return match
 
 
-def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0) -> None:
+def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
+                   auction_only: bool = False) -> None:
     """Let the heuristic play every seat until ``tricks_left`` tricks remain (at a trick
-    boundary) or the deal is over; the auction and kitty included if they are not done."""
+    boundary) or the deal is over; the auction and kitty included if they are not done.
+    With ``auction_only`` it stops when the auction is over."""
     match = shell(deal)
     views = [SeatView(match, s) for s in range(deal.n)]
     choose = POLICY.choose
     size = deal.hand_size
     while deal.turn is not None:
+        if auction_only and deal.phase != Phase.AUCTION:
+            return
         if (tricks_left and deal.phase == Phase.PLAY and not deal.trick_cards
                 and size - deal.tricks_played <= tricks_left):
             return

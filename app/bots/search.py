@@ -40,6 +40,7 @@ from app.rules.phases import Phase
 from . import heuristic as easy
 from .candidates import discard_candidates, lead_candidates, play_candidates
 from .hand_eval import amerikaner_losers
+from .outbid import End, auction_ends, bid_value
 from .rollout import finish, score, sides, solver_for, value
 from .sampling import Knowledge, forced_auction
 from .solver import Endgame
@@ -79,6 +80,7 @@ class Settings:
     bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
     relative: bool = False  # score a deal as my points minus the others' mean (rollout)
     margin: float = MARGIN  # standard errors to beat the heuristic's choice by
+    outbid: bool = True  # price a bid with the others answering it (outbid.py)
 
 
 @dataclass
@@ -222,6 +224,8 @@ class SearchBot:
         low = numeric[0].value if numeric else None
         results: list[float] = []
         passes: list[float] = []  # relative points when this seat passes now
+        # Per bid, what it led to in each sample when the others answer it (outbid.py).
+        ends: dict[int, list[End]] = {b: [] for b in _values(numeric)} if s.outbid else {}
         alone: list[float] = []  # the seat's points when it bids Amerikaner now
         done = 0
         while done < s.samples and not stop.soft_over(done):
@@ -235,6 +239,10 @@ class SearchBot:
                 continue
             if stop.hard_over():
                 break
+            if ends:
+                for offered, end in auction_ends(passing, seat, list(ends), s.exact,
+                                                rng).items():
+                    ends[offered].append(end)
             if isinstance(low, int):
                 results.append(finish(state, seat, s.exact, rng)[1] + s.bid_bonus)
             if bidding is not None and forced_auction(bidding, seat, AMERIKANER):
@@ -269,26 +277,41 @@ class SearchBot:
         if not k:
             best = max(points, key=lambda a: points[a])
             return Estimate(best, points, tricks, done, fallback)
-        raw = sum(results) / k
         # The chance of making b from a normal spread around the samples' mean.  A few
         # samples are noisy, so both are pooled with PRIOR_SAMPLES worth of the fitted
         # estimate that ``easy`` bids from (hand_eval: calibrated on many deals).
         prior, sigma = easy.side_estimate(view)
-        mean = (k * raw + PRIOR_SAMPLES * (prior + s.bid_bonus)) / (k + PRIOR_SAMPLES)
-        spread = sum((t - raw) ** 2 for t in results)
-        sd = math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
+        mean, sd = _pooled(results, prior + s.bid_bonus, sigma)
         theirs = (view.rules.shape.side_tricks - mean) / (n - 1) if s.relative else 0.0
+
+        def won(contract: int) -> float:
+            made = easy.chance_at_least(mean, sd, contract)
+            return factor * contract * (2.0 * made - 1.0) - theirs
+
         for action in numeric:
             b = action.value
             assert isinstance(b, int)
-            made = easy.chance_at_least(mean, sd, b)
-            points[action] = factor * b * (2.0 * made - 1.0) - theirs
             tricks[action] = mean - s.bid_bonus  # as the samples played it
+            points[action] = bid_value(ends[b], won) if ends.get(b) else won(b)
         best = max(points, key=lambda a: points[a])
         return Estimate(best, points, tricks, done, fallback)
 
 
 NEAR_AMERIKANER = 3  # losers (hand_eval.amerikaner_losers) for which Amerikaner is searched
+
+
+def _pooled(tricks: list[float], prior: float, sigma: float) -> tuple[float, float]:
+    """Mean and spread of the side's tricks: the samples' pooled with PRIOR_SAMPLES worth
+    of the fitted estimate (``prior``, ``sigma``)."""
+    k = len(tricks)
+    raw = sum(tricks) / k if k else prior
+    mean = (k * raw + PRIOR_SAMPLES * prior) / (k + PRIOR_SAMPLES)
+    spread = sum((t - raw) ** 2 for t in tricks)
+    return mean, math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
+
+
+def _values(bids: list[Bid]) -> list[int]:
+    return [b.value for b in bids if isinstance(b.value, int)]
 
 
 def _near_amerikaner(view: SeatView) -> bool:

@@ -55,7 +55,7 @@ def variant(name: str) -> Bot:
     """A level, or a search level with some settings changed, to split its edge by
     decision kind: ``strong+bid=easy`` bids as ``easy`` does, ``strong+auction=easy``
     also discards and leads as ``easy``, ``strong+relative=0`` scores its own points
-    only."""
+    only, ``strong+outbid=0`` prices a bid as if the others all passed after it."""
     if "+" not in name:
         return BOTS[name]
     base, *changes = name.split("+")

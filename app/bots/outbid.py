@@ -22,16 +22,18 @@ from app.rules import Bid, DealState
 from .rollout import finish, play_heuristic
 
 # Per sample, what a candidate bid led to: the contract this seat ended with (an int,
-# priced later from the side's tricks over all samples), or the relative points of the
-# deal another seat won (a float).
+# priced later from the side's tricks over all samples), or the points of the deal
+# another seat won (a float).
 End = int | float
 
 
 def auction_ends(state: DealState, seat: int, bids: list[int], exact: int,
-                 rng: random.Random) -> dict[int, End]:
+                 rng: random.Random, relative: bool = True) -> dict[int, End]:
     """For each of ``bids``: this seat bids it in ``state`` (left unchanged) and every
     seat then bids as the heuristic does until the auction ends.  A deal the others win
-    is played out once per contract they end with (several bids often lead to the same)."""
+    is played out once per contract they end with (several bids often lead to the same)
+    and scored as the search scores (``relative`` to the table, or the seat's own
+    points, as a review judges a player's choices)."""
     out: dict[int, End] = {}
     played: dict[tuple[int | None, int | str | None], float] = {}
     for b in bids:
@@ -47,7 +49,7 @@ def auction_ends(state: DealState, seat: int, bids: list[int], exact: int,
             continue
         key = (after.bidder, after.contract_bid)
         if key not in played:
-            played[key] = finish(after, seat, exact, rng, relative=True)[0]
+            played[key] = finish(after, seat, exact, rng, relative=relative)[0]
         out[b] = played[key]
     return out
 

@@ -240,8 +240,8 @@ class SearchBot:
             if stop.hard_over():
                 break
             if ends:
-                for offered, end in auction_ends(passing, seat, list(ends), s.exact,
-                                                rng).items():
+                for offered, end in auction_ends(passing, seat, list(ends), s.exact, rng,
+                                                s.relative).items():
                     ends[offered].append(end)
             if isinstance(low, int):
                 results.append(finish(state, seat, s.exact, rng)[1] + s.bid_bonus)

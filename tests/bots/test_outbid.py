@@ -34,6 +34,10 @@ def test_a_strong_hand_tops_a_low_bid_and_nobody_tops_the_highest() -> None:
     assert ends[high] == high and isinstance(ends[high], int)  # seat 0 kept it
     # Seat 0 defends seat 1's contract with a hand of small cards: it scores below the table.
     assert ends[low] < 0
+    # Scored by its own points (as a review judges a player): a defender's tricks, not
+    # less than nothing.
+    own = auction_ends(state, 0, [low], 4, random.Random(1), relative=False)
+    assert isinstance(own[low], float) and own[low] >= 0
 
 
 def test_a_bids_value_mixes_kept_contracts_and_deals_played() -> None:

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rooms_harness import Client, ServerThread, create_room
+from starlette.websockets import WebSocketState
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.effects import Save
 from app.rooms.core.wire_enums import CloseCode
+from app.rooms.server.connection import Connection
 from app.rooms.store.sqlite import SqliteStore
+from app.settings import Settings
 
 
 class WaitingSqlite(SqliteStore):
@@ -85,3 +89,51 @@ def test_a_flood_closes_the_connection_on_uvicorn_s_own_protocol_too(
     # the room is fine and takes the person back
     again = Client(srv.base, room["room"], token=room["token"])
     assert again.wait_state(lambda v: True)["room"]["code"] == room["room"]
+
+
+def test_a_flood_behind_a_waiting_send_closes_as_a_flood_and_is_told_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Once the flood's close waits in the backlog, the messages still coming are not
+    handled: none queues a frame (which would overflow the backlog and close the connection
+    as too slow instead) and none is logged again."""
+
+    class WaitingSocket:
+        application_state = client_state = WebSocketState.CONNECTED
+
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.reading = asyncio.Event()  # the client reads: sends finish
+            self.closed_with: int | None = None
+            self.closing = asyncio.Event()
+
+        async def send_text(self, text: str) -> None:
+            await self.reading.wait()
+            self.sent.append(text)
+
+        async def close(self, code: int = 1000) -> None:
+            self.closed_with = code
+            self.closing.set()
+
+    class Room:
+        code = "room"
+        closed = False
+
+    async def scenario() -> tuple[WaitingSocket, int]:
+        ws = WaitingSocket()
+        settings = Settings(send_queue=4, send_timeout=600, rate=0.001, burst=2,
+                            flood_window=10_000.0)
+        conn = Connection(ws, settings)  # type: ignore[arg-type]
+        conn.runner = Room()  # type: ignore[assignment]
+        limit = conn.flood.limit
+        for _ in range(limit + 50):  # far past the flood, while the first pong waits
+            await conn.handle('{"type": "ping"}')
+        ws.reading.set()
+        await asyncio.wait_for(ws.closing.wait(), 30)
+        await conn.stop()
+        return ws, limit
+
+    with caplog.at_level(logging.WARNING, logger="amerikaner.audit"):
+        ws, limit = asyncio.run(scenario())
+    assert ws.closed_with == CloseCode.FLOOD
+    assert [json.loads(t)["type"] for t in ws.sent] == ["pong", "pong", "error"]
+    assert limit > 4 and len([r for r in caplog.records if "kind=flood" in r.getMessage()]) == 1

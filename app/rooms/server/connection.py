@@ -198,7 +198,7 @@ class Connection:
     """A client connection, known to its room by ``id``."""
 
     __slots__ = ("_backlog", "_direct", "_drain", "address", "audit_address", "closed",
-                 "drop_code", "flood", "id", "limiter", "max_bytes", "queue_size",
+                 "closing", "drop_code", "flood", "id", "limiter", "max_bytes", "queue_size",
                  "receiving", "runner", "send_timeout", "ws")
 
     def __init__(self, ws: WebSocket, settings: Settings, address: str = "",
@@ -217,6 +217,9 @@ class Connection:
         self.queue_size = settings.send_queue
         self.send_timeout = settings.send_timeout
         self.closed = False
+        # A close waits in the backlog behind a send: nothing more is queued or handled
+        # (a flood's later messages would otherwise each queue a frame and overflow it).
+        self.closing = False
         # Writes a text frame straight to the socket when it can go at once (uvicorn with
         # app/runtime/websocket.py's protocol); None elsewhere: every frame by the drain.
         self._direct = direct
@@ -263,7 +266,7 @@ class Connection:
         """One message: refused to its sender, passed to the room, or the connection
         closed (a flood, a room that broke off).  Lets no exception out."""
         runner = self.runner
-        if self.closed or runner is None:
+        if self.closed or self.closing or runner is None:
             return
         if not self.flood.note():  # too many messages over the window: a flood, not a burst
             audit.refused("flood", address=self.audit_address, room=runner.code)
@@ -309,7 +312,7 @@ class Connection:
         self._put(code)
 
     def _put(self, item: bytes | int) -> None:
-        if self.closed:
+        if self.closed or self.closing:
             return
         backlog = self._backlog
         if backlog is not None:
@@ -318,6 +321,7 @@ class Connection:
                 self.close(CloseCode.TOO_SLOW)
             else:
                 backlog.append(item)
+                self.closing = isinstance(item, int)
             return
         if isinstance(item, int):
             self.closed = True  # nothing more is sent or handled; the drain closes

@@ -19,7 +19,10 @@ The double dummy comes first.  Its budget (``DD_SHARE`` of the review's time) co
 CPU time of the computing thread (``time.thread_time``, through ``search.CLOCKS``), so a
 busy server, which gives the worker a fraction of a core, solves as much as a quiet one;
 a wall-clock cap (``DD_WALL`` times the budget) bounds it all the same.  The decisions then
-keep their own share of wall time, however long the double dummy took.  A solve that does
+keep their own share of the time, however long the double dummy took, and count it the
+same way: each decision's search stops at its share of CPU time, and at ``DD_WALL`` times
+that share of wall time, so a review judges the same on a busy server as on a quiet one
+(it only takes longer, up to ``DD_WALL`` times).  A solve that does
 not finish in its budget is tried again from a later trick; if that does not finish
 either, the review says why (``double_dummy_skipped``: the server was busy, or the deal
 takes too long to solve).  The double dummy is the same for every seat's review of the
@@ -29,7 +32,7 @@ deal: a caller that has it (``known``, from an earlier review) skips the solve.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
@@ -175,7 +178,7 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
         if known is None and dd_start is not None:
             budget = seconds * DD_SHARE
             found = _double_dummy(dd_start, actions, seats, budget, review.side_tricks - bonus)
-            # the decisions keep their share of wall time, however long that took
+            # the decisions keep their share of the time, however long that took
             end = max(end, search.CLOCKS.wall() + seconds * (1 - DD_SHARE))
             if isinstance(found, DoubleDummySkipped):
                 review.double_dummy_skipped = found
@@ -183,18 +186,31 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
                 known = found
         if known is not None:
             review.double_dummy, review.double_dummy_from_trick = known.tricks, known.from_trick
-    bot = SearchBot("review", REVIEW)
     hints = _hints(deal)
     searched = [(i, at, action) for i, at, action in moments if hints.get(i) != action]
     for i, at, action in moments:  # a followed practice hint: the hint's judgement stands
         if hints.get(i) == action:
             review.decisions.append(_followed(at, action, i))
-    for k, (i, at, action) in enumerate(searched):
-        now = search.CLOCKS.wall()
-        share = max(0.0, (end - now) / (len(searched) - k))
-        review.decisions.append(_judge(bot, at, seat, action, i, rng, now + share))
+    _judge_all(review, searched, seat, rng, max(0.0, end - search.CLOCKS.wall()))
     review.decisions.sort(key=lambda x: -x.loss)
     return review
+
+
+def _judge_all(review: Review, searched: list[tuple[int, Match, Action]], seat: int,
+               rng: random.Random, seconds: float) -> None:
+    """Judge the ``searched`` decisions in ``seconds`` of CPU time, shared out as they
+    come (what one leaves goes to the rest); each within ``DD_WALL`` times its share of
+    wall time, and all within ``DD_WALL`` times ``seconds``."""
+    clocks = search.CLOCKS
+    wall_end = clocks.wall() + seconds * DD_WALL
+    left = seconds
+    for k, (i, at, action) in enumerate(searched):
+        share = left / (len(searched) - k)
+        bot = SearchBot("review", replace(REVIEW, budget=min(REVIEW.budget, share)))
+        before = clocks.cpu()
+        deadline = min(clocks.wall() + share * DD_WALL, wall_end)
+        review.decisions.append(_judge(bot, at, seat, action, i, rng, deadline))
+        left = max(0.0, left - (clocks.cpu() - before))
 
 
 def _hints(deal: dict[str, Any]) -> dict[int, Action]:

@@ -1,9 +1,10 @@
 """A review's double dummy counts its budget in CPU time, not wall time (issue 23): on a
 busy server, where wall time runs faster than the worker's CPU time, it solves as much
 as on a quiet one; past a wall-clock cap (``DD_WALL`` times the budget) it stops, and
-the review says the server was busy.  Both clocks are fakes that move by a fixed step
-at every reading (the solver reads them every 1024 nodes), so the counts are the same
-on every machine.
+the review says the server was busy.  Its decisions count their shares the same way
+(issue 25): as many samples each on a busy server as on a quiet one.  Both clocks are
+fakes that move by a fixed step at every reading (the solver reads them every 1024
+nodes), so the counts are the same on every machine.
 
 The deal (seed 3 of the easy bots, standard rules) takes about 260 readings to solve
 from the first lead and 9 from trick 5: with a budget of 2 s at 0.01 s a reading, the
@@ -23,8 +24,8 @@ from app.bots import review as review_module
 from app.bots import search as search_module
 from app.bots.review import DD_WALL, Budget, review_deal
 from app.bots.search import Clocks, Settings
-from app.double_dummy import DoubleDummySkipped
-from app.rules import RuleSet
+from app.double_dummy import DoubleDummy, DoubleDummySkipped
+from app.rules import Phase, RuleSet
 from app.rules.record import deal_to_record
 from app.simulate import play_deal
 
@@ -93,3 +94,39 @@ def test_the_budget_stops_on_cpu_time_and_is_capped_by_wall_time(clocks: Clocks)
     capped = Budget(1.0, 1.0 * DD_WALL)
     wall[0] += DD_WALL
     assert capped.over() and capped.busy
+
+
+# The decisions (issue 25, a busy machine in the e2e replay test): a cheap search whose
+# sample cap is never reached, so only the budget decides how many samples each takes.
+LIGHT = Settings(budget=10.0, samples=10_000, exact=1, exact_now=1, search_auction=False,
+                 search_bid=False)
+
+
+def decision_samples(clocks: Clocks, wall_step: float, seconds: float = 2.0) -> list[int]:
+    """The samples of each card the review of seed 3's bidder judged by search (LIGHT
+    judges bids, the discard and the first lead at once), the double dummy known (so the
+    decisions have the review's whole time)."""
+    rules = RuleSet("standard", match="single_deal")
+    deal = play_deal(rules, [BOTS["easy"]] * 4, 3).deals[-1]
+    assert deal.bidder is not None
+    clocks.cpu = Ticking(STEP)
+    clocks.wall = Ticking(wall_step)
+    done = review_deal(rules, deal_to_record(deal), deal.bidder, random.Random(1),
+                       clocks.wall() + seconds, known=DoubleDummy(8, 1)).to_json()
+    return [d["samples"] for d in done["decisions"] if d["phase"] == Phase.PLAY]
+
+
+def test_a_busy_machine_judges_each_decision_on_as_many_samples_as_a_quiet_one(
+        clocks: Clocks, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(review_module, "REVIEW", LIGHT)
+    # The wall clock is read several times a sample (the hard stop, at each candidate),
+    # the CPU clock twice: a wall step of a tenth of the CPU step is a quiet machine, and
+    # half of it has wall time run five times as fast, within the cap (DD_WALL times a
+    # decision's share).  A share of wall time would stop each decision far sooner.
+    quiet = decision_samples(clocks, wall_step=STEP / 10)
+    busy = decision_samples(clocks, wall_step=STEP / 2)
+    assert len(quiet) > 3 and min(quiet) > 3
+    assert busy == quiet
+    # far past the cap, the wall clock stops them: the review still ends, with fewer
+    swamped = decision_samples(clocks, wall_step=10 * STEP)
+    assert len(swamped) == len(quiet) and sum(swamped) < sum(quiet) / 4

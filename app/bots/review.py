@@ -18,11 +18,11 @@ and cache the result with the deal.  ``deadline`` is a ``time.monotonic()`` inst
 The double dummy comes first.  Its budget (``DD_SHARE`` of the review's time) counts the
 CPU time of the computing thread (``time.thread_time``, through ``search.CLOCKS``), so a
 busy server, which gives the worker a fraction of a core, solves as much as a quiet one;
-a wall-clock cap (``DD_WALL`` times the budget) bounds it all the same.  The decisions then
+a wall-clock cap (``WALL_CAP`` times the budget) bounds it all the same.  The decisions then
 keep their own share of the time, however long the double dummy took, and count it the
-same way: each decision's search stops at its share of CPU time, and at ``DD_WALL`` times
+same way: each decision's search stops at its share of CPU time, and at ``WALL_CAP`` times
 that share of wall time, so a review judges the same on a busy server as on a quiet one
-(it only takes longer, up to ``DD_WALL`` times).  A solve that does
+(it only takes longer, up to ``WALL_CAP`` times).  A solve that does
 not finish in its budget is tried again from a later trick; if that does not finish
 either, the review says why (``double_dummy_skipped``: the server was busy, or the deal
 takes too long to solve).  The double dummy is the same for every seat's review of the
@@ -48,10 +48,10 @@ from .solver import Endgame, SolveTimeout
 REVIEW = Settings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
                   bid_bonus=0.3)
 DD_SHARE = 0.3  # of the review's time, in CPU seconds, for the double-dummy solve
-# The double dummy's wall-clock cap, in times its CPU budget: with the search pool's
-# workers all busy on two cores (three processes), a worker gets about a third of one,
-# so three times still lets it use its whole budget there.
-DD_WALL = 3.0
+# The wall-clock cap of the double dummy and of each decision, in times its CPU budget:
+# with the search pool's workers all busy on two cores (three processes), a worker gets
+# about a third of one, so three times still lets it use its whole budget there.
+WALL_CAP = 3.0
 DEFAULT_SECONDS = 30.0
 LATE_TRICKS = 8  # tricks left when the double dummy is tried again after a timeout
 FIRST_TRY = 0.75  # of the double dummy's budget, for the solve from the first lead
@@ -199,16 +199,16 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
 def _judge_all(review: Review, searched: list[tuple[int, Match, Action]], seat: int,
                rng: random.Random, seconds: float) -> None:
     """Judge the ``searched`` decisions in ``seconds`` of CPU time, shared out as they
-    come (what one leaves goes to the rest); each within ``DD_WALL`` times its share of
-    wall time, and all within ``DD_WALL`` times ``seconds``."""
+    come (what one leaves goes to the rest); each within ``WALL_CAP`` times its share of
+    wall time, and all within ``WALL_CAP`` times ``seconds``."""
     clocks = search.CLOCKS
-    wall_end = clocks.wall() + seconds * DD_WALL
+    wall_end = clocks.wall() + seconds * WALL_CAP
     left = seconds
     for k, (i, at, action) in enumerate(searched):
         share = left / (len(searched) - k)
         bot = SearchBot("review", replace(REVIEW, budget=min(REVIEW.budget, share)))
         before = clocks.cpu()
-        deadline = min(clocks.wall() + share * DD_WALL, wall_end)
+        deadline = min(clocks.wall() + share * WALL_CAP, wall_end)
         review.decisions.append(_judge(bot, at, seat, action, i, rng, deadline))
         left = max(0.0, left - (clocks.cpu() - before))
 
@@ -295,7 +295,7 @@ def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int], cpu: 
     l2w = bool(o.led_two_wins)
     forced = 1 << d.called if d.called is not None and d.reveals >= 0 else 0
     solver = Endgame(d.n, d.trump, l2w, side, side, forced)
-    first = Budget(cpu * FIRST_TRY, cpu * FIRST_TRY * DD_WALL)
+    first = Budget(cpu * FIRST_TRY, cpu * FIRST_TRY * WALL_CAP)
     solver.stop = first.over
     try:
         future = solver.value(d.hands, d.leader, d.trick_cards, guess)
@@ -313,7 +313,7 @@ def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int], cpu: 
     if ld.turn is None:
         return DoubleDummySkipped.BUSY if first.busy else DoubleDummySkipped.TOO_LONG
     rest = cpu * (1 - FIRST_TRY)
-    second = Budget(rest, rest * DD_WALL)
+    second = Budget(rest, rest * WALL_CAP)
     solver = Endgame(ld.n, ld.trump, l2w, side, side)
     solver.stop = second.over
     try:

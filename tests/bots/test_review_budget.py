@@ -1,6 +1,6 @@
 """A review's double dummy counts its budget in CPU time, not wall time (issue 23): on a
 busy server, where wall time runs faster than the worker's CPU time, it solves as much
-as on a quiet one; past a wall-clock cap (``DD_WALL`` times the budget) it stops, and
+as on a quiet one; past a wall-clock cap (``WALL_CAP`` times the budget) it stops, and
 the review says the server was busy.  Its decisions count their shares the same way
 (issue 25): as many samples each on a busy server as on a quiet one.  Both clocks are
 fakes that move by a fixed step at every reading (the solver reads them every 1024
@@ -22,7 +22,7 @@ from bot_helpers import Ticking
 from app.bots import BOTS
 from app.bots import review as review_module
 from app.bots import search as search_module
-from app.bots.review import DD_WALL, Budget, review_deal
+from app.bots.review import WALL_CAP, Budget, review_deal
 from app.bots.search import Clocks, Settings
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
 from app.rules import Phase, RuleSet
@@ -69,7 +69,7 @@ def test_wall_time_running_faster_than_cpu_time_does_not_cut_the_double_dummy(
 
 def test_past_the_wall_clock_cap_the_review_says_the_server_was_busy(
         clocks: Clocks) -> None:
-    # ten times: the cap (DD_WALL times the budget) comes after 4 readings of the second
+    # ten times: the cap (WALL_CAP times the budget) comes after 4 readings of the second
     swamped = reviewed(clocks, wall_step=10 * STEP)
     assert swamped["double_dummy"] is None and swamped["double_dummy_from_trick"] is None
     assert swamped["double_dummy_skipped"] == DoubleDummySkipped.BUSY
@@ -85,14 +85,14 @@ def test_the_budget_stops_on_cpu_time_and_is_capped_by_wall_time(clocks: Clocks)
     cpu, wall = [0.0], [0.0]
     clocks.cpu = lambda: cpu[0]
     clocks.wall = lambda: wall[0]
-    budget = Budget(1.0, 1.0 * DD_WALL)
+    budget = Budget(1.0, 1.0 * WALL_CAP)
     wall[0] = 2.5  # a busy machine: 2.5 s of wall time, 0.5 s of CPU time
     cpu[0] = 0.5
     assert not budget.over()
     cpu[0] = 1.0
     assert budget.over() and not budget.busy, "its CPU time spent: not the server's fault"
-    capped = Budget(1.0, 1.0 * DD_WALL)
-    wall[0] += DD_WALL
+    capped = Budget(1.0, 1.0 * WALL_CAP)
+    wall[0] += WALL_CAP
     assert capped.over() and capped.busy
 
 
@@ -121,7 +121,7 @@ def test_a_busy_machine_judges_each_decision_on_as_many_samples_as_a_quiet_one(
     monkeypatch.setattr(review_module, "REVIEW", LIGHT)
     # The wall clock is read several times a sample (the hard stop, at each candidate),
     # the CPU clock twice: a wall step of a tenth of the CPU step is a quiet machine, and
-    # half of it has wall time run five times as fast, within the cap (DD_WALL times a
+    # half of it has wall time run five times as fast, within the cap (WALL_CAP times a
     # decision's share).  A share of wall time would stop each decision far sooner.
     quiet = decision_samples(clocks, wall_step=STEP / 10)
     busy = decision_samples(clocks, wall_step=STEP / 2)

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 from app.bots import choose_action
 from app.bots.hints import explain
-from app.bots.review import DD_WALL, review_deal
+from app.bots.review import WALL_CAP, review_deal
 from app.double_dummy import DoubleDummy
 from app.rooms.core.effects import HintPayload
 from app.rooms.core.frames import JsonObject, ReviewPayload
@@ -44,9 +44,9 @@ QUICK_LEVELS = frozenset({"random", "easy", "heuristic"})
 HINT_SECONDS = 0.5     # a practice hint's search
 REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give good figures)
 # A review's worker is killed past this: on a busy server its double dummy and its
-# decisions count CPU time and may each take up to DD_WALL times their share of wall time
+# decisions count CPU time and may each take up to WALL_CAP times their share of wall time
 # (app/bots/review.py).
-REVIEW_HARD_SECONDS = REVIEW_SECONDS * DD_WALL + 10.0
+REVIEW_HARD_SECONDS = REVIEW_SECONDS * WALL_CAP + 10.0
 WORKERS = 2            # processes for the searches (this machine's cores)
 BOT_WAIT_SECONDS = 1.0  # a bot move waits this long for a free worker, then the quick bot
 BOT_HARD_SECONDS = 5.0  # a bot move's worker is killed past this (the search stops at 1 s)

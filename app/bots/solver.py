@@ -9,10 +9,11 @@ a minus round counts one seat's tricks and lets everyone else push them up (the
 
 The speed comes from: cards that are equivalent in one hand (touching once the cards
 between them have gone) tried once, a transposition table at trick boundaries that keeps
-bounds, a cheap move order (winners first when following, high cards first when leading)
-and the trivial bounds of the tricks left.  The rules are RULES.md section 8: follow the
-led suit when you can, a led joker lets anything follow and wins, a led two wins under
-``led_two_wins``, the called card's holder must play it in trick one (``forced``).
+bounds, a cheap move order (winners first when following, high cards first when leading),
+the trivial bounds of the tricks left and the last trick's winner read off directly.
+The rules are RULES.md section 8: follow the led suit when you can, a led joker lets
+anything follow and wins, a led two wins under ``led_two_wins``, the called card's
+holder must play it in trick one (``forced``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
 _FULL = (1 << 13) - 1
+# Up to this many tricks left and with no guess, one full-window search beats MTD(f)'s
+# zero-window passes (benchmarks/solver.py: 4 tricks 372 -> 224 µs, 7 tricks 17.3 -> 14.5
+# ms a solve, with the last trick's shortcut); a whole deal's double dummy keeps MTD(f).
+FULL_WINDOW = 8
 RELATIVE_FROM = 7  # tricks left from which the table keys cards by relative rank
 _SUIT_BASE = tuple(13 * (c // 13) for c in range(52))  # card -> the first card of its suit
 
@@ -89,7 +94,10 @@ class Endgame:
 
     def _mtd(self, search: Callable[[int, int], int], left: int, guess: int | None) -> int:
         """MTD(f): zero-window searches around a guess until the bounds meet (each one
-        cheap thanks to the bounds the table keeps)."""
+        cheap thanks to the bounds the table keeps); a small endgame with no guess in one
+        full-window search."""
+        if guess is None and left <= FULL_WINDOW:
+            return search(-1, left + 1)
         lo, hi = 0, left
         g = (left + 1) // 2 if guess is None else min(max(guess, 0), left)
         while lo < hi:
@@ -148,6 +156,8 @@ class Endgame:
             raise SolveTimeout
         if left == 0:
             return 0
+        if left == 1:
+            return self._last_trick(hands, leader)
         # Relative keys cost more than they save in small endgames (measured).
         key = self._key(hands, leader) if left >= RELATIVE_FROM else (*hands, leader)
         hit = self.table.get(key)
@@ -194,6 +204,23 @@ class Endgame:
             lo = hi = best_value
         self.table[key] = (lo, hi)
         return best_value
+
+    def _last_trick(self, hands: list[int], leader: int) -> int:
+        """The last trick, where every seat has one card and no choice: its winner
+        straight away, with no table and no search (half the solver's nodes are here;
+        benchmarks/solver.py)."""
+        led = hands[leader].bit_length() - 1
+        if led >= JOKER1 or (self.l2w and led % 13 == 0):
+            return self.counted >> leader & 1
+        strength = self.strengths[led // 13]
+        n = self.n
+        best, winner = strength[led], leader
+        for i in range(1, n):
+            seat = (leader + i) % n
+            s = strength[hands[seat].bit_length() - 1]
+            if s > best:
+                best, winner = s, seat
+        return self.counted >> winner & 1
 
     def _follow(self, hands: list[int], leader: int, seat: int, pos: int, suit_mask: int,
                 strength: tuple[int, ...], best: int, best_seat: int, present: int,

@@ -26,6 +26,12 @@ of optimal plays with four tricks left, and the first level's decision time, in 
 and in the deciding thread's CPU time (what the search budgets count, the same on a busy
 machine).  With ``--shard K/M --save FILE`` it plays one core's share of every shape's
 deals, and ``--merge FILE,FILE`` prints the reports and the table of all the shards.
+
+``--common-random`` gives every decision a random stream of its own (fixed by the deal
+and the moves before it) and no time limit. Two variants with a fixed number of samples
+(``strong+budget=100+samples=24`` and the same ``+bid_bonus=0.4``) then play a deal
+identically until one of their decisions differs, and ``--diffs`` of the two runs paired
+deal by deal measure the change with the noise of only the deals where it mattered.
 """
 
 from __future__ import annotations
@@ -73,6 +79,11 @@ def variant(name: str) -> Bot:
 
 
 K = TypeVar("K")
+# --common-random: every decision draws from a stream of its own and searches with no
+# time limit, so that two variants with a fixed number of samples play the same deals
+# alike until one of their decisions differs (a paired comparison whose noise comes only
+# from the deals where they differ).
+COMMON_RANDOM = False
 
 
 class Stats:
@@ -180,6 +191,8 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
     """One single-deal match, timing each decision and checking the measured level."""
     match = Match(rules, rng=random.Random(deal_seed))
     rng = random.Random(deal_seed ^ 0x5EED_B07)
+    deadline: float | None = None
+    step = 0
     match.start_deal()
     replay_from: Match | None = None
     while not match.finished:
@@ -192,13 +205,19 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
             replay_from = match.copy()
         name = names[seat]
         view = SeatView(match, seat)
+        if COMMON_RANDOM:
+            # Each decision its own stream, fixed by the deal and the moves so far: two
+            # variants' runs differ only from where one of their decisions differs.
+            rng = random.Random(deal_seed ^ 0x5EED_B07 ^ step << 40)
+            deadline = time.monotonic() + 3600.0
         t, c = time.perf_counter(), time.thread_time()
-        action = LEVELS[name].choose(view, rng)
+        action = LEVELS[name].choose(view, rng, deadline)
         stats.times.setdefault(name, []).append(time.perf_counter() - t)
         stats.cpu.setdefault(name, []).append(time.thread_time() - c)
         if name == measured:
             check_optimal(match, seat, action, stats)
         match.apply(seat, action)
+        step += 1
     stats.note_deal(match, names)
     if replay_from is not None:
         mine = side_tricks(match)
@@ -386,9 +405,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--shapes", default="",
                         help="NAME,NAME,... or all: the pairs in each shape of the rules "
                              "(app/bots/shapes.py), with a summary table")
+    parser.add_argument("--common-random", action="store_true",
+                        help="a random stream a decision and no time limit (for variants "
+                             "with fixed samples: strong+budget=100+samples=20)")
     parser.add_argument("--merge", default="",
                         help="FILE,FILE,...: report the saved figures of shards together")
     args = parser.parse_args(argv)
+    global COMMON_RANDOM
+    COMMON_RANDOM = args.common_random
     if args.shapes:
         return run_shapes(args.shapes, args)
     if args.merge and _by_shape(args.merge.split(",")[0]):

@@ -72,14 +72,16 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("relative_from", [1, solver_module.RELATIVE_FROM])
+@pytest.mark.parametrize(("relative_from", "full_window"),
+                         [(1, 0), (solver_module.RELATIVE_FROM, solver_module.FULL_WINDOW)])
 @pytest.mark.parametrize(("preset", "options"), CASES)
 def test_solver_agrees_with_brute_force(preset: str, options: dict[str, object],
-                                        relative_from: int,
+                                        relative_from: int, full_window: int,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Also with the table keyed by relative ranks from the first trick on (normally only
-    in big endgames, too slow to brute-force)."""
+    """Also as big endgames are solved (too slow to brute-force): the table keyed by
+    relative ranks, and MTD(f) where small endgames take one full-window search."""
     monkeypatch.setattr(solver_module, "RELATIVE_FROM", relative_from)
+    monkeypatch.setattr(solver_module, "FULL_WINDOW", full_window)
     rules = RuleSet(preset, **options)
     n = rules.options.players
     rng = random.Random(f"{preset}{options}")

@@ -30,10 +30,12 @@ from app.rules.phases import Phase
 
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
+from .play_inference import not_held
 from .table_facts import note_trick
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
 MAX_TRIES = 200
+LOOSE_AFTER = 20  # failed deals before the play's inferences are set aside
 MISMATCH = 0.2  # how much less likely a sample is per auction choice easy would not make
 
 
@@ -43,6 +45,7 @@ class Knowledge:
     __slots__ = (
         "allowed",
         "auction",
+        "base_allowed",
         "bid_floor",
         "bidder",
         "called",
@@ -54,6 +57,7 @@ class Knowledge:
         "hand",
         "kitty",
         "n",
+        "not_held",
         "phase",
         "pile",
         "played_by",
@@ -66,7 +70,7 @@ class Knowledge:
         "voids",
     )
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, infer_play: bool = False) -> None:
         seat = view.seat
         assert seat is not None
         self.seat = seat
@@ -111,7 +115,12 @@ class Knowledge:
             self.pile = 0
         else:
             self.pile = kitty_size
-        self.allowed = self._allowed()
+        self.not_held = [0] * n
+        self.base_allowed = self.allowed = self._allowed()
+        if infer_play and self.phase == Phase.PLAY:
+            self.not_held = not_held(view)
+            if any(self.not_held):
+                self.allowed = self._allowed()
         # The bidder's highest numeric bid, once the auction is over and it is not me.
         bids = [v for s, v in self.auction if s == self.bidder and isinstance(v, int)]
         self.bid_floor = (max(bids) if bids and self.phase != Phase.AUCTION
@@ -131,7 +140,7 @@ class Knowledge:
             holders: list[int] = []
             suit = c // 13 if c < JOKER1 else -1
             for s in others:
-                if suit >= 0 and self.voids[s] >> suit & 1:
+                if (suit >= 0 and self.voids[s] >> suit & 1) or self.not_held[s] >> c & 1:
                     continue
                 holders.append(s)
             if self.pile:
@@ -151,7 +160,9 @@ class Knowledge:
         best: tuple[list[int], int] | None = None
         best_weight = -1.0
         for attempt in range(MAX_TRIES):
-            dealt = self._deal_once(rng)
+            # What the play told (play_inference.py) may not fit at all: then without it.
+            loose = attempt >= LOOSE_AFTER and best is None
+            dealt = self._deal_once(rng, self.base_allowed if loose else self.allowed)
             if dealt is None:
                 continue
             w = self.weight(dealt[0])
@@ -165,13 +176,14 @@ class Knowledge:
             return best
         return self._deal_loose(rng)
 
-    def _deal_once(self, rng: random.Random) -> tuple[list[int], int] | None:
+    def _deal_once(self, rng: random.Random,
+                   allowed: dict[int, list[int]]) -> tuple[list[int], int] | None:
         capacity = {s: self.counts[s] for s in range(self.n) if s != self.seat}
         capacity[PILE] = self.pile
         hands = [0] * self.n
         hands[self.seat] = self.hand
         pile = 0
-        cards = list(self.allowed.items())
+        cards = list(allowed.items())
         rng.shuffle(cards)
         cards.sort(key=lambda item: len(item[1]))
         for c, holders in cards:

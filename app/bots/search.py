@@ -84,6 +84,8 @@ class Settings:
     # Relative points the bot's own defence adds to a priced pass (played by easy in the
     # samples); 0: +0.7 measured -0.11 +- 0.21 (docs/bots.md), kept for such runs.
     pass_bonus: float = 0.0
+    # Deal the samples as if the others play as easy does (play_inference.py).
+    infer_play: bool = False
 
 
 @dataclass
@@ -149,8 +151,8 @@ class SearchBot:
             return Estimate(candidates[0], {}, {}, 0, fallback)
         seat = view.seat
         assert seat is not None
-        know = Knowledge(view)
         s = self.settings
+        know = Knowledge(view, s.infer_play)
         points = dict.fromkeys(candidates, 0.0)
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from app.rules import PLAYS, Action, Discard, Lead, SeatView
 from app.rules.actions import lead
-from app.rules.cards import SUIT_MASKS, highest, lowest
+from app.rules.cards import SUIT_MASKS, TWOS_MASK, highest, lowest
 
 from .hand_eval import model_for, my_tricks
 from .heuristic import discard_for_trump
@@ -32,7 +32,7 @@ def play_candidates(view: SeatView) -> list[Action]:
         trick |= 1 << c
     gone = (view.played & ~trick) | (view.discards or 0)
     present = view.rules.shape.deck & ~gone
-    twos = sum(1 << (13 * s) for s in range(4)) if view.rules.options.led_two_wins else 0
+    twos = TWOS_MASK if view.rules.options.led_two_wins else 0
     return [PLAYS[c] for c in sorted(representatives(mask, present, twos))]
 
 

@@ -24,7 +24,7 @@ and this seat's own hand; the minus round's play (the highest losing card) is no
 from __future__ import annotations
 
 from app.rules import SeatView
-from app.rules.cards import JOKER1, SUIT_MASKS
+from app.rules.cards import JOKER1, SUIT_MASKS, TWOS_MASK
 from app.rules.tricks import trick_winner
 
 from .table_facts import above, below
@@ -49,7 +49,6 @@ def read_play(view: SeatView) -> tuple[list[int], list[bool]]:
         return out, broken
     trump = view.trump
     deck = view.rules.shape.deck
-    twos = sum(1 << (13 * suit) for suit in range(4))
     two_wins = bool(view.rules.options.led_two_wins)
     tricks = [(leader, list(cards)) for leader, cards, _ in view.tricks]
     if view.trick:
@@ -90,7 +89,7 @@ def read_play(view: SeatView) -> tuple[list[int], list[bool]]:
                 # that suit but a two that wins when led.
                 if c // 13 == trump:
                     out[s] |= deck & ~SUIT_MASKS[trump]
-                out[s] |= below(c) & ~twos if two_wins else below(c)
+                out[s] |= below(c) & ~TWOS_MASK if two_wins else below(c)
                 continue
             out[s] |= below(c)
     unseen = ~(view.hand | view.played | (view.discards or 0))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, cards_of
+from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, TWOS_MASK, cards_of
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
 _FULL = (1 << 13) - 1
@@ -48,7 +48,7 @@ class Endgame:
         self.n = players
         self.strengths = STRENGTHS[NO_TRUMP if trump is None else trump]
         self.l2w = led_two_wins
-        self.twos = sum(1 << (13 * s) for s in range(4)) if led_two_wins else 0
+        self.twos = TWOS_MASK if led_two_wins else 0
         self.suit_base = _SUIT_BASE
         self.counted = counted
         self.maxers = maxers

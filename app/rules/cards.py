@@ -25,6 +25,7 @@ JOKERS_MASK = (1 << JOKER1) | (1 << JOKER2)
 FULL_SUIT = (1 << 13) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(FULL_SUIT << (13 * s) for s in range(4))
 TWOS: tuple[int, ...] = tuple(13 * s for s in range(4))
+TWOS_MASK = sum(1 << c for c in TWOS)  # the four twos, as a set
 # RULES.md 3.1: twos leave the deck in this order.
 TWO_REMOVAL_ORDER: tuple[int, ...] = (13 * CLUBS, 13 * DIAMONDS, 13 * HEARTS, 13 * SPADES)
 

@@ -33,6 +33,7 @@ from app.rules import (
     DealState,
     DiscardAny,
     Lead,
+    Play,
     SeatView,
 )
 from app.rules.phases import Phase
@@ -86,6 +87,9 @@ class Settings:
     pass_bonus: float = 0.0
     # Deal the samples as if the others play as easy does (play_inference.py).
     infer_play: bool = False
+    # CPU seconds for the few decisions that fix the contract (bids, the kitty, the call
+    # and first lead), which compare many candidates on few samples; 0: ``budget``.
+    contract_budget: float = 0.0
 
 
 @dataclass
@@ -117,13 +121,16 @@ class SearchBot:
         ``extra`` is an action to evaluate on the same samples as the candidates (the
         choice a player made, for a review)."""
         hard = CLOCKS.wall() + HARD_CAP if deadline is None else deadline
-        stop = _Clock(self.settings.budget, hard - SAFETY)
         legal = view.legal
         first = legal[0]
+        kind = type(first)
+        budget = self.settings.budget
+        if kind is not Play and self.settings.contract_budget:
+            budget = self.settings.contract_budget
+        stop = _Clock(budget, hard - SAFETY)
         fallback = easy.HeuristicBot().choose(view, rng)
         if len(legal) == 1 and type(first) is not DiscardAny:
             return Estimate(first, {}, {}, 0, first)
-        kind = type(first)
         if kind is Bid:
             if not self.settings.search_bid or fallback is AMERIKANER:
                 # easy bids Amerikaner only with a hand where every card wins when led

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from bot_helpers import Ticking
@@ -72,3 +73,31 @@ def test_the_hard_deadline_still_counts_wall_time(clocks: Clocks) -> None:
     # wall time so fast that the hard cap (1 s) comes long before the CPU budget
     stalled = samples_taken(clocks, wall_step=0.2)
     assert stalled < quiet
+
+
+def first_bid_position() -> SeatView:
+    """The first auction decision of a deal (several bids and the pass are legal)."""
+    rules = RuleSet("standard", match="single_deal")
+    match = Match(rules, rng=random.Random(7))
+    match.start_deal()
+    seat = match.turn
+    assert seat is not None
+    return SeatView(match, seat)
+
+
+def test_the_contract_decisions_have_their_own_budget(clocks: Clocks) -> None:
+    # contract_budget gives the bids, the kitty and the first lead (few decisions that
+    # fix a deal, with many candidates) more CPU time; the trick play keeps ``budget``.
+    base = strong().settings
+    wider = SearchBot("wider", replace(base, samples=1000, contract_budget=2 * base.budget))
+    plain = SearchBot("plain", replace(base, samples=1000, contract_budget=0.0))
+
+    def taken(bot: SearchBot, view: SeatView) -> int:
+        clocks.cpu = Ticking(0.002)
+        clocks.wall = Ticking(0.0002)
+        return bot.estimate(view, random.Random(3)).samples
+
+    bid_plain = taken(plain, first_bid_position())
+    assert bid_plain > 3
+    assert taken(wider, first_bid_position()) > 1.5 * bid_plain
+    assert taken(wider, first_play_position()) == taken(plain, first_play_position())

@@ -26,8 +26,8 @@ NORMAL = Settings(budget=0.02, samples=10, exact=3, exact_now=4, search_auction=
 # strong reads the others' play (+0.21 +- 0.25 a deal with common random numbers, not
 # for normal: -0.05 +- 0.20), allows 0.4 tricks for its own play in a bid (0.2 before:
 # +0.20 +- 0.16; 0.6: -0.03 +- 0.19 against 0.4) and thinks twice as long over the bids,
-# the kitty and the first lead (+0.25 +- 0.22 on seed 3's 500 deals, 126 ms of CPU a
-# decision on average instead of 98); docs/bots.md.
+# the kitty and the first lead (+0.10 +- 0.16 paired over seeds 1 and 3, within the
+# noise; 126 ms of CPU a decision on average instead of 98); docs/bots.md.
 STRONG = Settings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
                   bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3)
 

@@ -129,7 +129,7 @@ class SearchBot:
             budget = self.settings.contract_budget
         stop = _Clock(budget, hard - SAFETY)
         fallback = easy.HeuristicBot().choose(view, rng)
-        if len(legal) == 1 and type(first) is not DiscardAny:
+        if len(legal) == 1 and kind is not DiscardAny:
             return Estimate(first, {}, {}, 0, first)
         if kind is Bid:
             if not self.settings.search_bid or fallback is AMERIKANER:

@@ -33,11 +33,16 @@ def clocks() -> Iterator[Clocks]:
     search_module.CLOCKS = saved
 
 
+def new_deal() -> Match:
+    """A standard deal, dealt and not yet bid on (the same every time)."""
+    match = Match(RuleSet("standard", match="single_deal"), rng=random.Random(7))
+    match.start_deal()
+    return match
+
+
 def first_play_position() -> SeatView:
     """A trick-play decision with several legal cards (a search, not a forced move)."""
-    rules = RuleSet("standard", match="single_deal")
-    match = Match(rules, rng=random.Random(7))
-    match.start_deal()
+    match = new_deal()
     easy = BOTS["easy"]
     rng = random.Random(7)
     while True:
@@ -77,9 +82,7 @@ def test_the_hard_deadline_still_counts_wall_time(clocks: Clocks) -> None:
 
 def first_bid_position() -> SeatView:
     """The first auction decision of a deal (several bids and the pass are legal)."""
-    rules = RuleSet("standard", match="single_deal")
-    match = Match(rules, rng=random.Random(7))
-    match.start_deal()
+    match = new_deal()
     seat = match.turn
     assert seat is not None
     return SeatView(match, seat)

@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from lockstep_table import LockstepTable
 from pydantic import TypeAdapter
 from rooms_harness import Client, ServerThread, act_until, create_room
 from shared_helpers import download_record, replay_record
 
 from app.rooms.core.frames import HttpErrorBody
 from app.rooms.core.wire_enums import LIMITS
+from app.rules import Match
 from app.rules.replay_steps import DealReplay
 
 REPLAY = TypeAdapter(DealReplay)
@@ -128,3 +130,38 @@ def test_an_uploaded_record_replays_or_is_refused_precisely(server: ServerThread
     del unfinished["deals"][0]["actions"][20:]
     error(upload(base, unfinished), 403, "deal_not_over")
     error(upload(base, record, deal="x"), 422, "bad_request")
+
+
+def test_the_replay_never_names_the_hidden_partner_of_the_deal_in_play(
+        server: ServerThread) -> None:
+    """Issue 36: in the second deal, after the call and before the called card is
+    played, a replay asked by any seat held no line of the deal in play, whose result
+    line named the partner."""
+    table = LockstepTable(server, {"preset": "standard", "match": "deals:4"}, seed=7)
+
+    def called_in_a_later_deal(m: Match) -> bool:
+        deal = m.deal
+        return m.finished or (len(m.deals) > 1 and deal is not None
+                              and deal.called is not None and not deal.partner_revealed)
+
+    table.start()
+    table.play(called_in_a_later_deal)
+    match = table.match
+    deal = match.deal
+    assert deal is not None and not match.finished and deal.partner is not None
+    playing = len(match.deals) - 1
+    url = f"{server.base}/api/rooms/{table.code}/replay"
+    for seat, token in enumerate(table.tokens):
+        auth = {"Authorization": f"Bearer {token}"}
+        view = table.people[seat].state
+        assert view is not None
+        known = view["contract"]["partner"]
+        assert known == (deal.partner if seat == deal.partner else None)
+        for params in ({}, {"deal": 0}):
+            shown = ok(httpx.get(url, params=params, headers=auth))
+            assert shown["deal"] < playing
+            assert len(shown["deals"]) == playing, "a line of the deal in play"
+            assert all(line["outcome"] != "incomplete" for line in shown["deals"])
+        message = error(httpx.get(url, params={"deal": playing}, headers=auth), 403,
+                        "deal_not_over")
+        assert "still being played" in message

@@ -6,7 +6,8 @@ takes a game record file (GAME-RECORD.md) anyone has and serves one of its deals
 answer ``DealReplay``: the table after every action, worked out by the engine
 (``app.rules.replay_steps``) once ``replay_record`` (what ``amerikaner replay`` runs)
 accepted the whole record, so the browser shows what the command reports.  A deal that is
-not over is never shown (its hands are secret while it is played).
+not over is never shown (its hands are secret while it is played): the live match's
+record is cut before it (``live_record.py``), so no line of it is in any answer.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from app.replay_command import parse_record
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.wire_enums import LIMITS, ErrorCode
 from app.rooms.store import StoreError
-from app.rules.record import RecordError, match_to_record, replay_record
+from app.rules.record import RecordError, replay_record
 from app.rules.replay import record_rules
 from app.rules.replay_steps import DealReplay, ReplayDealLine, deal_replay
 
 from .api import ROOM_ERRORS, SEAT_TOKEN_HEADER, errors, seat_token_check
 from .connection import MAX_DEPTH, json_depth
+from .live_record import finished_deals_record, refuse_deal_in_progress
 from .registry import Registry
 
 UPLOAD_PATH = "/api/replay"
@@ -49,8 +51,10 @@ async def get_replay(code: str, request: Request,
     state = room.core.state
     number = state.match_number if match is None else match
     if state.match is not None and number == state.match_number:
+        # the deal in progress stays out of what goes over HTTP (live_record.py)
+        refuse_deal_in_progress(state.match, deal)
         names = [s.player_name for s in state.seats]
-        record: dict[str, Any] | None = match_to_record(state.match, names)
+        record: dict[str, Any] | None = finished_deals_record(state.match, names)
     else:
         record = None
         if state.recorded_match > 0:

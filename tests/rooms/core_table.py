@@ -233,6 +233,7 @@ def summary(state: RoomState) -> dict[str, Any]:
         "chat": list(state.chat), "match_number": state.match_number,
         "recorded": state.recorded_match, "next_deal_at": state.next_deal_at,
         "seq": state.seq, "game": state.game, "match": None,
+        "holders": dict(getattr(state, "holders", {})),  # who held the seats (issue 36)
         # settings and the match history (issue 12), where the room has them
         "more": {k: (list(v) if isinstance(v, Iterable) and not isinstance(v, str) else v)
                  for k in ("turn_seconds", "bot_pace", "spectator_chat", "history")

@@ -13,6 +13,7 @@ from core_table import Table, play_until
 from app.double_dummy import DoubleDummy
 from app.rooms.core.effects import AskEarlierReview, AskReview, ReviewReady
 from app.rooms.core.frames import Review
+from app.rooms.core.views import reviewable as views_reviewable
 from app.rules import Phase
 
 
@@ -111,3 +112,45 @@ def test_the_double_dummy_found_once_is_handed_to_the_deal_s_later_reviews() -> 
     t.handle(ReviewReady(0, 1, deal, review_of(0, tricks=9, from_trick=1)))
     t.handle(ReviewReady(1, 1, deal, review_of(1, tricks=8, from_trick=5)))
     assert t.core.rt.double_dummies[(1, deal)] == DoubleDummy(9, 1)
+
+
+def test_an_earlier_match_is_reviewed_only_by_whoever_held_the_seat_at_its_end() -> None:
+    """Issue 36: Di leaves after match 1 and Cy takes her seat; in match 2 Cy's review of
+    match 1 is refused (it would show Di's hand and decisions), Bo's of his own seat
+    is asked; a review Di never saw is not sent to Cy either."""
+    t = Table(rules={"preset": "guide", "match": "deals:2"})
+    t.join("Bo", 1)
+    t.join("Di", 2)
+    ann, bo, di = t.connect(0), t.connect(1), t.connect(2)
+    t.send(ann, {"type": "start"})
+    play_until(t, lambda: t.match.finished, {0: ann, 1: bo, 2: di})
+    deals = views_reviewable(t.match)
+    t.send(di, {"type": "review", "match": 1, "deal": deals[0]})  # this match: hers
+    t.send(di, {"type": "leave"})
+    t.disconnect(di)
+    t.disconnect(bo)  # back for match 2, with the newcomer
+    t.join("Cy", 2)
+    t.send(ann, {"type": "rematch"})
+    assert t.core.state.match_number == 2
+    bo, cy = t.connect(1), t.connect(2)
+
+    err = t.refused(cy, {"type": "review", "match": 1, "deal": deals[0]}, "not_your_match")
+    assert "did not play this seat in match 1" in err.message
+    t.refused(cy, {"type": "review", "match": 1}, "not_your_match")
+    [ask] = asked(t.send(bo, {"type": "review", "match": 1, "deal": deals[0]}),
+                  AskEarlierReview)
+    assert (ask.seat, ask.match) == (1, 1)
+    # Di's review of match 1, asked while it was the match now, comes back late: kept,
+    # not sent to Cy, who holds her seat now
+    step = t.handle(ReviewReady(2, 1, deals[0], review_of(2)))
+    assert not [f for f in t.frames_to(cy, step) if f["type"] == "review"]
+    t.refused(cy, {"type": "review", "match": 1, "deal": deals[0]}, "not_your_match")
+    t.assert_consistent()  # who held the seats is in the checkpoint of match 2
+    assert t.replayed().holders == t.core.state.holders
+
+
+def test_a_match_whose_holders_were_not_logged_is_not_reviewed() -> None:
+    t, ann = two_matches()
+    t.core.state.holders.clear()  # as a log written before issue 36 rebuilds it
+    err = t.refused(ann, {"type": "review", "match": 1, "deal": 0}, "not_your_match")
+    assert "before" in err.message

@@ -164,9 +164,17 @@ class Checkpoint(_Record):
     spectator_chat: bool = True
     chat: list[ChatLine] = []
     history: list[MatchSummary] = []
+    # by match of ``history``: its seats' holders (``RoomState.holders``); none in a log
+    # written before issue 36
+    holders: dict[int, list[str | None]] = {}
     match_number: int
     recorded_match: int
     game: int
+
+    def to_json(self) -> str:
+        """As ``_Record``'s, without ``holders`` while there are none: what the code
+        before them wrote, byte for byte."""
+        return self.model_dump_json(exclude=None if self.holders else {"holders"})
 
     @field_validator("chat", mode="before")
     @classmethod

@@ -21,8 +21,9 @@ from app.rules.record import deal_to_record
 from .effects import AskEarlierReview, AskReview, HintPayload, Send
 from .errors import RoomError
 from .frames import HintFrame, JsonObject, MatchSummary, ReviewFrame, ReviewPayload
-from .state import DealKey, Draft, ReviewKey, Runtime
+from .state import DealKey, Draft, ReviewKey, RoomState, Runtime
 from .views import reviewable
+from .wire_enums import ErrorCode
 
 KEEP = 32  # reviews kept per room (a review is a few kilobytes)
 KEEP_DOUBLE_DUMMIES = 64  # deals' double dummies kept per room (a few bytes each)
@@ -53,6 +54,7 @@ def ask(d: Draft, seat: int | None, index: int | None = None,
         raise RoomError("no_deal", _no_deal(summary, index))
     if seat >= len(summary["players"]):
         raise RoomError("not_seated", f"you had no seat in match {match_number}")
+    _require_holder(state, match_number, seat)
     key = (match_number, index, seat)
     if _sent_or_asked(d, key):
         return
@@ -60,6 +62,38 @@ def ask(d: Draft, seat: int | None, index: int | None = None,
     d.emit(AskEarlierReview(seat, match_number, index,
                             {str(i): a for i, a in hints.items()},
                             d.rt.double_dummies.get((match_number, index))))
+
+
+def _require_holder(state: RoomState, match_number: int, seat: int) -> None:
+    """``not_your_match`` unless whoever asks holds ``seat`` as its person did when
+    match ``match_number`` ended.
+
+    A review shows the seat's hand and every decision in the deal: the seat's, not the
+    room's.  Whoever held the seat as the match ended played it to its end (and from
+    their first deal in it on, as the score sheet's ``from_deal`` says; the deals a bot
+    played before them are reviewable as they are in the match now); someone who took
+    the seat after the end, or a bot's seat, never did.  A person who left before the
+    end is no longer in the room to ask.  The room knows each holder by their seat
+    token's hash (``RoomState.holders``, noted as the match's summary is logged), the
+    one thing that tells one person from the next in the same seat."""
+    holders = state.holders.get(match_number)
+    if holders is None:
+        raise RoomError(ErrorCode.NOT_YOUR_MATCH, f"match {match_number} was played before "
+                        "the room kept who held its seats: its reviews are closed")
+    holder = holders[seat] if seat < len(holders) else None
+    if holder is None or holder != state.seats[seat].token_hash:
+        raise RoomError(ErrorCode.NOT_YOUR_MATCH, f"you did not play this seat in match "
+                        f"{match_number}: a review is of your own decisions")
+
+
+def held_by_its_holder(state: RoomState, match_number: int, seat: int) -> bool:
+    """Whether ``seat`` is held now by whoever held it as match ``match_number`` ended
+    (always for the match now: its reviews are the seat's now)."""
+    if match_number == state.match_number and state.match is not None:
+        return True
+    holders = state.holders.get(match_number)
+    return (holders is not None and seat < len(holders) and holders[seat] is not None
+            and holders[seat] == state.seats[seat].token_hash)
 
 
 def _no_deal(summary: MatchSummary, index: int | None) -> str:
@@ -120,7 +154,9 @@ def ready(d: Draft, seat: int, match_number: int, deal: int, review: ReviewPaylo
         if tricks is not None and first is not None:
             _keep_double_dummy(rt, (match_number, deal), DoubleDummy(tricks, first))
     conns = rt.conns_of_seat(seat)
-    if conns:
+    if conns and held_by_its_holder(d.state, match_number, seat):
+        # (an earlier match's review asked by its holder, who left before it came: kept
+        # for them, not sent to whoever has the seat now)
         d.emit(Send(conns, frame(key, review)))
 
 

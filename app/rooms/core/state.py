@@ -161,6 +161,10 @@ class RoomState:
         self.spectator_chat = True
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_KEEP)
         self.history: deque[MatchSummary] = deque(maxlen=HISTORY_KEEP)
+        # by number of a match of ``history``: the token hash of the person who held each
+        # seat when it ended (``None``: nobody's, a bot played it), who alone may review
+        # that seat's decisions in it (reviews.py); not on the wire
+        self.holders: dict[int, list[str | None]] = {}
         self.match: Match | None = None
         self.match_number = 0
         self.recorded_match = 0          # the last match whose record is stored
@@ -271,7 +275,8 @@ def checkpoint_of(state: RoomState) -> Checkpoint:
         grace_seconds=state.grace_seconds, next_deal_pause=state.next_deal_pause,
         turn_seconds=state.turn_seconds, bot_pace=state.bot_pace,
         spectator_chat=state.spectator_chat, chat=list(state.chat),
-        history=list(state.history), match_number=state.match_number,
+        history=list(state.history), holders=dict(state.holders),
+        match_number=state.match_number,
         recorded_match=state.recorded_match, game=state.game)
 
 
@@ -285,6 +290,7 @@ def from_checkpoint(data: Checkpoint, chance: Chance) -> RoomState:
     state.spectator_chat = data.spectator_chat
     state.chat.extend(data.chat)
     state.history.extend(data.history)
+    state.holders = dict(data.holders)
     state.match_number = data.match_number
     state.recorded_match = data.recorded_match
     state.game = data.game
@@ -391,6 +397,7 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
             state.recorded_match = number
         case HistoryAdded(match=summary):
             state.history.append(summary)
+            _note_holders(state, summary["number"])
         case BackInLobby():
             state.match = None
             for s in state.seats:
@@ -402,6 +409,16 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
     if isinstance(record, GAME_KINDS):
         state.game += 1
     return events
+
+
+def _note_holders(state: RoomState, number: int) -> None:
+    """Who held each seat as match ``number`` ended (its summary is logged then): the
+    person of the seat, unless a bot stood in for a takeover still pending (that person
+    played none of it); only the matches ``history`` keeps."""
+    state.holders[number] = [None if s.takeover else s.token_hash for s in state.seats]
+    kept = {h["number"] for h in state.history}
+    for old in [n for n in state.holders if n not in kept]:
+        del state.holders[old]
 
 
 def _settings(state: RoomState, record: SettingsSet) -> None:

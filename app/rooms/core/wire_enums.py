@@ -126,6 +126,7 @@ class ErrorCode(StrEnum):
     NO_RECORD = "no_record"  # no finished match of that number (HTTP: its record; a review)
     BAD_RECORD = "bad_record"  # HTTP: the uploaded file is not a game record that replays
     NO_DEAL = "no_deal"  # a review or a replay: no finished, played deal of that number
+    NOT_YOUR_MATCH = "not_your_match"  # a review of an earlier match: you did not play that seat
     DEAL_NOT_OVER = "deal_not_over"  # HTTP: that deal is still being played: no replay yet
     NOT_FOUND = "not_found"  # HTTP: unknown path
     METHOD_NOT_ALLOWED = "method_not_allowed"  # HTTP: the path does not take this method

@@ -224,6 +224,8 @@ export const ErrorCode = Object.freeze({
   BAD_RECORD: "bad_record",
   /** a review or a replay: no finished, played deal of that number */
   NO_DEAL: "no_deal",
+  /** a review of an earlier match: you did not play that seat */
+  NOT_YOUR_MATCH: "not_your_match",
   /** HTTP: that deal is still being played: no replay yet */
   DEAL_NOT_OVER: "deal_not_over",
   /** HTTP: unknown path */

@@ -1,13 +1,25 @@
 // @ts-check
 // The auction: Pass, one button per number of the bid range (only the legal ones
 // enabled), Amerikaner when the rules have it.  The auction's history is in the deal log.
+//
+// Amerikaner sits next to the highest number but promises every trick alone, for the
+// rules' `amerikaner_points` either way: one slip of the finger must not bid it.  Its
+// button only asks (`ask-amerikaner`): it says what the bid is and shows, below the bids,
+// the question with `Yes, bid Amerikaner` and `No, back to the bids` (Escape too).  The
+// question is below the row, not in the button's place, so that a double click or a
+// double tap on Amerikaner asks and takes the question back; the focus goes to `No`.
 
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { rove } from "./roving.js";
+import { el } from "./dom.js";
 import { Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./payloads.js").Action} Action */
+
+/** The ids of the Amerikaner bid's description and of its question. */
+export const AMERIKANER_ABOUT = "amerikaner-about";
+export const AMERIKANER_CONFIRM = "amerikaner-confirm";
 
 /**
  * @param {string} text
@@ -26,11 +38,21 @@ function button(text, action, data, enabled) {
   return b;
 }
 
+/** What the Amerikaner bid is, in the rules' figures: every trick alone, for its points.
+ * @param {View} view */
+export function amerikanerAbout(view) {
+  const rules = view.room.rules_resolved || {};
+  const points = typeof rules.amerikaner_points === "number" ? rules.amerikaner_points : 52;
+  const tricks = typeof rules.hand_size === "number" ? rules.hand_size : view.hand.length;
+  return t("auction.amerikaner_about", { hand_size: formatNumber(tricks), points: formatNumber(points) });
+}
+
 /** The bid buttons for the seat to act (an element), or null when it is not our turn;
- *  `hint` (practice) is outlined.
+ *  `hint` (practice) is outlined; `asking`: the Amerikaner question is open.
  * @param {View} view
- * @param {Action | null} hint */
-export function auctionControls(view, hint) {
+ * @param {Action | null} hint
+ * @param {boolean} [asking] */
+export function auctionControls(view, hint, asking = false) {
   const legal = new Set(view.legal.filter((a) => "bid" in a).map((a) => String(a.bid)));
   if (view.phase !== Phase.AUCTION || !legal.size) return null;
   const rules = view.room.rules_resolved || {};
@@ -47,7 +69,19 @@ export function auctionControls(view, hint) {
     box.append(button(t("bid.number", { n }), "bid", { bid: String(n) }, legal.has(String(n))));
   }
   if (rules.amerikaner !== false || legal.has("amerikaner")) {
-    box.append(button(t("bid.amerikaner"), "bid", { bid: "amerikaner" }, legal.has("amerikaner")));
+    const enabled = legal.has("amerikaner");
+    const b = button(t("bid.amerikaner"), "ask-amerikaner", { bid: "amerikaner" }, enabled);
+    if (enabled) {
+      // the button asks: a screen reader hears what the bid is, and that it opens a question
+      b.setAttribute("aria-describedby", AMERIKANER_ABOUT);
+      b.setAttribute("aria-expanded", String(asking));
+      b.setAttribute("aria-controls", AMERIKANER_CONFIRM);
+      const about = el("span", "sr-only", amerikanerAbout(view));
+      about.id = AMERIKANER_ABOUT;
+      box.append(b, about);
+    } else {
+      box.append(b);
+    }
   }
   // Practice: the best bot's choice gets the same dashed outline as a hinted card.
   if (hint && "bid" in hint) {
@@ -56,5 +90,33 @@ export function auctionControls(view, hint) {
   }
   // The bids are one Tab stop; the arrow keys move across the legal ones.
   rove(box, [...box.querySelectorAll("button")]);
+  return box;
+}
+
+/** The Amerikaner question under the bids, or null while it is not asked (or the bid is
+ *  no longer legal: the turn moved on).
+ * @param {View} view
+ * @param {boolean} asking */
+export function amerikanerQuestion(view, asking) {
+  if (!asking || view.phase !== Phase.AUCTION || !view.legal.some((a) => a.bid === "amerikaner")) return null;
+  const box = el("div", "bid-confirm");
+  box.id = AMERIKANER_CONFIRM;
+  box.setAttribute("role", "group");
+  const title = el("p", "prompt");
+  title.id = `${AMERIKANER_CONFIRM}-title`;
+  title.append(el("strong", "", t("auction.amerikaner_question")), " ", amerikanerAbout(view));
+  box.setAttribute("aria-labelledby", title.id);
+  const yes = el("button", "primary", t("auction.amerikaner_yes"));
+  yes.type = "button";
+  yes.dataset.action = "bid";
+  yes.dataset.bid = "amerikaner";
+  yes.dataset.key = "confirm-amerikaner";
+  const no = el("button", "", t("auction.amerikaner_no"));
+  no.type = "button";
+  no.dataset.action = "cancel-amerikaner";
+  no.dataset.key = "cancel-amerikaner";
+  const row = el("div", "bid-confirm-buttons");
+  row.append(yes, no);
+  box.append(title, row);
   return box;
 }

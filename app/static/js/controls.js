@@ -2,7 +2,7 @@
 // The panel under the table: what you can do now (bid, discard, lead and call) and the
 // practice hint.  Every control carries data-action for the room's one click listener.
 
-import { auctionControls } from "./auction.js";
+import { amerikanerQuestion, auctionControls } from "./auction.js";
 import { cardChip } from "./cards.js";
 import { cardInSentence, t, tn } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
@@ -189,8 +189,10 @@ export function renderControls(view, ui) {
   const parts = [];
   const mine = view.you !== null && view.turn === view.you;
   if (mine && view.phase === Phase.AUCTION) {
-    const bids = auctionControls(view, ui.hint);
+    const bids = auctionControls(view, ui.hint, ui.askingAmerikaner);
     if (bids) parts.push(bids);
+    const question = amerikanerQuestion(view, ui.askingAmerikaner);
+    if (question) parts.push(question);
   } else if (mine && view.phase === Phase.DISCARD && discardCount(view)) {
     parts.push(discardPanel(view, ui));
   } else if (mine && view.phase === Phase.LEAD) {

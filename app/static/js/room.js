@@ -196,6 +196,13 @@ const clicks = {
     const bid = b.dataset.bid ?? "";
     act({ bid: /^\d+$/.test(bid) ? Number(bid) : bid });
   },
+  // Amerikaner asks first (auction.js): a second press, on `Yes`, bids it
+  "ask-amerikaner": () => {
+    ui.askingAmerikaner = !ui.askingAmerikaner;
+    render();
+    focusControl(ui.askingAmerikaner ? "cancel-amerikaner" : "ask-amerikaner:amerikaner");
+  },
+  "cancel-amerikaner": () => cancelAmerikaner(),
   play: (b) => act({ play: b.dataset.card ?? "" }),
   "toggle-discard": (b) => {
     if (!view) return;
@@ -255,11 +262,42 @@ const clicks = {
   share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
 };
 
+/** The actions of the bids and the Amerikaner question: a click that is the second of a
+ *  double click does nothing on them. */
+const DOUBLE_CLICK_SAFE = new Set(["bid", "ask-amerikaner", "cancel-amerikaner"]);
+
+/** Move the focus to the control whose `data-key` is `key`, if it is on the page.
+ * @param {string} key */
+function focusControl(key) {
+  const control = document.querySelector(`#controls [data-key="${key}"]`);
+  if (control instanceof HTMLElement) control.focus();
+}
+
+/** Close the Amerikaner question; the focus goes back to the Amerikaner bid. */
+function cancelAmerikaner() {
+  ui.askingAmerikaner = false;
+  render();
+  focusControl("ask-amerikaner:amerikaner");
+}
+
+// Escape takes the Amerikaner question back, wherever the focus is on the page.
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && ui.askingAmerikaner) {
+    event.preventDefault();
+    cancelAmerikaner();
+  }
+});
+
 document.addEventListener("click", (event) => {
   const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
   if (!(target instanceof HTMLElement) || (target instanceof HTMLButtonElement && target.disabled)
     || target.getAttribute("aria-disabled") === "true") return;
-  const handler = clicks[target.dataset.action ?? ""];
+  const action = target.dataset.action ?? "";
+  // The second click of a double click (or tap) is no second decision: on the bids the
+  // first one acted (on Amerikaner: it asked), and what came under the pointer since, the
+  // question's `Yes` or a bid the question moved there, must not act on it.
+  if (event.detail > 1 && DOUBLE_CLICK_SAFE.has(action)) return;
+  const handler = clicks[action];
   if (handler) handler(target);
 });
 
@@ -326,6 +364,7 @@ function resetSelections(view) {
     ui.discard.clear();
     ui.leadCard = null;
     ui.grand = false;
+    ui.askingAmerikaner = false;
   }
   if (view.phase !== Phase.LOBBY) ui.rulesError = null;
 }

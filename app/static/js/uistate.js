@@ -12,6 +12,8 @@
  * @property {Set<string>} discard the cards chosen for the discard so far
  * @property {string | null} leadCard the card picked for the first lead (the call follows)
  * @property {boolean} grand the grand checkbox of the first lead
+ * @property {boolean} askingAmerikaner the Amerikaner bid was pressed once: its question
+ *   (`Yes, bid Amerikaner`) is open
  * @property {{ option: string, message: string } | null} rulesError the server's refusal of a rule change
  * @property {boolean} rulesOpen the host's rules editor is open
  * @property {string | null} lobbySignature what the lobby panel shows (redrawn when it changes)
@@ -36,6 +38,7 @@ export function newUiState() {
     discard: new Set(),
     leadCard: null,
     grand: false,
+    askingAmerikaner: false,
     rulesError: null,
     rulesOpen: false,
     lobbySignature: null,

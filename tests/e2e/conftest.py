@@ -28,6 +28,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 900}
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 375, "height": 667}
+SMALL_PHONE = {"width": 320, "height": 568}  # the narrowest phone the client is made for
 
 
 class ServeProcess(BaseServeProcess):

@@ -23,7 +23,8 @@ from shared_helpers import replay_record
 
 from app.rooms.server.rules_example import example_record
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
+from .replay_checks import check_layout, walk_by_keyboard
 from .players import (
     SHORT,
     call_names,
@@ -68,7 +69,7 @@ def read_replay(scope: Any, words: dict[str, str]) -> dict[str, Any]:
     trick = scope.get_by_role("group", name=re.compile(words["trick"]))
     tricks: list[list[tuple[int, str]]] = []
     winners: list[int] = []
-    while nxt.is_enabled():
+    while nxt.get_attribute("aria-disabled") != "true":  # (it stays focusable at the end)
         nxt.click()
         won = trick.locator("li.replay-winner")
         if won.count():
@@ -128,6 +129,9 @@ def test_a_practice_deal_replays_from_the_score_sheet_and_from_its_file(
     page.get_by_role("button", name="Replay deal 1").click()
     dialog = page.get_by_role("dialog", name=words["title"].format(n=index + 1))
     expect(dialog).to_be_visible()
+    # every step by keyboard, at the last one and after the auction's redraw too (issue 39)
+    walk_by_keyboard(page, dialog, Words("en"))
+    page.keyboard.press("Home")
     # the arrow keys step too: forward and back again
     where = dialog.get_by_role("status")
     expect(where).to_have_text(re.compile(r"^As dealt"))
@@ -137,6 +141,18 @@ def test_a_practice_deal_replays_from_the_score_sheet_and_from_its_file(
     expect(where).to_have_text(re.compile(r"^As dealt"))
     check_against(read_replay(dialog, words), record, line, index, words)
     page.screenshot(path=artifacts / "replay-dialog-laptop.png")
+    # the counter readable and the trick on the first screen, every size and language
+    for size in (LAPTOP, PHONE, SMALL_PHONE):
+        page.set_viewport_size(size)
+        for code in ("en", "nb", "fr"):
+            shown = replay_dialog(page, Words(page.evaluate("document.documentElement.lang")))
+            shown.get_by_role("combobox", name=re.compile("Language|Språk|Langue")).select_option(code)
+            expect(page.locator("html")).to_have_attribute("lang", code)
+            check_layout(page, replay_dialog(page, Words(code)), Words(code),
+                         f"dialog {code} {size}")
+    page.screenshot(path=artifacts / "replay-dialog-small-fr.png")
+    replay_dialog(page, Words("fr")).get_by_role("combobox", name="Langue").select_option("en")
+    page.set_viewport_size(LAPTOP)
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()
 

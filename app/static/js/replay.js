@@ -111,12 +111,13 @@ function trickBox(replay, step) {
   return box;
 }
 
-/** The auction so far, one line a bid.
+/** The auction so far, one line a bid; open during the auction, or as the person left it.
  * @param {DealReplay} replay
- * @param {ReplayStep} step */
-function auctionBox(replay, step) {
+ * @param {ReplayStep} step
+ * @param {boolean | null} open the person opened (true) or closed (false) it; null: never */
+function auctionBox(replay, step, open) {
   const box = el("details", "replay-auction");
-  box.open = step.trick_number === 0;
+  box.open = open ?? step.trick_number === 0;
   box.append(el("summary", "", t("replay.auction")));
   const list = el("ol", "history");
   for (const entry of step.auction) {
@@ -175,6 +176,8 @@ export function showReplay(container, replay, options = {}) {
   shown.set(container, stop);
   const last = replay.steps.length - 1;
   let index = 0;
+  /** @type {boolean | null} the auction's summary as the person last left it */
+  let auctionOpen = null;
   let parts = build();
 
   /** The view's fixed parts, in the page's language now. */
@@ -185,13 +188,19 @@ export function showReplay(container, replay, options = {}) {
     const prev = el("button", "", t("replay.prev"));
     const next = el("button", "primary", t("replay.next"));
     prev.type = next.type = "button";
-    prev.addEventListener("click", () => show(index - 1));
-    next.addEventListener("click", () => show(index + 1));
+    // (at either end its button stays focusable, aria-disabled: a disabled button would
+    // drop the focus to the page, out of reach of the replay's keys)
+    prev.addEventListener("click", () => { if (index > 0) show(index - 1); });
+    next.addEventListener("click", () => { if (index < last) show(index + 1); });
     const where = el("p", "replay-where");
     where.setAttribute("role", "status");
     where.setAttribute("aria-live", "polite");
+    // the counter has a row of its own above the buttons: beside two long French labels
+    // on a phone it was squeezed to a column one letter wide (table.css)
     const nav = el("div", "replay-nav");
-    nav.append(prev, where, next);
+    const buttons = el("div", "replay-nav-buttons");
+    buttons.append(prev, next);
+    nav.append(where, buttons);
     // what was done at the step (and the strong bot's better choice): read out as you step
     const happened = el("div", "replay-happened");
     happened.setAttribute("aria-live", "polite");
@@ -213,8 +222,8 @@ export function showReplay(container, replay, options = {}) {
     const words = contractWords(replay, step);
     contract.replaceChildren(...words.map((w) => (typeof w === "string" ? w : chip(w.card))));
     where.textContent = `${whereText(replay, index)} · ${counterText(replay, index)}`;
-    prev.disabled = index === 0;
-    next.disabled = index === last;
+    prev.setAttribute("aria-disabled", String(index === 0));
+    next.setAttribute("aria-disabled", String(index === last));
     const decision = betterChoice(options.review, index);
     /** @type {HTMLElement[]} */
     const lines = [];
@@ -236,12 +245,22 @@ export function showReplay(container, replay, options = {}) {
       seats.append(seatBox(replay, step, s, s === step.seat ? marked : null));
     }
     const kitty = kittyLine(replay, step);
-    board.replaceChildren(trickBox(replay, step), seats, ...(kitty ? [kitty] : []), auctionBox(replay, step));
+    // the board is drawn anew: the auction's summary, if it had the focus, keeps it
+    const hadFocus = board.contains(document.activeElement);
+    const auction = auctionBox(replay, step, auctionOpen);
+    // (the person's click, not the toggle event: setting `open` as it is drawn fires one)
+    auction.querySelector("summary")?.addEventListener("click", () => { auctionOpen = !auction.open; });
+    board.replaceChildren(trickBox(replay, step), seats, ...(kitty ? [kitty] : []), auction);
+    if (hadFocus) auction.querySelector("summary")?.focus();
   }
 
-  container.addEventListener("keydown", (event) => {
+  // The keys work wherever the focus is in the replay's dialog (its Close button, its
+  // language picker's label), not only inside the replay itself.
+  const keys = container.closest("dialog") ?? container;
+  keys.addEventListener("keydown", (event) => {
     const target = event.target;
     if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement) return;
+    if (keys instanceof HTMLDialogElement && !keys.open) return;
     const to = stepForKey(event.key, index, last);
     if (to === null) return;
     event.preventDefault();
@@ -249,12 +268,13 @@ export function showReplay(container, replay, options = {}) {
   }, { signal: stop.signal });
   document.addEventListener("languagechange", () => {
     // the same step in the new words; a control of the view that had the focus keeps it
-    const old = parts;
-    const focused = [old.prev, old.next, old.picker?.querySelector("select")]
-      .findIndex((c) => c && c === document.activeElement);
+    /** @param {typeof parts} p */
+    const controls = (p) => [p.prev, p.next, p.picker?.querySelector("select"),
+      p.board.querySelector(".replay-auction summary")];
+    const focused = controls(parts).findIndex((c) => c && c === document.activeElement);
     parts = build();
     show(index);
-    const again = [parts.prev, parts.next, parts.picker?.querySelector("select")][focused];
+    const again = controls(parts)[focused];
     if (again instanceof HTMLElement) again.focus();
   }, { signal: stop.signal });
   show(0);

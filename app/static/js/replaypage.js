@@ -58,8 +58,11 @@ function show(replay) {
   const view = byId("replay-view");
   view.hidden = false;
   showReplay(view, replay, { pickDeal: (deal) => load(deal) });
+  // the replay, not the file's form above it, fills the screen: on a phone the table
+  // would be a screen below
+  view.scrollIntoView({ block: "start" });
   const next = view.querySelector(".replay-nav button.primary");
-  if (next instanceof HTMLElement) next.focus();
+  if (next instanceof HTMLElement) next.focus({ preventScroll: true });
 }
 
 /** @param {File | null | undefined} file */

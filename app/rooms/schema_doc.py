@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from app.bot_levels import BotLevel
 from app.double_dummy import DoubleDummySkipped
 from app.rules import replay_steps, wire
+from app.rules.errors import Refusal
 from app.rules.outcomes import AllPassedOutcome, Outcome, VoidReason
 from app.rules.phases import Phase
 
@@ -63,7 +64,7 @@ SECTIONS: list[tuple[str, list[type]]] = [
 ENUMS: list[type[Enum]] = [
     Phase, Outcome, VoidReason, AllPassedOutcome, wire_enums.BotPace, wire_enums.Reaction,
     wire_enums.ChatKind, wire_enums.SeatEventKind, wire_enums.TableLine, wire_enums.CountdownKind,
-    wire_enums.ErrorCode, wire_enums.CloseCode, BotLevel, DoubleDummySkipped]
+    wire_enums.ErrorCode, Refusal, wire_enums.CloseCode, BotLevel, DoubleDummySkipped]
 
 
 @dataclass(frozen=True)

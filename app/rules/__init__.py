@@ -28,6 +28,7 @@ from .errors import (
     IllegalPlay,
     MatchOver,
     NotYourTurn,
+    Refusal,
     WrongPhase,
 )
 from .events import Event, event_to_json
@@ -40,7 +41,7 @@ __all__ = [
     "AMERIKANER", "DEAL_OVER", "MATCH_OVER", "OPTION_NAMES", "PASS", "PLAYS", "PRESET_NAMES",
     "Action", "ActionError", "BadActionShape", "Bid", "DealState", "Discard", "DiscardAny",
     "Event", "IllegalBid", "IllegalDiscard", "IllegalLead", "IllegalPlay", "Lead", "Match",
-    "MatchOver", "NotYourTurn", "Phase", "Play", "RuleSet", "RulesetError", "SeatView",
+    "MatchOver", "NotYourTurn", "Phase", "Play", "Refusal", "RuleSet", "RulesetError", "SeatView",
     "WrongPhase",
     "action_to_json", "bid", "deal_cards", "event_to_json", "lead", "parse_action",
 ]

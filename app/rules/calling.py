@@ -11,7 +11,8 @@ from __future__ import annotations
 from operator import itemgetter
 
 from .actions import LEADS, NO_CALL, Lead
-from .cards import FULL_SUIT, JOKER1, RANKS_IN, SUIT_MASKS, suit_name
+from .cards import FULL_SUIT, JOKER1, RANKS_IN, SUIT_MASKS, SUITS, card_id, suit_name
+from .errors import Refusal, Why
 
 
 def callable_suits(hand: int, others: int) -> int:
@@ -51,28 +52,35 @@ def lead_actions(hand: int, others: int, play_alone: bool, grand: bool) -> list[
 
 
 def lead_error(action: Lead, hand: int, others: int, play_alone: bool, grand: bool) -> str:
-    """Why a first lead is not allowed, in a player's words ("" when it is allowed)."""
+    """Why a first lead is not allowed, in a player's words ("" when it is allowed); a
+    ``Why``, which carries the ``Refusal`` too."""
     card, call = action.card, action.call
     if not hand >> card & 1:
-        return "that card is not in your hand"
+        return Why("that card is not in your hand", Refusal.NOT_IN_HAND, card=card_id(card))
     if card >= JOKER1:
-        return "the first lead cannot be a joker: it has no suit to make trump"
+        return Why("the first lead cannot be a joker: it has no suit to make trump",
+                   Refusal.LEAD_JOKER)
     if action.grand and not grand:
-        return "grand is not allowed by these rules"
+        return Why("grand is not allowed by these rules", Refusal.NO_GRAND)
     suit = card // 13
+    letter = SUITS[suit]
     live = others & SUIT_MASKS[suit]
     if call is None:
         if live:
-            return f"call a {suit_name(suit)[:-1]} that another player holds"
+            return Why(f"call a {suit_name(suit)[:-1]} that another player holds",
+                       Refusal.CALL_NEEDED, suit=letter)
         if not play_alone:
-            return f"no other player holds a {suit_name(suit)[:-1]}: lead another suit"
+            return Why(f"no other player holds a {suit_name(suit)[:-1]}: lead another suit",
+                       Refusal.NO_CALLABLE, suit=letter)
         return ""
     if call >= JOKER1 or call // 13 != suit:
-        return f"the called card must be a {suit_name(suit)[:-1]}, the suit you lead"
+        return Why(f"the called card must be a {suit_name(suit)[:-1]}, the suit you lead",
+                   Refusal.CALL_SUIT, suit=letter)
     if hand >> call & 1:
-        return "you cannot call a card of your own"
+        return Why("you cannot call a card of your own", Refusal.CALL_OWN)
     if not live >> call & 1:
-        return "that card is not in play (discarded or removed): call a live card"
+        return Why("that card is not in play (discarded or removed): call a live card",
+                   Refusal.CALL_NOT_LIVE)
     return ""
 
 

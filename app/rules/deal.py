@@ -19,6 +19,8 @@ from .cards import JOKER1, SUIT_MASKS, cards_of
 from .errors import (
     IllegalDiscard,
     NotYourTurn,
+    Refusal,
+    Why,
     WrongPhase,
 )
 from .explain import bid_error, lead_error_for, play_error
@@ -164,13 +166,13 @@ class DealState:
         hand = self.hands[self.bidder]
         k = self.rules.options.kitty
         if cards & ~hand:
-            return "you can only discard cards from your hand"
+            return Why("you can only discard cards from your hand", Refusal.DISCARD_FROM_HAND)
         if cards.bit_count() != k:
-            return f"discard exactly {k} cards"
+            return Why(f"discard exactly {k} cards", Refusal.DISCARD_COUNT, n=k)
         if (self.rules.options.no_callable == "redeal" and not self.amerikaner
                 and not discard_keeps_lead(hand, cards, self.others_mask(self.bidder))):
-            return ("keep at least one card of a suit another player holds: you must be "
-                    "able to lead and call a partner")
+            return Why("keep at least one card of a suit another player holds: you must be "
+                       "able to lead and call a partner", Refusal.DISCARD_KEEPS_LEAD)
         return ""
 
     # -- transitions -----------------------------------------------------------------
@@ -225,15 +227,17 @@ class DealState:
         """The actions ``legal_actions`` cannot list (a discard; a first lead alone written
         as a plain play), or the precise error for anything not allowed."""
         if self.turn is None:
-            raise WrongPhase("the deal is over")
+            raise WrongPhase("the deal is over", Refusal.DEAL_OVER)
         if seat != self.turn:
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not yours")
         phase = self.phase
         if phase is DISCARD:
             if isinstance(action, DiscardAny):
-                raise IllegalDiscard(f"choose the {action.number} cards to discard")
+                raise IllegalDiscard(f"choose the {action.number} cards to discard",
+                                     Refusal.DISCARD_COUNT, n=action.number)
             if not isinstance(action, Discard):
-                raise WrongPhase(f"discard {self.rules.options.kitty} cards first")
+                raise WrongPhase(f"discard {self.rules.options.kitty} cards first",
+                                 Refusal.DISCARD_FIRST, n=self.rules.options.kitty)
             why = self.discard_allowed(action.cards)
             if why:
                 raise IllegalDiscard(why)

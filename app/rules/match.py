@@ -17,7 +17,7 @@ from typing import Any
 from . import events as ev
 from .actions import Action
 from .deal import OVER, DealState
-from .errors import MatchOver, WrongPhase
+from .errors import MatchOver, Refusal, WrongPhase
 from .outcomes import Outcome, VoidReason
 from .phases import Phase
 from .ruleset import RuleSet
@@ -129,7 +129,7 @@ class Match:
         if not deals or deals[-1].turn is None:  # a finished match has no deal in play
             if self.finished:
                 raise MatchOver("the match is over")
-            raise WrongPhase("wait for the next deal")
+            raise WrongPhase("wait for the next deal", Refusal.NEXT_DEAL)
         deal = deals[-1]
         events = deal.apply(seat, action)
         if deal.turn is None:

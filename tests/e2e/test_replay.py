@@ -24,7 +24,6 @@ from shared_helpers import replay_record
 from app.rooms.server.rules_example import example_record
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
-from .replay_checks import check_layout, walk_by_keyboard
 from .players import (
     SHORT,
     call_names,
@@ -36,6 +35,7 @@ from .players import (
     play_until_deal_over,
     take_turn,
 )
+from .replay_checks import check_layout, walk_by_keyboard
 from .words import Words, of
 
 # The words each language's replay uses (app/static/i18n): its Next button, the trick
@@ -145,8 +145,9 @@ def test_a_practice_deal_replays_from_the_score_sheet_and_from_its_file(
     for size in (LAPTOP, PHONE, SMALL_PHONE):
         page.set_viewport_size(size)
         for code in ("en", "nb", "fr"):
-            shown = replay_dialog(page, Words(page.evaluate("document.documentElement.lang")))
-            shown.get_by_role("combobox", name=re.compile("Language|Språk|Langue")).select_option(code)
+            now = Words(page.evaluate("document.documentElement.lang"))
+            replay_dialog(page, now).get_by_role(
+                "combobox", name=now.t("settings.language")).select_option(code)
             expect(page.locator("html")).to_have_attribute("lang", code)
             check_layout(page, replay_dialog(page, Words(code)), Words(code),
                          f"dialog {code} {size}")

@@ -19,6 +19,7 @@ from app.rooms.server.rules_example import example_record
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .replay_checks import check_layout, walk_by_keyboard
 from .words import Words
+
 LOCALES = {"en": "en-GB", "nb": "nb-NO", "fr": "fr-FR"}
 SIZES = {"laptop": LAPTOP, "phone": PHONE, "small": SMALL_PHONE}
 

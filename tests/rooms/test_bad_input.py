@@ -174,14 +174,18 @@ def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
     actor, other = people[turn], people[(turn + 1) % 4]
     g = actor.game
 
-    def refused(c: Client, action: Any, error: str, game: int | None = None) -> None:
-        assert_refused(c, base, code, lambda: c.act(action, game), error)
+    def refused(c: Client, action: Any, error: str, game: int | None = None) -> dict[str, Any]:
+        return assert_refused(c, base, code, lambda: c.act(action, game), error)
+
+    def why(msg: dict[str, Any]) -> tuple[Any, Any]:
+        return msg.get("reason"), msg.get("params")
 
     refused(actor, {"bid": "pass"}, "stale_game", game=g - 1)
     refused(actor, {"bid": "pass"}, "stale_game", game=g + 5)
     refused(other, {"bid": "pass"}, "not_your_turn")
-    refused(actor, {"bid": 3}, "illegal_bid")
-    refused(actor, {"bid": 14}, "illegal_bid")
+    # the rules' reason and its figure, for the client to word in any language (issue 39)
+    assert why(refused(actor, {"bid": 3}, "illegal_bid")) == ("bid_lowest", {"n": 7})
+    assert why(refused(actor, {"bid": 14}, "illegal_bid")) == ("bid_highest", {"n": 13})
     refused(actor, {"bid": "7"}, "bad_action")
     refused(actor, {"bid": 7.0}, "bad_action")
     refused(actor, {"play": "AS"}, "wrong_phase")
@@ -197,7 +201,7 @@ def test_stale_out_of_turn_and_illegal_actions(server: ServerThread) -> None:
     if nxt.version < msg["version"]:  # that person has not seen the bid yet
         nxt.wait_for(lambda m: m["type"] == "state" and m["version"] >= msg["version"])
     settle(nxt)
-    refused(nxt, {"bid": 7}, "illegal_bid")
+    assert why(refused(nxt, {"bid": 7}, "illegal_bid")) == ("bid_higher", {"n": 7})
 
 
 def turn_of_one_of(c: Client, seats: set[int | None], after: int) -> int:

@@ -1,7 +1,9 @@
 """The rooms layer's one error type: a command that changed nothing, with a wire code.
 
 Structured facts stay fields (``option`` names the rule option a ``bad_rules`` error is
-about), so that a client can point at the control without reading the message.
+about; ``reason`` and ``params`` say why the rules refused an action), so that a client
+can point at the control, and word the refusal in its language, without reading the
+English message.
 """
 
 from __future__ import annotations
@@ -11,12 +13,17 @@ class RoomError(ValueError):
     """Refused; ``code`` and ``message`` go to the sender only (HTTP: with ``status``)."""
 
     def __init__(self, code: str, message: str, status: int = 400,
-                 option: str | None = None) -> None:
+                 option: str | None = None, reason: str | None = None,
+                 params: dict[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.option = option
+        # the rules' refusal (``app.rules.Refusal``) and what its sentence names: the
+        # client words them in its player's language (``message`` is English)
+        self.reason = reason
+        self.params = params or {}
 
 
 NOT_SAVED = "the server could not save that; nothing changed, try again in a moment"

@@ -15,6 +15,7 @@ from pydantic import JsonValue, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from app.double_dummy import DoubleDummySkipped
+from app.rules.errors import Refusal
 from app.rules.phases import Phase
 from app.rules.wire import FORBID, ActionJson, GameEventWire, WireView
 
@@ -35,6 +36,7 @@ class WireShape:
 PaceWord = Annotated[str, WireShape(BotPace)]
 PhaseWord = Annotated[str, WireShape(Phase)]
 ErrorCodeWord = Annotated[str, WireShape(ErrorCode)]
+RefusalWord = Annotated[str, WireShape(Refusal)]
 
 
 # -- the room around the game ---------------------------------------------------------
@@ -208,8 +210,10 @@ class ErrorFrame(TypedDict):
 
     type: Literal["error"]
     code: ErrorCodeWord
-    message: str              # for the player to read
+    message: str              # for the player to read (English)
     option: NotRequired[str]  # bad_rules: the option at fault
+    reason: NotRequired[RefusalWord]  # why the rules refused an action, for any language
+    params: NotRequired[dict[str, str | int]]  # what the reason names: n, card id, suit letter
 
 
 @with_config(FORBID)
@@ -303,11 +307,16 @@ def wire_text(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
-def error_frame(code: str, message: str, option: str | None = None) -> ErrorFrame:
+def error_frame(code: str, message: str, option: str | None = None,
+                reason: str | None = None,
+                params: dict[str, str | int] | None = None) -> ErrorFrame:
     """An error frame: its texts may echo what a client sent (``wire_text``)."""
     frame: ErrorFrame = {"type": "error", "code": code, "message": wire_text(message)}
     if option is not None:
         frame["option"] = wire_text(option)
+    if reason is not None:
+        frame["reason"] = reason
+        frame["params"] = params or {}
     return frame
 
 

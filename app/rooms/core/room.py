@@ -169,7 +169,7 @@ def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
     try:
         action = parse_action(raw)  # a malformed action is refused as such, stale or not
     except ActionError as exc:
-        raise RoomError(exc.code, str(exc)) from None
+        raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
     if game != state.game:
         raise RoomError("stale_game", f"the game is at {state.game}, not {game}: look at "
                         "the new state and try again", 409)
@@ -178,7 +178,7 @@ def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
     try:
         d.act(seat, action)
     except ActionError as exc:
-        raise RoomError(exc.code, str(exc)) from None
+        raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
 
 
 def _resend_hint(d: Draft) -> None:

@@ -292,7 +292,7 @@ class Connection:
                 self.close_after_flush(runner.close_code)
                 return
             metrics.refused(exc.code, "ws")
-            self.send(error_frame(exc.code, exc.message, exc.option))
+            self.send(error_frame(exc.code, exc.message, exc.option, exc.reason, exc.params))
         except Exception:  # a bug: this connection ends, the room and the server go on
             log.exception("room %s: a message failed", runner.code)
             self.close_after_flush(CloseCode.FAILED)

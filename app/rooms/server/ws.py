@@ -127,7 +127,7 @@ async def _served_elsewhere(ws: WebSocket, code: str, registry: Registry) -> boo
 
 async def _refuse(conn: Connection, exc: RoomError, close: int) -> None:
     metrics.refused(exc.code, "ws")
-    conn.send(error_frame(exc.code, exc.message, exc.option))
+    conn.send(error_frame(exc.code, exc.message, exc.option, exc.reason, exc.params))
     await conn.finish(close)
 
 

@@ -153,13 +153,35 @@ export function applyTranslations(root) {
   if (title instanceof HTMLMetaElement) document.title = `${t(title.content)} · Amerikaner`;
 }
 
-/** A server error for the player: the server's precise English message in English, a
- *  translated message for the error code in the other languages. */
-/** @param {string} code
- * @param {string} [message] */
-export function serverMessage(code, message) {
+/** A server error for the player, in the page's language: why the rules refused an
+ *  action (`refusal.*`, its parameters named in the language: a number, a card, a suit)
+ *  when the error carries a reason; else the code's text (`errcode.*`); the server's
+ *  English message only on an English page (it is precise), or for a code without a text.
+ * @param {string} code
+ * @param {string} [message]
+ * @param {string} [reason] the rules' refusal (`Refusal`)
+ * @param {Record<string, string | number>} [params] what it names */
+export function serverMessage(code, message, reason, params = {}) {
+  if (reason && has(`refusal.${reason}`)) return refusalText(reason, params);
   if (lang !== "en" && has(`errcode.${code}`)) return t(`errcode.${code}`);
   return message || (has(`errcode.${code}`) ? t(`errcode.${code}`) : code);
+}
+
+/** A refusal's sentence: `n` a number (its plural form), `card` a card id, `suit` a suit
+ *  letter, each written in the page's language.
+ * @param {string} reason
+ * @param {Record<string, string | number>} params */
+export function refusalText(reason, params) {
+  /** @type {Record<string, string | number>} */
+  const words = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "card") words.card = cardInSentence(String(value));
+    else if (name === "suit") words.suit = suitName(String(value));
+    else words[name] = typeof value === "number" ? formatNumber(value) : value;
+  }
+  const key = `refusal.${reason}`;
+  const text = typeof params.n === "number" ? tn(key, params.n, words) : t(key, words);
+  return capitalise(text);
 }
 
 /** @param {string} text */

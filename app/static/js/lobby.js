@@ -3,7 +3,7 @@
 // with a one-line explanation; the server's answer to a bad combination names the
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
-import { has, t, tn } from "./i18n.js";
+import { currentLanguage, has, t, tn } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
@@ -33,6 +33,16 @@ export function valueLabel(option, value) {
 /** @param {string} option */
 export function optionName(option) {
   return has(`opt.${option}.name`) ? t(`opt.${option}.name`) : option;
+}
+
+/** The host's rules refused, as one sentence in the page's language: in English with the
+ *  server's precise words, in another language naming the option (a field of the error)
+ *  and never the server's English.
+ * @param {{ option: string, message: string }} error */
+export function rulesErrorText(error) {
+  if (currentLanguage() === "en") return t("lobby.rules_error", { message: error.message });
+  return error.option ? t("lobby.rules_error_at", { option: optionName(error.option) })
+    : t("errcode.bad_rules");
 }
 
 /** An option's explanation with its figures ({hand_size}, {max_bid}, {kitty}...) filled
@@ -145,7 +155,8 @@ function optionRow(option, spec, room, error) {
   control.setAttribute("aria-describedby", help.id);
   row.append(label, help);
   if (error && error.option === option) {
-    const p = el("p", "error", error.message);
+    // the server's precise words are English: another language says it in its own
+    const p = el("p", "error", currentLanguage() === "en" ? error.message : t("lobby.option_refused"));
     p.id = `error-${option}`;
     control.setAttribute("aria-describedby", `${p.id} ${help.id}`);
     control.setAttribute("aria-invalid", "true");
@@ -306,7 +317,7 @@ export function renderLobby(view, meta, ui) {
     parts.push(el("p", "hint", t("lobby.wait_host")));
   }
   if (ui.rulesError) {
-    parts.push(el("p", "error", t("lobby.rules_error", { message: ui.rulesError.message })));
+    parts.push(el("p", "error", rulesErrorText(ui.rulesError)));
   }
   parts.push(rulesSummary(room), botLevelsAbout(room.settings.bot_levels));
   if (room.you_are_host && meta) {

@@ -237,6 +237,65 @@ export const ErrorCode = Object.freeze({
 });
 /** @typedef {typeof ErrorCode[keyof typeof ErrorCode]} ErrorCodeValue */
 
+/** Why the rules refuse an action: an error frame's `reason`, which a client words in its player's language; the frame's `params` carry what the sentence names (`n` a number, `card` a card id, `suit` a suit letter), never English text. */
+export const Refusal = Object.freeze({
+  /** the auction is on: bid or pass */
+  AUCTION_ON: "auction_on",
+  /** these rules have no Amerikaner bid */
+  NO_AMERIKANER: "no_amerikaner",
+  /** a bid is a whole number, pass or Amerikaner */
+  BID_SHAPE: "bid_shape",
+  /** bid more than `n` (the highest bid so far), or pass */
+  BID_HIGHER: "bid_higher",
+  /** the lowest bid is `n` */
+  BID_LOWEST: "bid_lowest",
+  /** the highest bid is `n` */
+  BID_HIGHEST: "bid_highest",
+  /** discard `n` cards first */
+  DISCARD_FIRST: "discard_first",
+  /** discard exactly `n` cards */
+  DISCARD_COUNT: "discard_count",
+  /** only cards of your hand can be discarded */
+  DISCARD_FROM_HAND: "discard_from_hand",
+  /** keep a card of a suit another player holds */
+  DISCARD_KEEPS_LEAD: "discard_keeps_lead",
+  /** the discard is done: lead the first card and call */
+  DISCARD_DONE: "discard_done",
+  /** lead the first card and call your partner's card */
+  LEAD_FIRST: "lead_first",
+  /** that card (`card`, when named) is not in your hand */
+  NOT_IN_HAND: "not_in_hand",
+  /** the first lead cannot be a joker */
+  LEAD_JOKER: "lead_joker",
+  /** these rules have no grand */
+  NO_GRAND: "no_grand",
+  /** call a card of `suit` that another player holds */
+  CALL_NEEDED: "call_needed",
+  /** no other player holds `suit`: lead another suit */
+  NO_CALLABLE: "no_callable",
+  /** the called card must be of `suit`, the suit led */
+  CALL_SUIT: "call_suit",
+  /** you cannot call a card of your own */
+  CALL_OWN: "call_own",
+  /** that card is not in play: call a live card */
+  CALL_NOT_LIVE: "call_not_live",
+  /** a call goes with the first lead only */
+  CALL_FIRST_LEAD_ONLY: "call_first_lead_only",
+  /** the play is on: play a card */
+  PLAY_A_CARD: "play_a_card",
+  /** you hold the called card `card`: play it */
+  PLAY_CALLED: "play_called",
+  /** you can follow `suit`: a joker only when you cannot */
+  JOKER_FOLLOW: "joker_follow",
+  /** you must follow `suit` */
+  MUST_FOLLOW: "must_follow",
+  /** the deal is over */
+  DEAL_OVER: "deal_over",
+  /** wait for the next deal */
+  NEXT_DEAL: "next_deal",
+});
+/** @typedef {typeof Refusal[keyof typeof Refusal]} RefusalValue */
+
 /** Why the server closed a WebSocket; after one of `FINAL_CLOSE_CODES` a client does not come back with the same hello, after any other it reconnects. */
 export const CloseCode = Object.freeze({
   /** the server is shutting down */
@@ -519,8 +578,10 @@ export const LIMITS = Object.freeze({
  * @typedef {object} ErrorFrame
  * @property {"error"} type
  * @property {ErrorCodeValue} code
- * @property {string} message for the player to read
+ * @property {string} message for the player to read (English)
  * @property {string} [option] bad_rules: the option at fault
+ * @property {string} [reason] why the rules refused an action, for any language
+ * @property {Record<string, (string | number)>} [params] what the reason names: n, card id, suit letter
  */
 
 /**

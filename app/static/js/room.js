@@ -113,7 +113,7 @@ function onError(message) {
     render();
     return;
   }
-  showError(serverMessage(message.code, message.message));
+  showError(serverMessage(message.code, message.message, message.reason, message.params));
 }
 
 /**

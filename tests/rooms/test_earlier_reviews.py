@@ -134,6 +134,17 @@ def test_an_earlier_match_is_reviewed_only_by_whoever_held_the_seat_at_its_end()
     assert t.core.state.match_number == 2
     bo, cy = t.connect(1), t.connect(2)
 
+    # issue 39: the view offers match 1's reviews to Bo, who held his seat, and not to
+    # Cy (nor to a spectator), whom the room would refuse
+    spectator = t.connect(None)
+    said = t.send(ann, {"type": "chat", "text": "welcome, Cy"})  # a state to everyone
+
+    def offered(conn: int) -> list[int]:
+        [match_1] = t.state_to(conn, said)["view"]["room"]["history"]
+        return list(match_1["reviewable"])
+
+    assert offered(bo) == deals and offered(ann) == deals
+    assert offered(cy) == [] and offered(spectator) == []
     err = t.refused(cy, {"type": "review", "match": 1, "deal": deals[0]}, "not_your_match")
     assert "did not play this seat in match 1" in err.message
     t.refused(cy, {"type": "review", "match": 1}, "not_your_match")
@@ -154,3 +165,5 @@ def test_a_match_whose_holders_were_not_logged_is_not_reviewed() -> None:
     t.core.state.holders.clear()  # as a log written before issue 36 rebuilds it
     err = t.refused(ann, {"type": "review", "match": 1, "deal": 0}, "not_your_match")
     assert "before" in err.message
+    said = t.send(ann, {"type": "chat", "text": "and now?"})  # issue 39: none offered
+    assert t.state_to(ann, said)["view"]["room"]["history"][0]["reviewable"] == []

@@ -93,7 +93,9 @@ class MatchSummary(TypedDict):
     totals: list[int]
     winners: list[int]
     # (Absent from a match logged before earlier matches could be reviewed: none may be.)
-    reviewable: NotRequired[list[int]]  # deals to review (score_sheet row i: deal reviewable[i])
+    # deals to review (score_sheet row i: deal reviewable[i]); in a view, empty unless
+    # the connection's person held their seat as the match ended (views.history_for)
+    reviewable: NotRequired[list[int]]  # deals to review; [] for anyone else (a view's)
     # (Absent from a match logged before late joiners were told apart: all 0.)
     from_deal: NotRequired[list[int]]  # by seat: the row its player plays from (a bot's before)
 

@@ -17,7 +17,17 @@ from app.rules.outcomes import Outcome
 from app.rules.wire import BIDDER_HEARS, WireView, events_for
 
 from .effects import Send
-from .frames import Clock, Event, JsonObject, PublicRoom, RoomInfo, SeatInfo, StateFrame, View
+from .frames import (
+    Clock,
+    Event,
+    JsonObject,
+    MatchSummary,
+    PublicRoom,
+    RoomInfo,
+    SeatInfo,
+    StateFrame,
+    View,
+)
 from .lobby import joinable_seats
 from .records import Seat
 from .state import Happening, RoomState, Runtime, controller
@@ -85,6 +95,23 @@ def reviewable(match: Match | None) -> list[int]:
             if deal.over and deal.outcome != Outcome.VOID]
 
 
+def history_for(state: RoomState, seat: int | None) -> list[MatchSummary]:
+    """``view.room.history`` for a connection holding ``seat`` (``None``: a spectator):
+    an earlier match's ``reviewable`` deals are offered only to the person who held that
+    seat when it ended, the one the room lets ask for them (reviews.py; anyone else is
+    refused ``not_your_match``): for anyone else the list is empty, so that the client
+    offers no review it would be refused.  (A match logged before reviews of earlier
+    matches has no list, and keeps none.)"""
+    out = []
+    for summary in state.history:
+        holders = state.holders.get(summary["number"])
+        held = (seat is not None and holders is not None and seat < len(holders)
+                and holders[seat] is not None and holders[seat] == state.seats[seat].token_hash)
+        out.append(summary if held or "reviewable" not in summary
+                   else {**summary, "reviewable": []})
+    return out
+
+
 def seats_info(state: RoomState, rt: Runtime) -> list[SeatInfo]:
     """Every seat as everyone sees it."""
     connected = rt.connected_seats()
@@ -115,7 +142,7 @@ def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
         "chat": list(state.chat),
         "match_number": state.match_number,
         "record_available": state.recorded_match > 0,
-        "history": list(state.history),
+        "history": history_for(state, None),  # (each connection's: state_sends)
         "reviewable": reviewable(state.match),
     }
 
@@ -171,11 +198,14 @@ def state_sends(state: RoomState, rt: Runtime, happened: list[Happening]) -> lis
     public = game_view(state, rt, None)  # what every seat's view shares, built once
     public_events = events_seen(happened, None)
     sends: list[Send] = []
+    histories: dict[int | None, list[MatchSummary]] = {None: info["history"]}
     for (view_seat, own_seat), conns in groups.items():
         game = game_view(state, rt, view_seat, public)  # a seat's is a copy of ``public``
         view = cast(View, public.copy() if game is public else game)  # public: shared
+        if own_seat not in histories:
+            histories[own_seat] = history_for(state, own_seat)
         view["room"] = {**info, "you_are_host": own_seat is not None and own_seat == host,
-                        "your_seat": own_seat}
+                        "your_seat": own_seat, "history": histories[own_seat]}
         frame: StateFrame = {"type": "state", "version": rt.version, "game": state.game,
                              "events": events_seen(happened, view_seat, public_events),
                              "view": view}

@@ -690,7 +690,7 @@ export const LIMITS = Object.freeze({
  * @property {Array<Array<number>>} score_sheet
  * @property {Array<number>} totals
  * @property {Array<number>} winners
- * @property {Array<number>} [reviewable] deals to review (score_sheet row i: deal reviewable[i])
+ * @property {Array<number>} [reviewable] deals to review; [] for anyone else (a view's)
  * @property {Array<number>} [from_deal] by seat: the row its player plays from (a bot's before)
  */
 

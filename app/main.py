@@ -90,7 +90,8 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
-        response = api.error_response(exc.code, exc.message, exc.status, exc.option)
+        response = api.error_response(exc.code, exc.message, exc.status, exc.option,
+                                      exc.params)
         if exc.status == 503:  # another process serves the room, or the database fails
             response.headers["Retry-After"] = RETRY_AFTER
         return response

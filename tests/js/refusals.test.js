@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { serverMessage } from "../../app/static/js/i18n.js";
 import { rulesErrorText } from "../../app/static/js/lobby.js";
+import { brokenAt } from "../../app/static/js/replaywords.js";
 import { Refusal } from "../../app/static/js/protocol.js";
 import { useLanguage } from "./helpers.js";
 
@@ -67,4 +68,14 @@ test("refused rules: English gives the server's words, Norwegian and French name
   const fr = rulesErrorText(error);
   assert.ok(!fr.includes("must be"), fr);
   assert.match(fr, /^Ces règles ne fonctionnent pas : voyez .+\.$/);
+});
+
+test("where a record breaks a rule, in the page's language from the error's fields", () => {
+  useLanguage("nb");
+  assert.equal(serverMessage("bad_record", "this record does not replay: deal 1, action 9: ..."),
+    "Den filen er ikke en protokoll som kan spilles av.");
+  assert.equal(brokenAt({ deal: 0, action: 8 }), "Den bryter en regel i omgang 1, handling 9.");
+  useLanguage("fr");
+  assert.equal(brokenAt({ deal: 1 }), "Elle enfreint une règle dans la donne 2.");
+  assert.equal(brokenAt({}), null);
 });

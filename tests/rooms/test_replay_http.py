@@ -121,8 +121,11 @@ def test_an_uploaded_record_replays_or_is_refused_precisely(server: ServerThread
     assert "not a game record" in error(upload(base, {"hello": 1}), 400, "bad_record")
     broken = copy.deepcopy(record)
     broken["deals"][0]["actions"][8]["play"] = "2C"  # not in that seat's hand
-    message = error(upload(base, broken), 400, "bad_record")
+    answer = upload(base, broken)
+    message = error(answer, 400, "bad_record")
     assert message.startswith("this record does not replay: deal 1, action 9: seat"), message
+    # where, as fields too (0-based), for a page in another language (issue 39)
+    assert answer.json()["error"]["params"] == {"deal": 0, "action": 8}
 
     error(upload(base, record, deal=1), 404, "no_deal")
     error(upload(base, {**record, "deals": []}), 404, "no_deal")

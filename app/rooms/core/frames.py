@@ -328,8 +328,9 @@ def error_frame(code: str, message: str, option: str | None = None,
 @with_config(FORBID)
 class HttpError(TypedDict):
     code: ErrorCodeWord
-    message: str
+    message: str              # for the player to read (English)
     option: NotRequired[str]
+    params: NotRequired[dict[str, str | int]]  # bad_record: where it breaks (deal, action: 0-based)
 
 
 @with_config(FORBID)

@@ -138,12 +138,14 @@ class Health(TypedDict):
     search: PoolStats         # the worker processes of the searching bots (search_pool.py)
 
 
-def error_response(code: str, message: str, status: int,
-                   option: str | None = None) -> JSONResponse:
+def error_response(code: str, message: str, status: int, option: str | None = None,
+                   params: dict[str, str | int] | None = None) -> JSONResponse:
     metrics.refused(code, "http")
     error: HttpError = {"code": code, "message": wire_text(message)}  # may echo the client
     if option is not None:
         error["option"] = wire_text(option)
+    if params:  # (the facts the message states, for a client in another language)
+        error["params"] = params
     body: HttpErrorBody = {"error": error}
     return JSONResponse(body, status_code=status)
 

@@ -105,13 +105,17 @@ def replay_of(record: object, deal: int | None, match: int | None) -> DealReplay
     if line["ok"] is not True:
         error = line["error"]
         where = []
+        # where, as fields too: a page in another language says it in its own words
+        params: dict[str, str | int] = {}
         if error["deal"] is not None:
             where.append(f"deal {error['deal'] + 1}")
+            params["deal"] = error["deal"]
         if error["action"] is not None:
             where.append(f"action {error['action'] + 1}")
+            params["action"] = error["action"]
         prefix = f"{', '.join(where)}: " if where else ""
         raise RoomError(ErrorCode.BAD_RECORD, f"this record does not replay: {prefix}"
-                        f"{error['message']}")
+                        f"{error['message']}", params=params)
     assert isinstance(record, dict)  # replay_record accepted it
     lines: list[ReplayDealLine] = line["deals"]
     if not lines:

@@ -43,11 +43,13 @@ export function forgetToken(code) {
 export class ApiError extends Error {
   /** @param {number} status
    * @param {string} code
-   * @param {string} message */
-  constructor(status, code, message) {
+   * @param {string} message
+   * @param {Record<string, string | number>} [params] the facts the message states */
+  constructor(status, code, message, params = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params;
   }
 }
 
@@ -135,7 +137,7 @@ export async function api(method, path, body, token) {
   if (!response.ok) {
     const error = (data && data.error) || {};
     throw new ApiError(response.status, error.code || "http_" + response.status,
-      error.message || response.statusText);
+      error.message || response.statusText, error.params || {});
   }
   return data;
 }

@@ -617,8 +617,9 @@ export const LIMITS = Object.freeze({
 /**
  * @typedef {object} HttpError
  * @property {ErrorCodeValue} code
- * @property {string} message
+ * @property {string} message for the player to read (English)
  * @property {string} [option]
+ * @property {Record<string, (string | number)>} [params] bad_record: where it breaks (deal, action: 0-based)
  */
 
 /**

@@ -10,6 +10,7 @@ import { setUpPage } from "./page.js";
 import { byId } from "./dom.js";
 import { ErrorCode, LIMITS } from "./protocol.js";
 import { showReplay } from "./replay.js";
+import { brokenAt } from "./replaywords.js";
 
 /** @typedef {import("./protocol.js").DealReplay} DealReplay */
 
@@ -38,14 +39,16 @@ async function load(deal) {
     if (!response.ok) {
       const error = (data && data.error) || {};
       throw new ApiError(response.status, error.code || `http_${response.status}`,
-        error.message || response.statusText);
+        error.message || response.statusText, error.params || {});
     }
     show(/** @type {DealReplay} */ (data));
   } catch (error) {
     let text = errorMessage(error);
-    // where the record breaks a rule: the server's own words (English) say it precisely
+    // where the record breaks a rule: the server's own words say it in English; another
+    // language says where from the error's fields, never with the English inside
     if (error instanceof ApiError && error.code === ErrorCode.BAD_RECORD && currentLanguage() !== "en") {
-      text = `${text} (${error.message})`;
+      const where = brokenAt(error.params);
+      if (where) text = `${text} ${where}`;
     }
     showError(text);
   } finally {

@@ -170,3 +170,12 @@ export function scoredDeal(lines, k) {
 export function inPlay(step) {
   return step.trick_number > 0;
 }
+
+/** Where a record breaks a rule, in the page's language (null: it does not say).
+ * @param {Record<string, string | number>} params `deal`, `action` (0-based) */
+export function brokenAt(params) {
+  const { deal, action } = params;
+  if (typeof deal !== "number") return null;
+  if (typeof action !== "number") return t("replay.broken_at_deal", { deal: deal + 1 });
+  return t("replay.broken_at", { deal: deal + 1, action: action + 1 });
+}

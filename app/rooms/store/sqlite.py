@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import sqlite3
@@ -65,13 +66,18 @@ def claim_space(path: Path, size: int) -> None:
     """Have the file system give ``size`` new bytes to a file at ``path``, then give
     them back (the file goes): ``StoreError`` if it cannot (a full disk, or over quota).
     ``posix_fallocate`` reserves the blocks without writing them (where the file system
-    cannot, the C library writes a byte in each block); without it, zeros are written."""
+    cannot, the C library writes a byte in each block); where there is none, or it is
+    refused as such (not a full disk), zeros are written."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            if hasattr(os, "posix_fallocate"):
+            try:
                 os.posix_fallocate(fd, 0, size)
-            else:  # macOS
+            except AttributeError:  # macOS
+                os.write(fd, bytes(size))
+            except OSError as exc:
+                if exc.errno not in (errno.EINVAL, errno.EOPNOTSUPP, errno.ENOSYS):
+                    raise
                 os.write(fd, bytes(size))
         finally:
             os.close(fd)

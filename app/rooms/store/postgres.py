@@ -390,7 +390,11 @@ class PostgresStore:
 
     async def probe(self) -> None:
         # this process's own heartbeat row, written over with itself: a new row version
-        # and its WAL record, and no other process's row locked
+        # and its WAL record, and no other process's row locked.  The disk is the
+        # database server's, out of this process's sight (no space to claim, as SQLite's
+        # probe does): a full one fails the writes that need new space there (a WAL
+        # segment, a table's page), this one or the rooms' appends, which /healthz
+        # counts ("saves")
         async with self._con("the write probe failed") as con:
             await con.execute("UPDATE processes SET expires_at = expires_at "
                               "WHERE owner = $1", self.owner)

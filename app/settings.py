@@ -43,6 +43,10 @@ class Settings:
     log_level: str = "info"
     log_format: str = "text"                 # text, or json: one JSON object per line
     allocator: str = "malloc"                # malloc or pymalloc (app/runtime/allocator.py)
+    # /healthz's "loop" problem (app/web/loop_lag.py): the event loop late by more than
+    # loop_lag_limit seconds (0: never a problem) at every wake-up for loop_lag_hold seconds
+    loop_lag_limit: float = 0.5
+    loop_lag_hold: float = 10.0
     # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
     trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
     rooms_per_minute: int = 10               # rooms one address may create in 60 s

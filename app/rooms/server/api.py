@@ -282,8 +282,9 @@ async def get_protocol_schema() -> Response:
 @router.get("/healthz", operation_id="healthz",
             responses={200: {"model": Health},
                        503: {"model": Health, "description": "a part of the server fails: "
-                             "problems names each (the store cannot write, the search "
-                             "pool is short of workers)"}})
+                             "problems names each (the store cannot write, rooms' saves "
+                             "failed lately, the event loop runs late, the search pool "
+                             "is short of workers)"}})
 async def healthz(request: Request) -> JSONResponse:
     registry = _registry(request)
     problems = await registry.health.problems()

@@ -59,11 +59,14 @@ ERROR_STATUSES = {
     404: "room_not_found, no_record, no_deal (or not_found: an unknown path)",
     405: "method_not_allowed",
     409: "seat_taken, bad_seat, no_free_seat",
-    413: "too_large: the body is over 16 KiB (a record to replay: over 1 MiB)",
+    413: "too_large: the body is over 16 KiB (a record to replay: over 1 MiB); "
+         "too_much_work: a record to replay holds too many deals or actions",
     422: "bad_request: the body is not JSON or not of the right shape",
-    429: "rate_limited (with Retry-After), too_many_rooms",
+    429: "rate_limited (with Retry-After): too many rooms or replays asked, or replays "
+         "open, from one address; too_many_rooms",
     500: "room_damaged: the room's saved state does not load",
-    503: "unavailable: shutting down, the database fails, or too many rooms",
+    503: "unavailable (with Retry-After): shutting down, the database fails, too many "
+         "rooms, or the replays' queue is full",
 }
 # any route that names a room; 422: FastAPI's own parameter checks, answered in our shape
 ROOM_ERRORS = (404, 422, 500, 503)

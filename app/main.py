@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         app.state.registry = registry
         replay_pool = app.state.replay_pool = ReplayPool(settings.replay_workers,
                                                          settings.replay_queue)
+        metrics.REPLAYS_OPEN.watch(replay_pool, lambda p: {(): float(p.stats()["pending"])})
         registry.start()
         watch_metrics(registry)
         log.info("rooms stored in %s", room_store.description)
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         finally:
             metrics.ROOMS.forget(registry)
             forget_search_pool(registry.thinkers.pool)
+            metrics.REPLAYS_OPEN.forget(replay_pool)
             await asyncio.to_thread(replay_pool.close)  # lets a running replay finish
             await registry.close()
             await room_store.close()

@@ -100,6 +100,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         response = api.error_response(exc.code, exc.message, exc.status, exc.option)
         if exc.retry_after is not None:  # a per-address limit, or the replays' queue
             response.headers["Retry-After"] = str(exc.retry_after)
+            # refused before its body was read: rather than read and drop that body, the
+            # connection ends (what a client sends next comes on a new one)
+            response.headers["Connection"] = "close"
         elif exc.status == 503:  # another process serves the room, or the database fails
             response.headers["Retry-After"] = RETRY_AFTER
         return response

@@ -120,7 +120,8 @@ async def admitted(request: Request) -> AsyncIterator[None]:
                 yield
         except ReplayBusy:
             raise RoomError(ErrorCode.UNAVAILABLE, "the server is making as many replays as "
-                            "it can at once: try again in a moment", 503) from None
+                            "it can at once: try again in a moment", 503,
+                            retry_after=1) from None
     finally:
         guards.replays_open.release(key)
 

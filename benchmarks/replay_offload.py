@@ -75,6 +75,7 @@ async def main(jobs: int) -> None:
     await pool.run(upload_replay, raw, None)
 
     async def on_loop(data: bytes) -> Outcome:
+        await asyncio.sleep(0)  # as a route does (it awaits the body): the ticker may run
         return upload_replay(data, None)
 
     async def in_thread(data: bytes) -> Outcome:

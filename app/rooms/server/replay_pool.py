@@ -57,7 +57,7 @@ def _worker_start(parent: int) -> None:
     import the replay code now rather than during the first replay."""
     die_with_parent()
     if os.getppid() != parent:
-        os._exit(0)  # the server died before the signal was set up
+        os.kill(os.getpid(), signal.SIGKILL)  # the server died before the signal was set
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     __import__(WARM)
 

@@ -15,6 +15,7 @@ without pickling an exception.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
@@ -49,10 +50,12 @@ def upload_replay(raw: bytes, deal: int | None) -> Outcome:
         return "error", exc.code, exc.message, exc.status
 
 
-def record_replay(record: dict[str, Any], deal: int | None, match: int) -> Outcome:
-    """Deal ``deal`` of a room's match ``match`` (``GET /api/rooms/{code}/replay``)."""
+def record_replay(record: dict[str, Any] | str, deal: int | None, match: int) -> Outcome:
+    """Deal ``deal`` of a room's match ``match`` (``GET /api/rooms/{code}/replay``): its
+    record, or the JSON text the store holds of it (decoded here, off the event loop)."""
     try:
-        return "ok", replay_of(record, deal, match)
+        return "ok", replay_of(json.loads(record) if isinstance(record, str) else record,
+                               deal, match)
     except RoomError as exc:
         return "error", exc.code, exc.message, exc.status
 

@@ -61,12 +61,12 @@ async def get_replay(code: str, request: Request,
     number = state.match_number if match is None else match
     if state.match is not None and number == state.match_number:
         names = [s.player_name for s in state.seats]
-        record: dict[str, Any] | None = match_to_record(state.match, names)
+        record: dict[str, Any] | str | None = match_to_record(state.match, names)
     else:
         record = None
         if state.recorded_match > 0:
-            try:
-                record = await room.store.load_record(room.code, match)
+            try:  # the stored text: the replay worker decodes it
+                record = await room.store.load_record_text(room.code, match)
             except StoreError:
                 raise unavailable(NO_DATABASE) from None
         if record is None:

@@ -19,7 +19,7 @@ client that holds bodies or floods uploads costs a bounded memory and nobody's t
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
@@ -126,7 +126,7 @@ async def admitted(request: Request) -> AsyncIterator[None]:
         guards.replays_open.release(key)
 
 
-async def replayed(request: Request, work: Any, *args: Any) -> DealReplay:
+async def replayed(request: Request, work: Callable[..., Outcome], *args: Any) -> DealReplay:
     """``work(*args)`` (``replay_work``'s) made in the replay pool, or its refusal."""
     pool: ReplayPool = request.app.state.replay_pool
     try:

@@ -55,6 +55,10 @@ class Settings:
     connections_per_address: int = 64        # open sockets (HTTP and WebSocket) per address
     ws_per_address: int = 32                 # WebSockets per address
     ws_per_seat: int = 4                     # WebSockets on one seat
+    replays_per_minute: int = 30             # replays (upload or room) one address asks in 60 s
+    replays_at_once: int = 2                 # replays one address has open at once
+    replay_workers: int = 1                  # processes making replays (replay_pool.py)
+    replay_queue: int = 4                    # replays open beyond those the workers make
     flood_window: float = 10.0               # seconds over which a flood is measured
     # /metrics (docs/operations.md, "Metrics"): with a token, only for its bearer; else
     # only for clients in these networks (loopback and the private ranges)

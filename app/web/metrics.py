@@ -62,6 +62,11 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
 ``amerikaner_search_refused_total`` (counter)
     Hints and reviews refused over a room's or a client address's bound
     (``search.refused``; a refused hint is the easy bot's instead), read when scraped.
+``amerikaner_replays_open`` (gauge)
+    Replays admitted and not yet answered (an upload's body being read, a replay waiting
+    for a replay worker or being made: app/rooms/server/replay_pool.py), read when
+    scraped.  At ``AMERIKANER_REPLAY_WORKERS`` + ``AMERIKANER_REPLAY_QUEUE`` more are
+    refused (``unavailable``).
 
 Besides these, prometheus-client's own: ``process_*`` (CPU seconds, resident memory, open
 file descriptors) and ``python_*`` (the interpreter, its garbage collections).
@@ -212,6 +217,9 @@ REFUSALS = Counter(
 SEARCH_QUEUE: LiveGauge[Any] = LiveGauge(
     "amerikaner_search_queue_length", "Jobs waiting for a search worker, by lane",
     ("lane",), always=[(lane,) for lane in LANES])
+REPLAYS_OPEN: LiveGauge[Any] = LiveGauge(
+    "amerikaner_replays_open", "Replays admitted and not yet answered (upload being read, "
+    "waiting for a replay worker, or being made)")
 SEARCH_QUEUE_WAIT = Histogram(
     "amerikaner_search_queue_wait_seconds",
     "A search job's wait for a worker, by lane, from its admission until it was handed "
@@ -243,7 +251,7 @@ EXPORTED = frozenset({
     "amerikaner_bot_decision_seconds", "amerikaner_refusals_total",
     "amerikaner_search_queue_length", "amerikaner_search_queue_wait_seconds",
     "amerikaner_search_fallbacks_total", "amerikaner_search_workers_replaced_total",
-    "amerikaner_search_refused_total"})
+    "amerikaner_search_refused_total", "amerikaner_replays_open"})
 
 
 def refused(code: str, via: str) -> None:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 
 class RoomError(ValueError):
-    """Refused; ``code`` and ``message`` go to the sender only (HTTP: with ``status``)."""
+    """Refused; ``code`` and ``message`` go to the sender only (HTTP: with ``status``,
+    and ``retry_after``, the seconds after which the same request may succeed)."""
 
     def __init__(self, code: str, message: str, status: int = 400,
-                 option: str | None = None) -> None:
+                 option: str | None = None, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.option = option
+        self.retry_after = retry_after
 
 
 NOT_SAVED = "the server could not save that; nothing changed, try again in a moment"

@@ -91,6 +91,10 @@ class RoomStore(Protocol):
         """The record of the room's finished match number ``match`` (``None``: the last
         one), or ``None`` if there is none."""
 
+    async def load_record_text(self, code: str, match: int | None = None) -> str | None:
+        """``load_record``'s record as the JSON text stored, to be served as it is (a
+        long match's record, decoded and encoded again, took 0.1 s of the event loop)."""
+
     async def ping(self) -> bool: ...
 
     async def probe(self) -> None:

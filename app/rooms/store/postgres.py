@@ -443,11 +443,15 @@ class PostgresStore:
                            [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
-        async with self._con(f"room {code}: read the record") as con:
-            text = await con.fetchval("SELECT record FROM records WHERE code = $1 AND "
-                                      "($2::int IS NULL OR match_number = $2) "
-                                      "ORDER BY match_number DESC LIMIT 1", code, match)
+        text = await self.load_record_text(code, match)
         if text is None:
             return None
         record: JsonObject = json.loads(text)
         return record
+
+    async def load_record_text(self, code: str, match: int | None = None) -> str | None:
+        async with self._con(f"room {code}: read the record") as con:
+            text = await con.fetchval("SELECT record FROM records WHERE code = $1 AND "
+                                      "($2::int IS NULL OR match_number = $2) "
+                                      "ORDER BY match_number DESC LIMIT 1", code, match)
+        return None if text is None else str(text)

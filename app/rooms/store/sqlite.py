@@ -267,10 +267,14 @@ class SqliteStore:
         return None if found is None else stored_room(code, *found)
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
+        text = await self.load_record_text(code, match)
+        if text is None:
+            return None
+        record: JsonObject = json.loads(text)
+        return record
+
+    async def load_record_text(self, code: str, match: int | None = None) -> str | None:
         row = await self._read(lambda db: db.execute(
             "SELECT record FROM records WHERE code=? AND (? IS NULL OR match_number=?) "
             "ORDER BY match_number DESC LIMIT 1", (code, match, match)).fetchone())
-        if row is None:
-            return None
-        record: JsonObject = json.loads(row[0])
-        return record
+        return None if row is None else str(row[0])

@@ -6,6 +6,7 @@ with uvicorn.  The database and the room registry live for the app's lifespan.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -22,6 +23,7 @@ from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
 from app.rooms.server.registry import Registry
+from app.rooms.server.replay_pool import ReplayPool
 from app.rooms.server.search_pool import SearchPool
 from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
 from app.rooms.store import RoomStore
@@ -66,6 +68,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         room_store = store if store is not None else await open_store(settings)
         registry = Registry(settings, room_store)
         app.state.registry = registry
+        replay_pool = app.state.replay_pool = ReplayPool(settings.replay_workers,
+                                                         settings.replay_queue)
+        metrics.REPLAYS_OPEN.watch(replay_pool, lambda p: {(): float(p.stats()["pending"])})
         registry.start()
         watch_metrics(registry)
         log.info("rooms stored in %s", room_store.description)
@@ -75,6 +80,8 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         finally:
             metrics.ROOMS.forget(registry)
             forget_search_pool(registry.thinkers.pool)
+            metrics.REPLAYS_OPEN.forget(replay_pool)
+            await asyncio.to_thread(replay_pool.close)  # lets a running replay finish
             await registry.close()
             await room_store.close()
 
@@ -92,7 +99,12 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
         response = api.error_response(exc.code, exc.message, exc.status, exc.option,
                                       exc.params)
-        if exc.status == 503:  # another process serves the room, or the database fails
+        if exc.retry_after is not None:  # a per-address limit, or the replays' queue
+            response.headers["Retry-After"] = str(exc.retry_after)
+            # refused before its body was read: rather than read and drop that body, the
+            # connection ends (what a client sends next comes on a new one)
+            response.headers["Connection"] = "close"
+        elif exc.status == 503:  # another process serves the room, or the database fails
             response.headers["Retry-After"] = RETRY_AFTER
         return response
 

@@ -43,6 +43,10 @@ class Settings:
     log_level: str = "info"
     log_format: str = "text"                 # text, or json: one JSON object per line
     allocator: str = "malloc"                # malloc or pymalloc (app/runtime/allocator.py)
+    # /healthz's "loop" problem (app/web/loop_lag.py): the event loop late by more than
+    # loop_lag_limit seconds (0: never a problem) at every wake-up for loop_lag_hold seconds
+    loop_lag_limit: float = 0.5
+    loop_lag_hold: float = 10.0
     # hardening (docs/operations.md, "Limits"); addresses are per client, see app/web/
     trusted_proxies: tuple[str, ...] = ()    # proxies whose X-Forwarded-For is believed
     rooms_per_minute: int = 10               # rooms one address may create in 60 s
@@ -51,6 +55,10 @@ class Settings:
     connections_per_address: int = 64        # open sockets (HTTP and WebSocket) per address
     ws_per_address: int = 32                 # WebSockets per address
     ws_per_seat: int = 4                     # WebSockets on one seat
+    replays_per_minute: int = 30             # replays (upload or room) one address asks in 60 s
+    replays_at_once: int = 2                 # replays one address has open at once
+    replay_workers: int = 1                  # processes making replays (replay_pool.py)
+    replay_queue: int = 4                    # replays open beyond those the workers make
     flood_window: float = 10.0               # seconds over which a flood is measured
     # /metrics (docs/operations.md, "Metrics"): with a token, only for its bearer; else
     # only for clients in these networks (loopback and the private ranges)

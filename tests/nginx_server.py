@@ -1,7 +1,8 @@
 """nginx on loopback with the project's own ``deploy/nginx.conf``, for the cluster tests:
 the file's upstream servers (``appN:8000``) become loopback ports and its ``listen 80``
-a free loopback port; everything else is used as shipped.  Its own prefix folder, no
-system service; as root its processes run as ``nobody``."""
+a free loopback port; everything else is used as shipped (unless a test edits it:
+``edit``).  Its own prefix folder, no system service; as root its processes run as
+``nobody``.  ``check`` runs ``nginx -t`` on the same files instead of starting it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -39,19 +41,34 @@ def site_config(ports: list[int], listen: int) -> str:
     return text.replace("listen 80;", f"listen 127.0.0.1:{listen};")
 
 
+def without_rate_limits(site: str) -> str:
+    """The site without its ``limit_req`` lines (the zones stay, unused): for a load
+    benchmark, whose one address stands for hundreds of players (as the app's own
+    per-address caps are lifted for it)."""
+    lifted, n = re.subn(r"^[ \t]*limit_req zone=[^;]*;\n", "", site, flags=re.M)
+    assert n, "no limit_req in deploy/nginx.conf"
+    return lifted
+
+
 class NginxServer:
-    def __init__(self, app_ports: list[int]) -> None:
+    def __init__(self, app_ports: list[int],
+                 edit: Callable[[str], str] | None = None) -> None:
+        """``edit``: the site's text, changed by the test (tests/cluster/
+        test_nginx_limits.py slows the request rates)."""
         self.app_ports = app_ports
+        self.edit = edit
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.root = Path(tempfile.mkdtemp(prefix="amerikaner-nginx-"))
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> NginxServer:
+    def _write_config(self) -> list[str]:
+        """The files nginx reads, written: its command line, without ``-t``."""
         nginx = find_nginx()
         if nginx is None:
             raise RuntimeError("nginx is not installed")
-        (self.root / "site.conf").write_text(site_config(self.app_ports, self.port))
+        site = site_config(self.app_ports, self.port)
+        (self.root / "site.conf").write_text(site if self.edit is None else self.edit(site))
         temp = "".join(f"    {kind}_temp_path {self.root}/{kind}_temp;\n"
                        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         # a WebSocket through nginx holds two connections: room for a load benchmark
@@ -66,10 +83,22 @@ class NginxServer:
             f"    include {self.root}/site.conf;\n}}\n"]))
         self.root.chmod(0o755)
         give_to_unprivileged(self.root)
+        return as_unprivileged([nginx, "-p", str(self.root), "-e", str(self.root / "error.log"),
+                                "-c", str(self.root / "nginx.conf")])
+
+    def check(self) -> tuple[int, str]:
+        """``nginx -t`` on the files ``start`` would run: its exit status and output."""
+        try:
+            done = subprocess.run([*self._write_config(), "-t"], capture_output=True,
+                                  text=True, timeout=60)
+            return done.returncode, done.stdout + done.stderr
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def start(self) -> NginxServer:
+        command = self._write_config()
         self.proc = subprocess.Popen(
-            as_unprivileged([nginx, "-p", str(self.root), "-e", str(self.root / "error.log"),
-                             "-c", str(self.root / "nginx.conf")]),
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -44,6 +44,7 @@ MOVED = {
     "amerikaner_moves_total": "rate(amerikaner_moves_total[1m]) > 0",
     "amerikaner_action_to_views_seconds": "amerikaner_action_to_views_seconds_count > 0",
     "amerikaner_store_append_seconds": "amerikaner_store_append_seconds_count > 0",
+    "amerikaner_event_loop_lag_seconds": "amerikaner_event_loop_lag_seconds_count > 0",
     "amerikaner_lease_takeovers_total": "amerikaner_lease_takeovers_total > 0",
     "amerikaner_bot_decision_seconds{level=strong}":
         'amerikaner_bot_decision_seconds_count{level="strong"} > 0',

@@ -19,6 +19,16 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
     store included, the network not).
 ``amerikaner_store_append_seconds`` (histogram)
     One write of a room's changes to the store (SQLite or PostgreSQL), failed ones too.
+``amerikaner_store_append_failures_total`` (counter)
+    Writes of a room's changes that the store did not take (a full disk, a locked or
+    read-only file, a database gone; not a PostgreSQL lease lost to another process):
+    each room broke off and was reloaded.  Any rise: ``/healthz`` fails (``saves``) for
+    30 s after it.
+``amerikaner_event_loop_lag_seconds`` (histogram)
+    How late the event loop woke a task that sleeps a quarter of a second again and again
+    (app/web/loop_lag.py): every room's moves, timers and frames wait as long.  Late by
+    more than ``AMERIKANER_LOOP_LAG_LIMIT`` at every wake-up for
+    ``AMERIKANER_LOOP_LAG_HOLD`` seconds: ``/healthz`` fails (``loop``).
 ``amerikaner_lease_takeovers_total`` (counter)
     PostgreSQL only: rooms this process took over from a process whose lease had lapsed
     (it died, or stopped renewing).  Rising: processes are dying.
@@ -52,6 +62,11 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
 ``amerikaner_search_refused_total`` (counter)
     Hints and reviews refused over a room's or a client address's bound
     (``search.refused``; a refused hint is the easy bot's instead), read when scraped.
+``amerikaner_replays_open`` (gauge)
+    Replays admitted and not yet answered (an upload's body being read, a replay waiting
+    for a replay worker or being made: app/rooms/server/replay_pool.py), read when
+    scraped.  At ``AMERIKANER_REPLAY_WORKERS`` + ``AMERIKANER_REPLAY_QUEUE`` more are
+    refused (``unavailable``).
 
 Besides these, prometheus-client's own: ``process_*`` (CPU seconds, resident memory, open
 file descriptors) and ``python_*`` (the interpreter, its garbage collections).
@@ -99,6 +114,9 @@ BOT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.
 # most its start_within (thinking.py: a second), a review behind others seconds.
 QUEUE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                  0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# The loop's lag: well under a millisecond on a quiet loop, seconds when it is stuck.
+LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+               10.0)
 VIAS = ("ws", "http")
 
 
@@ -175,6 +193,13 @@ ACTION_TO_VIEWS = Histogram(
 STORE_APPEND = Histogram(
     "amerikaner_store_append_seconds", "One write of a room's changes to the store",
     buckets=FAST_BUCKETS)
+STORE_APPEND_FAILURES = Counter(
+    "amerikaner_store_append_failures_total",
+    "Writes of a room's changes the store did not take (a lost lease not counted)")
+EVENT_LOOP_LAG = Histogram(
+    "amerikaner_event_loop_lag_seconds",
+    "How late the event loop woke a task sleeping a quarter of a second",
+    buckets=LAG_BUCKETS)
 LEASE_TAKEOVERS = Counter(
     "amerikaner_lease_takeovers_total",
     "Rooms taken over from a process whose lease had lapsed (PostgreSQL)")
@@ -192,6 +217,9 @@ REFUSALS = Counter(
 SEARCH_QUEUE: LiveGauge[Any] = LiveGauge(
     "amerikaner_search_queue_length", "Jobs waiting for a search worker, by lane",
     ("lane",), always=[(lane,) for lane in LANES])
+REPLAYS_OPEN: LiveGauge[Any] = LiveGauge(
+    "amerikaner_replays_open", "Replays admitted and not yet answered (upload being read, "
+    "waiting for a replay worker, or being made)")
 SEARCH_QUEUE_WAIT = Histogram(
     "amerikaner_search_queue_wait_seconds",
     "A search job's wait for a worker, by lane, from its admission until it was handed "
@@ -218,11 +246,12 @@ _SEARCH_QUEUE_WAIT = {lane: SEARCH_QUEUE_WAIT.labels(lane) for lane in LANES}
 EXPORTED = frozenset({
     "amerikaner_rooms", "amerikaner_websocket_connections", "amerikaner_moves_total",
     "amerikaner_action_to_views_seconds", "amerikaner_store_append_seconds",
+    "amerikaner_store_append_failures_total", "amerikaner_event_loop_lag_seconds",
     "amerikaner_lease_takeovers_total", "amerikaner_leases_lost_total",
     "amerikaner_bot_decision_seconds", "amerikaner_refusals_total",
     "amerikaner_search_queue_length", "amerikaner_search_queue_wait_seconds",
     "amerikaner_search_fallbacks_total", "amerikaner_search_workers_replaced_total",
-    "amerikaner_search_refused_total"})
+    "amerikaner_search_refused_total", "amerikaner_replays_open"})
 
 
 def refused(code: str, via: str) -> None:
@@ -237,6 +266,11 @@ def bot_decided(level: str, seconds: float) -> None:
     child = _BOT_DECISION.get(level)
     if child is not None:
         child.observe(seconds)
+
+
+def loop_lagged(seconds: float) -> None:
+    """The event loop woke a task ``seconds`` late (app/web/loop_lag.py)."""
+    EVENT_LOOP_LAG.observe(seconds)
 
 
 def search_waited(lane: str, seconds: float) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from nginx_server import NginxServer
+from nginx_server import NginxServer, without_rate_limits
 from pg_server import PostgresServer
 from rooms_harness import OPEN_CLIENTS
 from serve_process import ServeProcess
@@ -23,7 +23,9 @@ from serve_process import ServeProcess
 # dropping, a room served again): far longer than it takes (about 3 s, the lease), so
 # that a busy machine passes too.  How soon it happens is printed (pytest -s), not tested.
 PATIENCE = 30.0
-# every client is nginx at 127.0.0.1 here: the per-address caps on creating rooms are lifted
+# every client is nginx at 127.0.0.1 here: the per-address caps on creating rooms are
+# lifted, and so are nginx's own request rates (one test address stands for hundreds of
+# players; tests/cluster/test_nginx_limits.py tests those)
 CLUSTER_ENV = {"AMERIKANER_ROOMS_PER_MINUTE": "0", "AMERIKANER_ROOMS_HELD": "0",
                "AMERIKANER_TRUSTED_PROXIES": "127.0.0.1"}
 
@@ -103,7 +105,7 @@ def running_cluster(postgres: PostgresServer, database_url: str, folder: Path,
         for i in range(processes):
             apps.append(ServeProcess(folder / f"app{i}", env=CLUSTER_ENV | (env or {}) | {
                 "AMERIKANER_DATABASE_URL": database_url}).start())
-        nginx = NginxServer([a.port for a in apps]).start()
+        nginx = NginxServer([a.port for a in apps], edit=without_rate_limits).start()
         yield Cluster(apps, nginx, postgres, database_url.rsplit("/", 1)[1])
     finally:
         while OPEN_CLIENTS:

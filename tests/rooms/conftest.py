@@ -14,10 +14,12 @@ from app.settings import Settings
 
 
 def make_settings(data_dir: Path, **changes: object) -> Settings:
-    """Test settings: bots act at once, generous rate limits, no limit on rooms created,
-    long timers unless set, and the host role passes at once (no reload grace) unless set."""
+    """Test settings: bots act at once, generous rate limits, no limit on rooms created
+    nor on replays a minute (the leak test asks after every step), long timers unless
+    set, and the host role passes at once (no reload grace) unless set."""
     base = Settings(data_dir=data_dir, bot_delay=0.0, idle_seconds=600, rate=200, burst=400,
-                    next_deal_pause=60, grace_seconds=30, host_grace=0.0, rooms_per_minute=0)
+                    next_deal_pause=60, grace_seconds=30, host_grace=0.0, rooms_per_minute=0,
+                    replays_per_minute=0)
     return base.with_overrides(**changes)
 
 

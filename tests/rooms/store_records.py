@@ -3,6 +3,7 @@ stores read no more of a record than its kind, so small ones do."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -52,6 +53,8 @@ async def keeps_the_last_records(store: RoomStore,
         seq += 1
         assert await numbers("abcde") == list(range(max(1, n - 2), n + 1))
         assert await store.load_record("abcde") == {"r": n}
+        assert json.loads(await store.load_record_text("abcde", n) or "null") == {"r": n}
+    assert await store.load_record_text("abcde", 99) is None
     assert await numbers("other") == [1, 2]  # another room's are its own
     with pytest.raises(StoreError):  # the last entry's number is taken: all of it fails
         await store.append("abcde", save_of(seq - 1, [chat("late")], [(7, {"r": 7})]))

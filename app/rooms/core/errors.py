@@ -10,16 +10,19 @@ from __future__ import annotations
 
 
 class RoomError(ValueError):
-    """Refused; ``code`` and ``message`` go to the sender only (HTTP: with ``status``)."""
+    """Refused; ``code`` and ``message`` go to the sender only (HTTP: with ``status``,
+    and ``retry_after``, the seconds after which the same request may succeed)."""
 
     def __init__(self, code: str, message: str, status: int = 400,
-                 option: str | None = None, reason: str | None = None,
+                 option: str | None = None, retry_after: int | None = None,
+                 reason: str | None = None,
                  params: dict[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.option = option
+        self.retry_after = retry_after
         # the rules' refusal (``app.rules.Refusal``) and what its sentence names: the
         # client words them in its player's language (``message`` is English)
         self.reason = reason

@@ -125,6 +125,7 @@ class ErrorCode(StrEnum):
     MATCH_NOT_OVER = "match_not_over"  # HTTP: no match of the room has finished yet
     NO_RECORD = "no_record"  # no finished match of that number (HTTP: its record; a review)
     BAD_RECORD = "bad_record"  # HTTP: the uploaded file is not a game record that replays
+    TOO_MUCH_WORK = "too_much_work"  # HTTP: the uploaded record holds too many deals or actions
     NO_DEAL = "no_deal"  # a review or a replay: no finished, played deal of that number
     NOT_YOUR_MATCH = "not_your_match"  # a review of an earlier match: you did not play that seat
     DEAL_NOT_OVER = "deal_not_over"  # HTTP: that deal is still being played: no replay yet
@@ -177,4 +178,6 @@ LIMITS: Final[dict[str, int]] = {
     "FRAME_BYTES_MAX": 64 * 1024,                # bytes in one WebSocket frame
     "BODY_BYTES_MAX": 16 * 1024,                 # bytes in one HTTP request body
     "RECORD_BYTES_MAX": 1024 * 1024,             # bytes in a game record sent to be replayed
+    "RECORD_DEALS_MAX": 500,                     # deals in a game record sent to be replayed
+    "RECORD_ACTIONS_MAX": 20_000,                # actions in all its deals together
 }

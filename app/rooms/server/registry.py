@@ -42,6 +42,7 @@ from app.rooms.store import RoomStore, StoreError
 from app.runtime import memory
 from app.settings import Settings
 from app.web import audit, metrics
+from app.web.loop_lag import LoopLag
 
 from .chance import chance_of, new_code
 from .health import HealthCheck
@@ -71,11 +72,14 @@ class Registry:
         self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
-        self.health = HealthCheck(store, self.thinkers)  # what /healthz says is wrong
+        # what /healthz says is wrong; the loop's lag is watched from ``start``
+        self.health = HealthCheck(store, self.thinkers, LoopLag(
+            settings.loop_lag_limit, settings.loop_lag_hold, observe=metrics.loop_lagged))
         self._loading: dict[str, asyncio.Future[RoomRunner | None]] = {}
         self.draining = False  # stopping: no room comes into memory any more
         self._sweeper: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
+        self._lag_watch: asyncio.Task[None] | None = None
 
     # -- rooms -------------------------------------------------------------------------
 
@@ -114,7 +118,7 @@ class Registry:
             core, token, save = RoomCore.create(code, rules, practice, name, s.grace_seconds,
                                                 s.next_deal_pause, self.timing, self._chance(),
                                                 bot_level, bot_pace)
-            await append(self.store, code, save)
+            await append(self.store, code, save, self.health.save_failed)
         except StoreError as exc:
             log.warning("a new room could not be saved: %s", exc)
             if taken is not None:
@@ -200,7 +204,8 @@ class Registry:
         return runner
 
     def _activate(self, core: RoomCore) -> RoomRunner:
-        runner = RoomRunner(core, self.store, self.thinkers, self._forget)
+        runner = RoomRunner(core, self.store, self.thinkers, self._forget,
+                            self.health.save_failed)
         self.rooms[core.code] = runner
         return runner
 
@@ -255,6 +260,7 @@ class Registry:
 
     def start(self) -> None:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        self._lag_watch = asyncio.get_running_loop().create_task(self.health.loop.watch())
         if self.store.renew_every is not None:
             self._renewer = asyncio.get_running_loop().create_task(
                 self._lease_loop(self.store.renew_every))
@@ -311,7 +317,7 @@ class Registry:
         return left > 0 and not self.rooms
 
     async def close(self) -> None:
-        for task in (self._sweeper, self._renewer):
+        for task in (self._sweeper, self._renewer, self._lag_watch):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):

@@ -8,26 +8,36 @@ answer ``DealReplay``: the table after every action, worked out by the engine
 accepted the whole record, so the browser shows what the command reports.  A deal that is
 not over is never shown (its hands are secret while it is played): the live match's
 record is cut before it (``live_record.py``), so no line of it is in any answer.
+
+That work (``replay_work.py``) runs in the replay pool's processes (``replay_pool.py``),
+never on the event loop, which every room's frames and timers share.  Before an upload's
+body is read, its client is admitted (``admitted``): at most ``replays_at_once`` replays
+open and ``replays_per_minute`` asked per address (``429 rate_limited`` with
+``Retry-After``), and a place in the pool's bounded queue (``503 unavailable``), so a
+client that holds bodies or floods uploads costs a bounded memory and nobody's tables.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from app.replay_command import parse_record
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.wire_enums import LIMITS, ErrorCode
 from app.rooms.store import StoreError
-from app.rules.record import RecordError, replay_record
-from app.rules.replay import record_rules
-from app.rules.replay_steps import DealReplay, ReplayDealLine, deal_replay
+from app.rules.replay_steps import DealReplay
+from app.web import audit
+from app.web.guards import Guards
 
 from .api import ROOM_ERRORS, SEAT_TOKEN_HEADER, errors, seat_token_check
-from .connection import MAX_DEPTH, json_depth
 from .live_record import finished_deals_record, refuse_deal_in_progress
 from .registry import Registry
+from .replay_pool import ReplayBusy, ReplayFailed, ReplayPool
+from .replay_work import Outcome, record_replay, upload_replay
 
 UPLOAD_PATH = "/api/replay"
 UPLOAD_MAX = LIMITS["RECORD_BYTES_MAX"]  # main.py gives this route its own body limit
@@ -38,7 +48,7 @@ DEAL = Query(ge=0, le=100_000, description="the deal's index in the match or rec
 
 
 @router.get("/api/rooms/{code}/replay", operation_id="get_replay",
-            responses=errors(401, 403, *ROOM_ERRORS),
+            responses=errors(401, 403, 429, *ROOM_ERRORS),
             openapi_extra=SEAT_TOKEN_HEADER)
 async def get_replay(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None,
@@ -54,23 +64,24 @@ async def get_replay(code: str, request: Request,
         # the deal in progress stays out of what goes over HTTP (live_record.py)
         refuse_deal_in_progress(state.match, deal)
         names = [s.player_name for s in state.seats]
-        record: dict[str, Any] | None = finished_deals_record(state.match, names)
+        record: dict[str, Any] | str | None = finished_deals_record(state.match, names)
     else:
         record = None
         if state.recorded_match > 0:
-            try:
-                record = await room.store.load_record(room.code, match)
+            try:  # the stored text: the replay worker decodes it
+                record = await room.store.load_record_text(room.code, match)
             except StoreError:
                 raise unavailable(NO_DATABASE) from None
         if record is None:
             raise RoomError("no_record", f"this room has no match number {number} to "
                             "replay", 404)
         number = match if match is not None else state.recorded_match
-    return replay_of(record, deal, number)
+    async with admitted(request):
+        return await replayed(request, record_replay, record, deal, number)
 
 
 @router.post(UPLOAD_PATH, operation_id="replay_record",
-             responses=errors(400, 403, 404, 413, 422),
+             responses=errors(400, 403, 404, 413, 422, 429, 503),
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": {
                      "type": "object", "description": "a game record (GAME-RECORD.md)"}}}}})
@@ -78,62 +89,55 @@ async def post_replay(request: Request,
                       deal: Annotated[int | None, DEAL] = None) -> DealReplay:
     """Deal ``deal`` of the game record sent as the body, step by step.  The whole
     record must replay (as ``amerikaner replay`` checks it); nothing is kept."""
-    raw = await request.body()  # at most UPLOAD_MAX bytes: app.web.bodylimit cuts it off
-    return replay_of(read_upload(raw), deal, None)
+    async with admitted(request):  # before the body is read: a refusal costs nothing
+        raw = await request.body()  # at most UPLOAD_MAX bytes: app.web.bodylimit cuts it off
+        return await replayed(request, upload_replay, raw, deal)
 
 
-def read_upload(raw: bytes) -> object:
-    """The JSON of an uploaded record: no deeper than any frame (``bad_json``), then read
-    as ``amerikaner replay`` reads a file (``bad_record``)."""
-    if not raw.strip():
-        raise RoomError(ErrorCode.BAD_RECORD, "send a game record file (JSON) as the body")
-    text = raw.decode("utf-8", errors="replace")
-    if text.count("[") + text.count("{") > MAX_DEPTH and json_depth(text) > MAX_DEPTH:
-        raise RoomError(ErrorCode.BAD_JSON, f"the file nests deeper than {MAX_DEPTH} levels: "
-                        "it is not a game record")
+@asynccontextmanager
+async def admitted(request: Request) -> AsyncIterator[None]:
+    """A replay's admission, held until it is answered: ``429 rate_limited`` (with
+    ``Retry-After``) when its address has ``replays_at_once`` replays open or asked
+    ``replays_per_minute`` in the last minute, ``503 unavailable`` when the pool's queue
+    is full."""
+    guards: Guards = request.app.state.guards
+    pool: ReplayPool = request.app.state.replay_pool
+    address = guards.address(request.scope)
+    key = guards.key(address)
+    if not guards.replays_open.acquire(key):
+        limit = guards.replays_open.limit
+        audit.refused("rate_limit", what="replays_open", address=address, limit=limit)
+        raise RoomError(ErrorCode.RATE_LIMITED, f"at most {limit} replays at once from one "
+                        "address: wait for the others' answers", 429, retry_after=1)
     try:
-        return parse_record(raw)
-    except RecordError as exc:
-        raise RoomError(ErrorCode.BAD_RECORD, exc.message) from None
+        wait = guards.replays.hit(key)
+        if wait:
+            limit = guards.replays.limit
+            audit.refused("rate_limit", what="replay", address=address, limit=limit,
+                          window=int(guards.replays.window))
+            raise RoomError(ErrorCode.RATE_LIMITED, f"at most {limit} replays a minute from "
+                            "one address: try again shortly", 429,
+                            retry_after=math.ceil(wait))
+        try:
+            with pool.slot():
+                yield
+        except ReplayBusy:
+            raise RoomError(ErrorCode.UNAVAILABLE, "the server is making as many replays as "
+                            "it can at once: try again in a moment", 503,
+                            retry_after=1) from None
+    finally:
+        guards.replays_open.release(key)
 
 
-def replay_of(record: object, deal: int | None, match: int | None) -> DealReplay:
-    """Deal ``deal`` of ``record`` as ``DealReplay``, or the precise refusal: the record
-    does not replay (``bad_record``, with where), it has no such deal (``no_deal``), the
-    deal is not over (``deal_not_over``)."""
-    line = replay_record(record)
-    if line["ok"] is not True:
-        error = line["error"]
-        where = []
-        # where, as fields too: a page in another language says it in its own words
-        params: dict[str, str | int] = {}
-        if error["deal"] is not None:
-            where.append(f"deal {error['deal'] + 1}")
-            params["deal"] = error["deal"]
-        if error["action"] is not None:
-            where.append(f"action {error['action'] + 1}")
-            params["action"] = error["action"]
-        prefix = f"{', '.join(where)}: " if where else ""
-        raise RoomError(ErrorCode.BAD_RECORD, f"this record does not replay: {prefix}"
-                        f"{error['message']}", params=params)
-    assert isinstance(record, dict)  # replay_record accepted it
-    lines: list[ReplayDealLine] = line["deals"]
-    if not lines:
-        raise RoomError(ErrorCode.NO_DEAL, "this record holds no deal yet", 404)
-    if deal is None:
-        deal = _first_shown(lines)
-    if deal >= len(lines):
-        raise RoomError(ErrorCode.NO_DEAL, f"there is no deal {deal + 1}: this record holds "
-                        f"{len(lines)}", 404)
-    if lines[deal]["outcome"] == "incomplete":
-        raise RoomError(ErrorCode.DEAL_NOT_OVER, "this deal is still being played: its "
-                        "replay is ready when it is over", 403)
-    return deal_replay(record, lines, record_rules(record), deal, match)
-
-
-def _first_shown(lines: list[ReplayDealLine]) -> int:
-    """The deal shown when none is asked for: the first that was played out, else the
-    first that is over, else the first."""
-    over = [i for i, d in enumerate(lines) if d["outcome"] != "incomplete"]
-    played = [i for i in over if lines[i]["outcome"] != "void"]
-    return (played or over or [0])[0]
+async def replayed(request: Request, work: Callable[..., Outcome], *args: Any) -> DealReplay:
+    """``work(*args)`` (``replay_work``'s) made in the replay pool, or its refusal."""
+    pool: ReplayPool = request.app.state.replay_pool
+    try:
+        outcome: Outcome = await pool.run(work, *args)
+    except ReplayFailed:
+        raise RoomError(ErrorCode.UNAVAILABLE, "the replay could not be made (its worker "
+                        "stopped): try again in a moment", 503) from None
+    if outcome[0] == "error":
+        _, code, message, status, params = outcome
+        raise RoomError(code, message, status, params=params)
+    return outcome[1]

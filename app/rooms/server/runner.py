@@ -65,18 +65,24 @@ class Peer(Protocol):
     def close(self, code: int = 1000) -> None: ...
 
 
-async def append(store: RoomStore, code: str, save: Save) -> None:
-    """``store.append``, timed (``amerikaner_store_append_seconds``, failures too)."""
+async def append(store: RoomStore, code: str, save: Save,
+                 failed: Callable[[StoreError], None]) -> None:
+    """``store.append``, timed (``amerikaner_store_append_seconds``, failures too); a
+    failure is told to ``failed`` (the health check's count) before it is raised."""
     started = time.perf_counter()
     try:
         await store.append(code, save)
+    except StoreError as exc:
+        failed(exc)
+        raise
     finally:
         metrics.STORE_APPEND.observe(time.perf_counter() - started)
 
 
 class RoomRunner:
     def __init__(self, core: RoomCore, store: RoomStore, thinkers: Thinkers,
-                 on_broken: Callable[[RoomRunner], None]) -> None:
+                 on_broken: Callable[[RoomRunner], None],
+                 on_save_failed: Callable[[StoreError], None]) -> None:
         self.core = core
         self.thinkers = thinkers
         self.code = core.code
@@ -89,6 +95,7 @@ class RoomRunner:
         self.idle_since = time.monotonic()
         self.creator: str | None = None     # who created it here (the rooms-held limit)
         self._on_broken = on_broken
+        self._on_save_failed = on_save_failed  # /healthz counts failed saves
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
@@ -118,7 +125,7 @@ class RoomRunner:
             save = step.save
             if save is not None:
                 try:
-                    await append(self.store, self.code, save)
+                    await append(self.store, self.code, save, self._on_save_failed)
                 except StoreError as exc:
                     log.warning("room %s: a save failed, the room is reloaded from the "
                                 "store (%s)", self.code, exc)

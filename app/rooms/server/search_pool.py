@@ -99,8 +99,9 @@ class _Counts:
     waiting_by: dict[str, int] = field(default_factory=dict)  # per address, for the bound
 
 
-def _die_with_parent() -> None:
-    """In a worker: be killed when the server dies, however it dies (Linux only)."""
+def die_with_parent() -> None:
+    """In a worker (the replay pool's too, replay_pool.py): be killed when the server
+    dies, however it dies (Linux only)."""
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(OSError, AttributeError):
@@ -112,7 +113,7 @@ def _die_with_parent() -> None:
 def _worker_main(conn: Connection, parent: int, warm: tuple[str, ...]) -> None:
     """A worker's life: import what its jobs need and say it is ready, then run the jobs
     it is sent, one at a time, until the pipe closes."""
-    _die_with_parent()
+    die_with_parent()
     if os.getppid() != parent:
         return  # the server died before the signal was set up
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle

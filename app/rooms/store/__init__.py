@@ -24,6 +24,12 @@ class StoreError(Exception):
     """The store did not take a write, or cannot be read now."""
 
 
+class LeaseLost(StoreError):
+    """The append of a process that no longer holds the room's lease (PostgreSQL's
+    fence): the store works, another process serves the room now.  Not a failed save
+    for /healthz (app/rooms/server/health.py), which counts the others."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRoom:
     """A room's log from its last checkpoint: entries ``first_seq``, ``first_seq + 1``..."""
@@ -85,12 +91,18 @@ class RoomStore(Protocol):
         """The record of the room's finished match number ``match`` (``None``: the last
         one), or ``None`` if there is none."""
 
+    async def load_record_text(self, code: str, match: int | None = None) -> str | None:
+        """``load_record``'s record as the JSON text stored, to be served as it is (a
+        long match's record, decoded and encoded again, took 0.1 s of the event loop)."""
+
     async def ping(self) -> bool: ...
 
     async def probe(self) -> None:
-        """A real write that changes nothing: ``StoreError`` if the store cannot write
-        now (a full disk, a read-only or locked file, a database gone).  /healthz asks it
-        (app/rooms/server/health.py, at most every few seconds)."""
+        """A real write that changes nothing the rooms see: ``StoreError`` if the store
+        cannot write now (a full disk, a read-only or locked file, a database gone).
+        Where the store can tell, it must need new space on the disk, as the rooms'
+        appends do (SQLite: a write already fits in the log's old space; sqlite.py).
+        /healthz asks it (app/rooms/server/health.py, at most every few seconds)."""
 
     async def forget_idle(self, older_than: float) -> int:
         """Forget rooms untouched since ``older_than`` (epoch seconds); how many."""

@@ -48,7 +48,7 @@ from app.rooms.core.frames import JsonObject
 from app.settings import Settings
 from app.web import metrics
 
-from . import StoredRoom, StoreError, stored_room
+from . import LeaseLost, StoredRoom, StoreError, stored_room
 from .lease_cache import HeldElsewhere
 from .postgres_schema import VERSION, migrate
 
@@ -372,7 +372,7 @@ class PostgresStore:
                     held = await con.fetchval(APPEND, code, self.owner, save.first_seq,
                                               texts, now)
                     if not held:
-                        raise StoreError(f"room {code}: this process no longer holds the "
+                        raise LeaseLost(f"room {code}: this process no longer holds the "
                                          "room's lease")
                     if save.checkpoint:
                         await con.execute("DELETE FROM log WHERE code = $1 AND seq < $2",
@@ -386,11 +386,15 @@ class PostgresStore:
                         await con.execute(PRUNE_RECORDS, code, self.records_kept)
         if not held:
             self._held.discard(code)
-            raise StoreError(f"room {code}: this process no longer holds the room's lease")
+            raise LeaseLost(f"room {code}: this process no longer holds the room's lease")
 
     async def probe(self) -> None:
         # this process's own heartbeat row, written over with itself: a new row version
-        # and its WAL record, and no other process's row locked
+        # and its WAL record, and no other process's row locked.  The disk is the
+        # database server's, out of this process's sight (no space to claim, as SQLite's
+        # probe does): a full one fails the writes that need new space there (a WAL
+        # segment, a table's page), this one or the rooms' appends, which /healthz
+        # counts ("saves")
         async with self._con("the write probe failed") as con:
             await con.execute("UPDATE processes SET expires_at = expires_at "
                               "WHERE owner = $1", self.owner)
@@ -439,11 +443,15 @@ class PostgresStore:
                            [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
-        async with self._con(f"room {code}: read the record") as con:
-            text = await con.fetchval("SELECT record FROM records WHERE code = $1 AND "
-                                      "($2::int IS NULL OR match_number = $2) "
-                                      "ORDER BY match_number DESC LIMIT 1", code, match)
+        text = await self.load_record_text(code, match)
         if text is None:
             return None
         record: JsonObject = json.loads(text)
         return record
+
+    async def load_record_text(self, code: str, match: int | None = None) -> str | None:
+        async with self._con(f"room {code}: read the record") as con:
+            text = await con.fetchval("SELECT record FROM records WHERE code = $1 AND "
+                                      "($2::int IS NULL OR match_number = $2) "
+                                      "ORDER BY match_number DESC LIMIT 1", code, match)
+        return None if text is None else str(text)

@@ -6,12 +6,21 @@ millisecond, and a short busy timeout bounds how long another process holding th
 can stall the loop (the append then fails and the room is reloaded later).  WAL
 checkpoints, which may wait on the disk, are taken off the loop (``maintain``); so are
 reads, on a connection of their own.
+
+The write probe of /healthz (``probe``) claims new space on the database's disk: no
+write to the database is sure to need any, since its log (the WAL) is written over from
+its start after each checkpoint and keeps its size on disk, so that on a full disk a
+write that changes nothing, or a row's insert, fits in space the file already has while
+the rooms' appends fail as soon as the log must grow.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -34,6 +43,11 @@ from .sqlite_schema import migrate
 DB_NAME = "amerikaner.sqlite3"  # in the data folder
 BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
+SPACE_FILE = DB_NAME + "-space"  # the probe's file, beside the database
+# The space the probe claims: more than the rooms' appends add to the log between two
+# checkpoints of a busy server (a move's entry is a page, 4 KiB; a match's record tens of
+# KiB), so that a disk that passes can take the appends until the next probe.
+SPACE_BYTES = 1 << 20
 TOUCH_SECONDS = 60.0  # a room's last use is written at most once a minute (for retention)
 T = TypeVar("T")
 # A room keeps the records of its last ``records_kept`` finished matches.
@@ -46,6 +60,32 @@ def _dumps(value: JsonValue) -> str:
         return orjson.dumps(value).decode()  # every move is saved: the fast encoder
     except TypeError:  # what orjson does not take (an int key, a huge int): the slow one
         return json.dumps(value, separators=(",", ":"))
+
+
+def claim_space(path: Path, size: int) -> None:
+    """Have the file system give ``size`` new bytes to a file at ``path``, then give
+    them back (the file goes): ``StoreError`` if it cannot (a full disk, or over quota).
+    ``posix_fallocate`` reserves the blocks without writing them (where the file system
+    cannot, the C library writes a byte in each block); where there is none, or it is
+    refused as such (not a full disk), zeros are written."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            try:
+                os.posix_fallocate(fd, 0, size)
+            except AttributeError:  # macOS
+                os.write(fd, bytes(size))
+            except OSError as exc:
+                if exc.errno not in (errno.EINVAL, errno.EOPNOTSUPP, errno.ENOSYS):
+                    raise
+                os.write(fd, bytes(size))
+        finally:
+            os.close(fd)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+    except OSError as exc:
+        raise StoreError(f"the disk cannot take {size // 1024} KiB more at {path.parent}: "
+                         f"{exc.strerror or exc}") from exc
 
 
 class SqliteStore:
@@ -163,9 +203,13 @@ class SqliteStore:
             self._touched[code] = now
 
     async def probe(self) -> None:
-        # the one row of a table of our own, written over with itself: a page to the WAL
+        # the one row of a table of our own, written over with itself: a page to the WAL,
+        # which fails on a lock, a read-only file or a database gone, but not on a full
+        # disk (it fits in the WAL's old space): then new space, off the loop
         with self._transaction() as db:
             db.execute("UPDATE schema_version SET version = version")
+        await asyncio.get_running_loop().run_in_executor(
+            self._read_thread, claim_space, self.path.with_name(SPACE_FILE), SPACE_BYTES)
 
     async def forget_idle(self, older_than: float) -> int:
         with self._transaction() as db:
@@ -223,10 +267,14 @@ class SqliteStore:
         return None if found is None else stored_room(code, *found)
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
+        text = await self.load_record_text(code, match)
+        if text is None:
+            return None
+        record: JsonObject = json.loads(text)
+        return record
+
+    async def load_record_text(self, code: str, match: int | None = None) -> str | None:
         row = await self._read(lambda db: db.execute(
             "SELECT record FROM records WHERE code=? AND (? IS NULL OR match_number=?) "
             "ORDER BY match_number DESC LIMIT 1", (code, match, match)).fetchone())
-        if row is None:
-            return None
-        record: JsonObject = json.loads(row[0])
-        return record
+        return None if row is None else str(row[0])

@@ -222,6 +222,8 @@ export const ErrorCode = Object.freeze({
   NO_RECORD: "no_record",
   /** HTTP: the uploaded file is not a game record that replays */
   BAD_RECORD: "bad_record",
+  /** HTTP: the uploaded record holds too many deals or actions */
+  TOO_MUCH_WORK: "too_much_work",
   /** a review or a replay: no finished, played deal of that number */
   NO_DEAL: "no_deal",
   /** a review of an earlier match: you did not play that seat */
@@ -381,6 +383,10 @@ export const LIMITS = Object.freeze({
   BODY_BYTES_MAX: 16384,
   /** bytes in a game record sent to be replayed */
   RECORD_BYTES_MAX: 1048576,
+  /** deals in a game record sent to be replayed */
+  RECORD_DEALS_MAX: 500,
+  /** actions in all its deals together */
+  RECORD_ACTIONS_MAX: 20000,
 });
 
 // -- wire types -------------------------------------------------------------------------

@@ -120,3 +120,43 @@ export function amerikanerQuestion(view, asking) {
   box.append(title, row);
   return box;
 }
+
+/** The actions of the bids and the Amerikaner question: a click that is the second of a
+ *  double click does nothing on them (room.js's click listener). */
+export const DOUBLE_CLICK_SAFE = new Set(["bid", "ask-amerikaner", "cancel-amerikaner"]);
+
+/** Move the focus to the control of the room's controls whose `data-key` is `key`.
+ * @param {string} key */
+function focusControl(key) {
+  const control = document.querySelector(`#controls [data-key="${key}"]`);
+  if (control instanceof HTMLElement) control.focus();
+}
+
+/** The Amerikaner question's click handlers for the room's one click listener, and
+ *  Escape, which takes the question back wherever the focus is on the page.  A press on
+ *  Amerikaner asks (the focus goes to `No`) or takes the question back; `No` takes it
+ *  back (the focus returns to Amerikaner).  Called once, by the room page.
+ * @param {import("./uistate.js").UiState} ui
+ * @param {() => void} render
+ * @returns {Record<string, (b: HTMLElement) => void>} */
+export function amerikanerQuestionClicks(ui, render) {
+  const cancel = () => {
+    ui.askingAmerikaner = false;
+    render();
+    focusControl("ask-amerikaner:amerikaner");
+  };
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && ui.askingAmerikaner) {
+      event.preventDefault();
+      cancel();
+    }
+  });
+  return {
+    "ask-amerikaner": () => {
+      ui.askingAmerikaner = !ui.askingAmerikaner;
+      render();
+      focusControl(ui.askingAmerikaner ? "cancel-amerikaner" : "ask-amerikaner:amerikaner");
+    },
+    "cancel-amerikaner": cancel,
+  };
+}

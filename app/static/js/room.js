@@ -5,6 +5,7 @@
 // and the client decides nothing; it only highlights what `legal` allows.  Local state is
 // limited to selections in progress (discard choice, the card picked for the first lead).
 
+import { DOUBLE_CLICK_SAFE, amerikanerQuestionClicks } from "./auction.js";
 import { renderChat, setUpChat } from "./chat.js";
 import { countdown, startClocks, tickClocks } from "./clock.js";
 import { renderControls, turnClock, turnText } from "./controls.js";
@@ -197,12 +198,7 @@ const clicks = {
     act({ bid: /^\d+$/.test(bid) ? Number(bid) : bid });
   },
   // Amerikaner asks first (auction.js): a second press, on `Yes`, bids it
-  "ask-amerikaner": () => {
-    ui.askingAmerikaner = !ui.askingAmerikaner;
-    render();
-    focusControl(ui.askingAmerikaner ? "cancel-amerikaner" : "ask-amerikaner:amerikaner");
-  },
-  "cancel-amerikaner": () => cancelAmerikaner(),
+  ...amerikanerQuestionClicks(ui, () => render()),
   play: (b) => act({ play: b.dataset.card ?? "" }),
   "toggle-discard": (b) => {
     if (!view) return;
@@ -261,32 +257,6 @@ const clicks = {
   "copy-link": () => copyLink(code),
   share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
 };
-
-/** The actions of the bids and the Amerikaner question: a click that is the second of a
- *  double click does nothing on them. */
-const DOUBLE_CLICK_SAFE = new Set(["bid", "ask-amerikaner", "cancel-amerikaner"]);
-
-/** Move the focus to the control whose `data-key` is `key`, if it is on the page.
- * @param {string} key */
-function focusControl(key) {
-  const control = document.querySelector(`#controls [data-key="${key}"]`);
-  if (control instanceof HTMLElement) control.focus();
-}
-
-/** Close the Amerikaner question; the focus goes back to the Amerikaner bid. */
-function cancelAmerikaner() {
-  ui.askingAmerikaner = false;
-  render();
-  focusControl("ask-amerikaner:amerikaner");
-}
-
-// Escape takes the Amerikaner question back, wherever the focus is on the page.
-document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && ui.askingAmerikaner) {
-    event.preventDefault();
-    cancelAmerikaner();
-  }
-});
 
 document.addEventListener("click", (event) => {
   const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;

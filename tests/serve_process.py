@@ -42,11 +42,14 @@ def free_port() -> int:
 class ServeProcess:
     """``python -m app.cli serve`` with ``AMERIKANER_*`` settings from ``env`` (bots act at
     once and rooms may be created without limit unless ``env`` says otherwise);
-    ``max_files``: the server's limit of open files (``ulimit -n``)."""
+    ``max_files``: the server's limit of open files (``ulimit -n``); ``root``: the
+    checkout whose app it runs (another worktree: benchmarks/review_attack.py's before)."""
 
     def __init__(self, data_dir: Path, env: dict[str, str] | None = None,
-                 port: int | None = None, max_files: int | None = None) -> None:
+                 port: int | None = None, max_files: int | None = None,
+                 root: Path = ROOT) -> None:
         self.data_dir = data_dir
+        self.root = root
         self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0",
                     "AMERIKANER_ROOMS_PER_MINUTE": "0", **(env or {})}
         self.max_files = max_files
@@ -65,7 +68,7 @@ class ServeProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port), "--data-dir", str(self.data_dir)],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 preexec_fn=self._limit_files if self.max_files else None)
         # Generous: on a busy machine the imports alone took 10 s; a crash ends it sooner.
         deadline = time.monotonic() + 120

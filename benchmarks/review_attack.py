@@ -19,16 +19,21 @@ three phases of ``--seconds`` each:
 
 The attacker runs in a process of its own at ``--attacker-nice`` (19): its sixteen
 clients stand for remote machines, so their threads neither share the victim's
-interpreter lock nor take the cores before the server does.  A bot move's time is from
-the state frame before it to the one that shows it.
+interpreter lock nor take the cores before the server does.  Each of its people sends
+at most ``--attacker-rate`` messages a second (10: what a socket may send by default,
+``AMERIKANER_RATE``; the server runs with the test's settings, which lift that limit so
+that a refused message never stalls the attacker's rooms; 0: as fast as the server
+answers, as in the test).  A bot move's time is from the state frame before it to the
+one that shows it.
 
 ``--before PATH`` runs a server from another checkout too (e.g. a ``git worktree`` at the
 commit before the change), alternating with this one round by round, so that both see
-the same machine; the ratio attacked/control is what the change is judged by (target:
-at least 0.85).  Also printed: the reviews started a minute under the attack, and what the
-attacker got back (made, refused as busy).  ``--practice`` makes the victim's table a
-practice table: the person waits for each hint before acting, and the hints' times are
-printed too (p50, p90 from the turn to the hint).
+the same machine.  The change is judged by attacked/control (target: at least 0.85);
+attacked/play is the reviews' own cost (two phases next to each other, the attacker's
+play in both).  Also printed: the reviews started a minute under the attack, and what
+the attacker got back (made, refused as busy).  ``--practice`` makes the victim's table
+a practice table: the person waits for each hint before acting, and the hints' times
+are printed too (p50, p90, from the turn to the hint).
 """
 
 from __future__ import annotations
@@ -146,9 +151,10 @@ def quantiles(prefix: str, times: list[float]) -> dict[str, float]:
             f"{prefix}p90_ms": round(1000 * deciles[8], 0)}
 
 
-def attacker(base: str, nice: int) -> int:
+def attacker(base: str, nice: int, rate: float) -> int:
     """``--attack BASE``: the attack, its people's reviews held back until a line comes on
-    stdin, until stdin closes; then the attacker's tally."""
+    stdin, until stdin closes; then the attacker's tally.  ``rate``: messages a second
+    each person sends at most (0: as fast as the server answers)."""
     os.nice(nice)
     reviews = threading.Event()
     open_ws = attack_test.open_ws
@@ -156,10 +162,15 @@ def attacker(base: str, nice: int) -> int:
     def open_holding_reviews(base: str, code: str, address: str) -> ClientConnection:
         ws = open_ws(base, code, address)
         send = ws.send
+        due = [time.monotonic()]  # when this person may send again
 
         def send_unless_held(message: str) -> None:
-            if reviews.is_set() or json.loads(message)["type"] != "review":
-                send(message)
+            if not reviews.is_set() and json.loads(message)["type"] == "review":
+                return
+            if rate > 0:  # (each person's thread waits for itself only)
+                time.sleep(max(0.0, due[0] - time.monotonic()))
+                due[0] = max(due[0], time.monotonic() - 1 / rate) + 1 / rate
+            send(message)
 
         ws.send = send_unless_held  # type: ignore[method-assign,assignment]
         return ws
@@ -179,7 +190,7 @@ def attacker(base: str, nice: int) -> int:
     return 0
 
 
-def one_server(root: Path, seconds: float, attacker_nice: int,
+def one_server(root: Path, seconds: float, attacker_nice: int, attacker_rate: float,
                hints: bool) -> dict[str, Any]:
     """The control, the attacker's play without reviews, then the attack, on a server
     run from checkout ``root``."""
@@ -199,7 +210,7 @@ def one_server(root: Path, seconds: float, attacker_nice: int,
             control = victim.play_for(seconds)
             attack = subprocess.Popen(
                 [sys.executable, __file__, "--attack", base,
-                 "--attacker-nice", str(attacker_nice)],
+                 "--attacker-nice", str(attacker_nice), "--attacker-rate", str(attacker_rate)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             assert attack.stdin is not None and attack.stdout is not None
             assert attack.stdout.readline().strip() == "started"  # its rooms play
@@ -237,29 +248,42 @@ def main() -> int:
     parser.add_argument("--before", type=Path, help="another checkout to compare with")
     parser.add_argument("--attacker-nice", type=int, default=19,
                         help="the attacker's clients' niceness (0: as the server's)")
+    parser.add_argument("--attacker-rate", type=float, default=10.0,
+                        help="messages a second each attacking person sends at most: 10 is "
+                             "what the server lets a socket send by default "
+                             "(AMERIKANER_RATE), which this server's test settings lift; "
+                             "0: as fast as the server answers, as the test plays")
     parser.add_argument("--practice", action="store_true",
                         help="the victim's table is a practice table: a hint at each of "
                              "the person's turns, waited for, and timed")
     parser.add_argument("--attack", metavar="BASE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.attack:
-        return attacker(args.attack, args.attacker_nice)
+        return attacker(args.attack, args.attacker_nice, args.attacker_rate)
     trees = {"this": ROOT} | ({"before": args.before.resolve()} if args.before else {})
     ratios: dict[str, list[float]] = {name: [] for name in trees}
+    to_play: dict[str, list[float]] = {name: [] for name in trees}
     for round_number in range(args.rounds):
         order = list(trees) if round_number % 2 else list(reversed(trees))
         for name in order:
-            result = one_server(trees[name], args.seconds, args.attacker_nice, args.practice)
-            ratio = result["attacked"]["per_minute"] / max(result["control"]["per_minute"], 1e-9)
+            result = one_server(trees[name], args.seconds, args.attacker_nice,
+                                args.attacker_rate, args.practice)
+            attacked = result["attacked"]["per_minute"]
+            ratio = attacked / max(result["control"]["per_minute"], 1e-9)
             ratios[name].append(ratio)
+            to_play[name].append(attacked / max(result["play"]["per_minute"], 1e-9))
             print(json.dumps({"round": round_number + 1, "server": name,
                               "tree": str(trees[name]), **result,
-                              "ratio": round(ratio, 3)}), flush=True)
+                              "ratio": round(ratio, 3),
+                              "ratio_to_play": round(to_play[name][-1], 3)}), flush=True)
     for name, values in ratios.items():
         mean = statistics.fmean(values)
         print(f"{name}: attacked/control bot moves a minute "
               f"{', '.join(f'{v:.2f}' for v in values)} (mean {mean:.2f}; "
-              f"target {TARGET}: {'met' if mean >= TARGET else 'NOT met'})")
+              f"target {TARGET}: {'met' if mean >= TARGET else 'NOT met'}); "
+              f"attacked/play (the reviews' own cost) "
+              f"{', '.join(f'{v:.2f}' for v in to_play[name])} "
+              f"(mean {statistics.fmean(to_play[name]):.2f})")
     return 0
 
 

@@ -48,8 +48,8 @@ class ServeProcess:
     def __init__(self, data_dir: Path, env: dict[str, str] | None = None,
                  port: int | None = None, max_files: int | None = None,
                  root: Path = ROOT) -> None:
-        self.root = root
         self.data_dir = data_dir
+        self.root = root
         self.env = {**os.environ, "AMERIKANER_BOT_DELAY": "0",
                     "AMERIKANER_ROOMS_PER_MINUTE": "0", **(env or {})}
         self.max_files = max_files

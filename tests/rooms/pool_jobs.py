@@ -36,3 +36,8 @@ def announce_then_wait(note: str, gate: str) -> int:
 
 def fail() -> None:
     raise ValueError("a bot bug")
+
+
+def niceness() -> tuple[int, int]:
+    """This worker's pid and its niceness (its CPU priority: higher is lower)."""
+    return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)

@@ -14,8 +14,9 @@ took, so a slow or loaded machine changes nothing but the duration):
 2. under the attack (``/healthz`` shows a review running or waiting at every one of the
    victim's bot moves, and reviews were refused by the per-address bound) the table makes
    ``MOVES`` bot moves again, and at least 80 % as many of them are searched as alone;
-3. a search worker killed with SIGKILL is replaced (``replaced`` + 1, ``alive`` back to 2)
-   and the victim's next bot moves are made, and searched;
+3. a search worker killed with SIGKILL is replaced (``replaced`` + 1, ``alive`` back to 3:
+   the tables' two and the reviews' one) and the victim's next bot moves are made, and
+   searched;
 4. once the server is SIGKILLed, no worker process lives on.
 
 That the server tells the two clients apart is checked through its per-address limits:
@@ -430,15 +431,17 @@ def test_an_attack_of_reviews_does_not_starve_another_clients_bots(
                                                              searched_alone)
 
         # 3. a worker killed: replaced before the next bot move, which is searched
-        workers = search_workers(server.pid)
-        assert len(workers) == 2, workers
         pool = health(victim_http, base)
+        kept = pool["workers"] + pool["review_workers"]  # the tables' and the reviews'
+        assert kept == 3, pool
+        workers = search_workers(server.pid)
+        assert len(workers) == kept, workers
         os.kill(workers[0][0], signal.SIGKILL)
         wait_until("the killed worker is replaced", lambda: (
             (s := health(victim_http, base))["replaced"] == pool["replaced"] + 1
-            and s["alive"] == 2 and s["ready"] == 2))
+            and s["alive"] == kept and s["ready"] == kept))
         wait_until("the new worker runs", lambda: (
-            not lives(workers[0]) and len(search_workers(server.pid)) == 2))
+            not lives(workers[0]) and len(search_workers(server.pid)) == kept))
         # (replaced: the new worker has imported the bots and takes jobs, so the next bot
         # move does not wait for a start-up that, on a busy machine, takes seconds)
         before = fallbacks(server, victim_http, code)
@@ -450,7 +453,7 @@ def test_an_attack_of_reviews_does_not_starve_another_clients_bots(
 
         # 4. the server killed: every worker it had dies with it
         workers = search_workers(server.pid)
-        assert len(workers) == 2, workers
+        assert len(workers) == kept, workers
         assert server.proc is not None
         server.proc.kill()
         server.proc.wait(WAIT)

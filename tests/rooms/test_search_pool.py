@@ -1,5 +1,6 @@
 """The search pool (app/rooms/server/search_pool.py) with real worker processes: bot moves
-never wait behind hints or reviews (one worker is always kept for them), hints and
+never wait behind hints or reviews (one worker is always kept for them; reviews run on
+workers of their own, at a lower CPU priority), hints and
 reviews are bounded per room and per address and take turns among addresses, a bot move
 with no worker in time is given up, a dead or overrunning worker is replaced at once,
 workers die with the server, and each lane's queue wait is measured on the pool's
@@ -30,6 +31,7 @@ from app.rooms.server.search_pool import (
     SearchPool,
     WorkerLost,
 )
+from app.rooms.server.search_workers import REVIEW_NICE
 
 T = TypeVar("T")
 WAIT = 60.0  # generous: spawned workers import the app on a busy machine
@@ -77,6 +79,43 @@ def test_bot_moves_never_wait_behind_reviews(tmp_path: Path) -> None:
         gate.touch()
         assert await hint == "hint"
         assert sorted(await asyncio.gather(*reviews)) == ["r0", "r1", "r2", "r3"]
+
+    run(scenario)
+
+
+def test_reviews_run_on_their_own_workers_below_the_tables_priority(tmp_path: Path) -> None:
+    """A review runs on a worker of its own, ``REVIEW_NICE`` steps nicer than the
+    tables' (where bot moves and hints run at the server's priority), started with the
+    first review; while it runs, both table workers take bot moves; a killed review
+    worker is replaced by another as nice."""
+    gate, notes = tmp_path / "gate", [tmp_path / "bot0", tmp_path / "bot1"]
+
+    async def scenario(pool: SearchPool) -> None:
+        server = os.getpriority(os.PRIO_PROCESS, 0)
+        bot_pid, bot_nice = await pool.run(Lane.BOT, pool_jobs.niceness, room="a", hard=WAIT)
+        _, hint_nice = await pool.run(Lane.HINT, pool_jobs.niceness, room="a", hard=WAIT)
+        assert bot_nice == hint_nice == server
+        assert pool.stats()["alive"] == 2  # no review yet: no review worker
+        review_pid, review_nice = await pool.run(Lane.REVIEW, pool_jobs.niceness, room="a",
+                                                 hard=WAIT)
+        assert review_nice == min(19, server + REVIEW_NICE) > bot_nice
+        assert review_pid != bot_pid and pool.stats()["alive"] == 3
+
+        held = review(pool, gate, "r", "room", "10.0.0.1")
+        await until(lambda: pool.stats()["running"]["review"] == 1)
+        bots = [asyncio.ensure_future(pool.run(Lane.BOT, pool_jobs.announce_then_wait,
+                                               str(note), str(gate), room=f"b{i}",
+                                               hard=WAIT, start_within=WAIT))
+                for i, note in enumerate(notes)]
+        await until(lambda: pool.stats()["running"] == {"bot": 2, "hint": 0, "review": 1})
+        gate.touch()
+        assert await held == "r" and len(set(await asyncio.gather(*bots))) == 2
+
+        os.kill(review_pid, signal.SIGKILL)
+        await until(lambda: pool.stats()["replaced"] == 1 and pool.stats()["ready"] == 3)
+        again_pid, again_nice = await pool.run(Lane.REVIEW, pool_jobs.niceness, room="a",
+                                               hard=WAIT)
+        assert again_pid != review_pid and again_nice == review_nice
 
     run(scenario)
 

@@ -80,7 +80,8 @@ class LaneCounts(TypedDict):
 class PoolStats(TypedDict):
     """The search pool in /healthz."""
 
-    workers: int              # processes it keeps
+    workers: int              # processes it keeps for bot moves and hints
+    review_workers: int       # and for reviews, at a lower priority (from the first review)
     alive: int                # of them running now (a dead one is replaced at once)
     ready: int                # of them done with their imports, taking jobs
     started: bool             # started on the first search

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypedDict, TypeVar
 
-from .search_pool import die_with_parent
+from .search_workers import die_with_parent
 
 log = logging.getLogger("amerikaner.rooms")
 T = TypeVar("T")

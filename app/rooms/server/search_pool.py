@@ -1,21 +1,24 @@
 """The worker processes where the searching bots, hints and reviews think, shared by every
 room of a process so that no room or client can starve the others.
 
-Three lanes, served in this order: bot moves (a table waits for them), hints, reviews.
-A job is handed to a worker only when one is free, so the lanes' order holds for every
-job still waiting, and hints and reviews together never hold more than ``workers - 1``
-workers: one is always kept for the bots, so a review (seconds) never delays a table.
-Hints and reviews are bounded per room and per client address (``PoolBusy`` beyond the
-bound: the caller says so to the player); among addresses they take turns, so one
-client's reviews do not wait in front of everyone else's.
+Three lanes: bot moves (a table waits for them), hints (a practice player waits for
+them), reviews.  Bot moves and hints share the ``workers`` table workers, bot moves
+first; a job is handed to a worker only when one is free, so the order holds for every
+job still waiting, and hints never hold more than ``workers - 1`` of them: one is always
+kept for the bots.  Reviews (seconds of CPU each) run only on ``review_workers`` workers of
+their own, started with the first review, at a lower CPU priority (search_workers.py's
+``REVIEW_NICE``): they neither hold a table's worker nor take a core a table's search
+wants.  Hints and reviews are bounded per room and per client address (``PoolBusy``
+beyond the bound: the caller says so to the player); among addresses they take turns, so
+one client's reviews do not wait in front of everyone else's.
 
 A bot move names the time by which it must have a worker (``start_within``); if none was
 free by then it is given up with ``NoWorkerInTime`` and the caller decides the move
 another way (thinking.py: the quick bot), so a table never waits long for the pool.
 
-Each worker is a process of its own, spawned (the server has threads; a fork would copy
-their locks), that dies with the server (Linux's parent-death signal; no orphans after
-a SIGKILL of the server) and is replaced at once when it dies (``WorkerLost`` for its job)
+Each worker is a process of its own (search_workers.py), spawned, that dies with the
+server (Linux's parent-death signal; no orphans after a SIGKILL of the server) and is
+replaced at once when it dies (``WorkerLost`` for its job)
 or overruns its job's hard limit (killed, then replaced). ``stats()`` is for /healthz,
 with how long jobs waited for a worker, by lane (pool_stats.py).
 """
@@ -24,13 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import importlib
 import logging
 import multiprocessing
-import os
-import signal
-import sys
 import threading
 import time
 from collections import deque
@@ -41,6 +39,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .pool_stats import PoolStats, PoolWaits, WaitObserver
+from .search_workers import REVIEW_NICE, start_worker
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -86,6 +85,7 @@ class _Job:
 class _Worker:
     process: Any                    # multiprocessing's spawned Process
     conn: Connection
+    reviews: bool                   # a review worker (lower priority, reviews only)
     ready: bool = False             # its imports are done: it may be given jobs
     job: _Job | None = None
     overrun: asyncio.TimerHandle | None = None
@@ -99,53 +99,24 @@ class _Counts:
     waiting_by: dict[str, int] = field(default_factory=dict)  # per address, for the bound
 
 
-def die_with_parent() -> None:
-    """In a worker (the replay pool's too, replay_pool.py): be killed when the server
-    dies, however it dies (Linux only)."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-
-
-def _worker_main(conn: Connection, parent: int, warm: tuple[str, ...]) -> None:
-    """A worker's life: import what its jobs need and say it is ready, then run the jobs
-    it is sent, one at a time, until the pipe closes."""
-    die_with_parent()
-    if os.getppid() != parent:
-        return  # the server died before the signal was set up
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the server's to handle
-    # Imported before the first job, not during it: a job's hard limit is for thinking,
-    # and a new worker on a busy machine took seconds to import the bots.
-    for module in warm:
-        importlib.import_module(module)
-    conn.send(("ready", None))
-    while True:
-        try:
-            fn, args = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            reply: tuple[str, Any] = ("ok", fn(*args))
-        except Exception as exc:
-            reply = ("error", f"{type(exc).__name__}: {exc}")
-        conn.send(reply)
-
-
 class SearchPool:
     """``workers`` processes, started on first use; ``await run(...)`` a job on one."""
 
     def __init__(self, workers: int, warm: tuple[str, ...] = (),
                  clock: Callable[[], float] = time.monotonic,
-                 on_wait: WaitObserver | None = None) -> None:
-        """``warm``: modules each worker imports before it takes jobs; ``clock``: what
-        the queue waits are measured with (a test's own, to know them exactly);
-        ``on_wait(lane, seconds)``: told each job's wait too (pool_stats.py)."""
-        if workers < 1:
-            raise ValueError("a search pool needs at least one worker")
+                 on_wait: WaitObserver | None = None, review_workers: int = 1,
+                 review_nice: int = REVIEW_NICE) -> None:
+        """``workers``: the bots' and hints' processes; ``review_workers``: the reviews',
+        ``review_nice`` steps of niceness below the server; ``warm``: modules each worker
+        imports before it takes jobs; ``clock``: what the queue waits are measured with
+        (a test's own, to know them exactly); ``on_wait(lane, seconds)``: told each job's
+        wait too (pool_stats.py)."""
+        if workers < 1 or review_workers < 1:
+            raise ValueError("a search pool needs at least one worker of each kind")
         self.workers = workers
+        self.review_workers = review_workers
+        self._review_nice = review_nice
+        self._reviews_started = False  # review workers are started with the first review
         self._warm = warm
         self._context = multiprocessing.get_context("spawn")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -177,6 +148,9 @@ class SearchPool:
                 job.expiry = loop.call_later(start_within, self._expire, job)
         else:
             self._admit(job)
+            if lane is Lane.REVIEW and not self._reviews_started:
+                self._reviews_started = True
+                self._fill()
         self._dispatch()
         status, value = await job.future
         if status == "error":
@@ -216,45 +190,55 @@ class SearchPool:
 
     # -- handing jobs to workers --------------------------------------------------------
 
-    def _next_job(self, others_busy: int) -> _Job | None:
+    def _next_assignment(self) -> tuple[_Worker, _Job] | None:
+        """A free worker and the job it should take now, if any."""
+        for worker in self._pool:
+            if worker.ready and worker.job is None:
+                job = self._next_job(worker)
+                if job is not None:
+                    return worker, job
+        return None
+
+    def _next_job(self, worker: _Worker) -> _Job | None:
+        """The job ``worker`` (free) should take next, if any."""
+        if worker.reviews:
+            return self._take_turn(Lane.REVIEW)
         if self._bots:
             return self._bots.popleft()
-        if others_busy >= max(1, self.workers - 1):
+        hints = sum(1 for w in self._pool if w.job is not None and w.job.lane is Lane.HINT)
+        if hints >= max(1, self.workers - 1):
             return None  # with two or more workers, the last free one is kept for the bots
-        for lane in (Lane.HINT, Lane.REVIEW):
-            by_address = self._waiting[lane]
-            if not by_address:
-                continue
-            # the address served longest ago (or never) goes first: one client's many
-            # jobs take turns with everyone else's single ones
-            address = min(by_address, key=lambda a: self._served.get(a, -1))
-            jobs = by_address[address]
-            job = jobs.popleft()
-            if not jobs:
-                del by_address[address]
-            self._turn += 1
-            self._served[address] = self._turn
-            return job
-        return None
+        return self._take_turn(Lane.HINT)
+
+    def _take_turn(self, lane: Lane) -> _Job | None:
+        """The next hint or review: the address served longest ago (or never) goes
+        first, so one client's many jobs take turns with everyone else's single ones."""
+        by_address = self._waiting[lane]
+        if not by_address:
+            return None
+        address = min(by_address, key=lambda a: self._served.get(a, -1))
+        jobs = by_address[address]
+        job = jobs.popleft()
+        if not jobs:
+            del by_address[address]
+        self._turn += 1
+        self._served[address] = self._turn
+        return job
 
     def _dispatch(self) -> None:
         if self._closed:
             return
         loop = self._start()
         while True:
-            idle = [w for w in self._pool if w.ready and w.job is None]
-            if not idle:
+            found = self._next_assignment()
+            if found is None:
                 return
-            others = sum(1 for w in self._pool if w.job is not None and w.job.lane != Lane.BOT)
-            job = self._next_job(others)
-            if job is None:
-                return
+            worker, job = found
             if job.future.done():  # its asker gave up (a room that left memory)
                 continue
             if job.expiry is not None:
                 job.expiry.cancel()
             self._waits.record(job.lane.name.lower(), self._clock() - job.admitted)
-            worker = idle[0]
             try:
                 worker.conn.send((job.fn, job.args))
             except (OSError, ValueError):  # the worker just died: its reader replaces it
@@ -312,13 +296,25 @@ class SearchPool:
             self._fill()
         return self._loop
 
+    def _count(self, reviews: bool) -> int:
+        return sum(1 for w in self._pool if w.reviews == reviews)
+
+    def _short(self) -> list[bool]:
+        """A kind (review worker or not) for each worker missing."""
+        reviews = self.review_workers if self._reviews_started else 0
+        return ([False] * (self.workers - self._count(False))
+                + [True] * (reviews - self._count(True)))
+
     def _fill(self) -> None:
-        """Start workers up to ``workers``.  One that cannot start (no memory, no process
-        left to the user) leaves the pool short: ``problem`` says so (/healthz), and the
-        next job tries again."""
-        while not self._closed and len(self._pool) < self.workers:
+        """Start workers up to ``workers`` (and ``review_workers``, once reviews are
+        asked for).  One that cannot start (no memory, no process left to the user)
+        leaves the pool short: ``problem`` says so (/healthz), and the next job tries
+        again."""
+        for reviews in self._short():
+            if self._closed:
+                return
             try:
-                self._spawn()
+                self._spawn(reviews)
             except OSError as exc:
                 if self._spawn_failure is None:
                     log.error("a search worker could not be started: %s", exc)
@@ -326,14 +322,10 @@ class SearchPool:
                 return
             self._spawn_failure = None
 
-    def _spawn(self) -> None:
-        parent_end, child_end = self._context.Pipe()
-        process = self._context.Process(target=_worker_main,
-                                        args=(child_end, os.getpid(), self._warm),
-                                        name="amerikaner-search", daemon=True)
-        process.start()
-        child_end.close()  # so the parent's end sees EOF when the worker dies
-        worker = _Worker(process, parent_end)
+    def _spawn(self, reviews: bool) -> None:
+        process, conn = start_worker(self._context, self._warm,
+                                     self._review_nice if reviews else 0)
+        worker = _Worker(process, conn, reviews)
         self._pool.append(worker)
         threading.Thread(target=self._read, args=(worker,), daemon=True,
                          name="search-reader").start()
@@ -362,16 +354,21 @@ class SearchPool:
     def problem(self) -> str | None:
         """What keeps the pool from doing its work, for /healthz; ``None``: nothing (a
         pool not started yet has nothing wrong with it)."""
-        if self._loop is None or self._closed or len(self._pool) >= self.workers:
+        if self._loop is None or self._closed or not self._short():
             return None
-        return (f"{len(self._pool)} of {self.workers} search workers running: a new one "
-                f"could not be started ({self._spawn_failure})")
+        tables, reviews = self._count(False), self._count(True)
+        if tables < self.workers:
+            running = f"{tables} of {self.workers} search workers running"
+        else:
+            running = f"{reviews} of {self.review_workers} review workers running"
+        return f"{running}: a new one could not be started ({self._spawn_failure})"
 
     def stats(self) -> PoolStats:
         """The pool at a glance (``/healthz``)."""
         running = [w.job.lane for w in self._pool if w.job is not None]
         return {
             "workers": self.workers,
+            "review_workers": self.review_workers,
             "alive": sum(1 for w in self._pool if w.process.is_alive()),
             "ready": sum(1 for w in self._pool if w.ready),
             "started": self._loop is not None,

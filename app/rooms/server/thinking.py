@@ -47,7 +47,10 @@ REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give go
 # decisions count CPU time and may each take up to WALL_CAP times their share of wall time
 # (app/bots/review.py).
 REVIEW_HARD_SECONDS = REVIEW_SECONDS * WALL_CAP + 10.0
-WORKERS = 2            # processes for the searches (this machine's cores)
+WORKERS = 2            # processes for the bots' searches and hints (this machine's cores)
+# Processes for the reviews, below the tables' priority (search_workers.py): one, as many as
+# reviews ran at once when they shared the tables' workers.
+REVIEW_WORKERS = 1
 BOT_WAIT_SECONDS = 1.0  # a bot move waits this long for a free worker, then the quick bot
 BOT_HARD_SECONDS = 5.0  # a bot move's worker is killed past this (the search stops at 1 s)
 FALLBACK_LEVEL = "easy"  # the level below the searching ones, which needs no worker
@@ -150,11 +153,13 @@ def deal_of_record(record: JsonObject | None, deal: int) -> tuple[RuleSet, JsonO
 
 class Thinkers:
     """The quick bots in one thread; the searches in the worker processes of a
-    ``SearchPool`` (search_pool.py), bot moves first."""
+    ``SearchPool`` (search_pool.py), bot moves first, reviews on workers of their own at
+    a lower CPU priority."""
 
     def __init__(self, workers: int = WORKERS) -> None:
         self._threads = ThreadPoolExecutor(1, thread_name_prefix="bots")
-        self.pool = SearchPool(workers, warm=(__name__,), on_wait=metrics.search_waited)
+        self.pool = SearchPool(workers, warm=(__name__,), on_wait=metrics.search_waited,
+                               review_workers=REVIEW_WORKERS)
 
     def _run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         return asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)

@@ -42,11 +42,11 @@ from app.rules.record import match_of_deal
 
 from . import search
 from .rollout import sides
-from .search import SearchBot, Settings, paired_difference
+from .search import SearchBot, SearchSettings, paired_difference
 from .solver import Endgame, SolveTimeout
 
-REVIEW = Settings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
-                  bid_bonus=0.3)
+REVIEW = SearchSettings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
+                        bid_bonus=0.3)
 DD_SHARE = 0.3  # of the review's time, in CPU seconds, for the double-dummy solve
 # The wall-clock cap of the double dummy and of each decision, in times its CPU budget:
 # with the search pool's workers all busy on two cores (three processes), a worker gets

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
-from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
+from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action, scoring
 from app.rules.phases import Phase
 from app.rules.record import match_of_deal
 
@@ -278,8 +278,7 @@ def _round(x: float | None) -> float | None:
 
 
 def _kitty_trick(d: Any) -> int:
-    o = d.rules.options
-    return 1 if o.kitty and o.kitty_trick and not d.amerikaner else 0
+    return 0 if d.amerikaner else scoring.kitty_tricks(d.rules.options)
 
 
 def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int], cpu: float,

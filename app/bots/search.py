@@ -35,6 +35,7 @@ from app.rules import (
     Lead,
     Play,
     SeatView,
+    scoring,
 )
 from app.rules.phases import Phase
 
@@ -269,7 +270,7 @@ class SearchBot:
             return Estimate(fallback, {}, {}, 0, fallback)
         o = view.rules.options
         n = o.players
-        factor = 2.0 if o.bidder_double else 1.0
+        factor = float(scoring.bidder_stake(o, 1))  # the engine's points a trick bid
         pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / n
         if s.relative:
             # Relative to the other seats: a partner's score is the same as mine, the

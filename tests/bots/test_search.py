@@ -11,9 +11,10 @@ import time
 
 import pytest
 from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, QUICK_STRONG, exact_match, hands_of
+from hint_texts import hint_text, hint_texts
 
 from app.bots import BOTS, HARD_CAP
-from app.bots.hints import explain, hint_text, hint_texts
+from app.bots.hints import explain
 from app.bots.review import ReviewError, review_deal
 from app.bots.sampling import Knowledge
 from app.bots.search import SearchBot, SearchSettings

@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.bots import BOTS, NORMAL, STRONG
 from app.bots.base import Bot
 from app.bots.rollout import sides
-from app.bots.search import SearchBot, Settings
+from app.bots.search import SearchBot, SearchSettings
 from app.bots.shapes import SHAPES, shape_rules
 from app.bots.solver import Endgame
 from app.rules import Action, Match, Play, RuleSet, SeatView
@@ -65,7 +65,7 @@ def variant(name: str) -> Bot:
     if "+" not in name:
         return BOTS[name]
     base, *changes = name.split("+")
-    settings: Settings = {"strong": STRONG, "normal": NORMAL}[base]
+    settings: SearchSettings = {"strong": STRONG, "normal": NORMAL}[base]
     fields = dict(settings.__dict__)
     for change in changes:
         key, value = change.split("=")
@@ -75,7 +75,7 @@ def variant(name: str) -> Bot:
             fields["search_auction"] = value != "easy"
         else:
             fields[key] = type(fields[key])(float(value))
-    return SearchBot(name, Settings(**fields))
+    return SearchBot(name, SearchSettings(**fields))
 
 
 K = TypeVar("K")

@@ -18,21 +18,21 @@ from app.rules import Action, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
-from .search import HARD_CAP, SearchBot, Settings
+from .search import HARD_CAP, SearchBot, SearchSettings
 
 # normal: bids by a few samples, plays the kitty and the first lead by the heuristic, and
 # searches trick play lightly; strong: everything by search. normal's 40 ms and 20 samples
 # (20 ms and 10 before) gave +0.36 +- 0.14 a deal paired over 1,500 standard deals (+0.98
 # to +1.34 over easy, 0.64 of strong's edge; 21 ms of CPU a decision instead of 11).
-NORMAL = Settings(budget=0.04, samples=20, exact=3, exact_now=4, search_auction=False,
-                  search_bid=True, relative=True)
+NORMAL = SearchSettings(budget=0.04, samples=20, exact=3, exact_now=4, search_auction=False,
+                        search_bid=True, relative=True)
 # strong reads the others' play (+0.21 +- 0.25 a deal with common random numbers, not
 # for normal: -0.05 +- 0.20), allows 0.4 tricks for its own play in a bid (0.2 before:
 # +0.20 +- 0.16; 0.6: -0.03 +- 0.19 against 0.4) and thinks twice as long over the bids,
 # the kitty and the first lead (+0.10 +- 0.16 paired over seeds 1 and 3, within the
 # noise; 126 ms of CPU a decision on average instead of 98); docs/bots.md.
-STRONG = Settings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
-                  bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3)
+STRONG = SearchSettings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
+                        bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3)
 
 BOTS: dict[str, Bot] = {
     "random": RandomBot(),

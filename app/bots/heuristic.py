@@ -20,6 +20,7 @@ from app.rules import (
     Lead,
     RuleSet,
     SeatView,
+    scoring,
 )
 from app.rules.actions import lead
 from app.rules.cards import SUIT_MASKS, cards_of, highest, lowest
@@ -91,7 +92,7 @@ def bid_for(estimate: float, sigma: float, values: list[int], rules: RuleSet) ->
     """The numeric bid (of ``values``) with the best expected score for a side expected
     to take ``estimate`` tricks, or None when passing is worth more."""
     o = rules.options
-    factor = 2.0 if o.bidder_double else 1.0
+    factor = float(scoring.bidder_stake(o, 1))  # the engine's points a trick bid
     best: int | None = None
     best_value = PASS_SHARE * rules.shape.hand_size / o.players
     for value in values:

@@ -1,9 +1,10 @@
 """Hints that explain: the strong bot's action with a short reason a player can learn from.
 
 ``explain(view, rng, deadline)`` is pure (it reads only the view) and returns a ``Hint``:
-the action, an i18n key and its parameters.  The texts are the client's (keys ``hint.*``
-of app/static/i18n/{en,nb,fr}.json, with the levels' labels ``bot.easy``, ``bot.normal``,
-``bot.strong``); ``hint_text(hint, lang)`` fills one in.  Parameters named
+the action, an i18n key and its parameters.  The bots hold no texts: the key is
+translated where the texts are, by the client (keys ``hint.*`` of its catalogues, with
+the levels' labels ``bot.easy``, ``bot.normal``, ``bot.strong``), and by the tests that
+check every key has a text (tests/bots/hint_texts.py).  Parameters named
 ``card``, ``call``, ``winner`` are card ids (``"AC"``), ``cards`` a list of them,
 ``trump`` a suit letter (``"C"``) or ``None`` for no trump, ``bid`` a number, ``tricks``
 and ``points`` numbers with one decimal, so a client can render them in its language
@@ -16,11 +17,8 @@ winning the trick, whether the card wins or ruffs, whether it is the master.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from app.rules import AMERIKANER, PASS, Action, Bid, Discard, Lead, Play, SeatView
@@ -29,9 +27,6 @@ from app.rules.cards import CARD_IDS, JOKER1, SUIT_MASKS, SUITS, highest, ids_of
 from .hand_eval import best_trump, model_for
 from .search import Estimate, SearchBot
 from .table_facts import BIDDER_SIDE, MINUS, TableFacts
-
-I18N_DIR = Path(__file__).resolve().parent.parent / "static" / "i18n"
-LANGS = ("en", "nb", "fr")
 
 
 @dataclass(frozen=True)
@@ -173,32 +168,4 @@ def _play_hint(view: SeatView, action: Play, e: Estimate) -> Hint:
                 {**params, "winner": CARD_IDS[win_card]}, e.samples)
 
 
-# -- texts -------------------------------------------------------------------------------
-
-
-@cache
-@cache
-def hint_texts() -> dict[str, dict[str, str]]:
-    """{"en": {key: text}, "nb": ..., "fr": ...}: the hint and bot texts of the client's
-    language files (one copy of every text: the client's)."""
-    out: dict[str, dict[str, str]] = {}
-    for lang in LANGS:
-        texts = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
-        out[lang] = {k: v for k, v in texts.items() if k.startswith(("hint.", "bot."))}
-    return out
-
-
-def hint_text(hint: Hint, lang: str = "en") -> str:
-    """The hint in ``lang`` with its parameters filled in as they are (ids, letters): for
-    logs and tests; a client renders card ids and suit letters in its own words."""
-    texts = hint_texts().get(lang) or hint_texts()["en"]
-    params = {k: (", ".join(v) if isinstance(v, list) else v) for k, v in hint.params.items()}
-    return texts[hint.key].format_map(_Missing(params))
-
-
-class _Missing(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-__all__ = ["Hint", "explain", "hint_text", "hint_texts"]
+__all__ = ["Hint", "explain"]

@@ -36,17 +36,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
-from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action
+from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action, scoring
 from app.rules.phases import Phase
 from app.rules.record import match_of_deal
 
 from . import search
 from .rollout import sides
-from .search import SearchBot, Settings, paired_difference
+from .search import SearchBot, SearchSettings, paired_difference
 from .solver import Endgame, SolveTimeout
 
-REVIEW = Settings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
-                  bid_bonus=0.3)
+REVIEW = SearchSettings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,
+                        bid_bonus=0.3)
 DD_SHARE = 0.3  # of the review's time, in CPU seconds, for the double-dummy solve
 # The wall-clock cap of the double dummy and of each decision, in times its CPU budget:
 # with the search pool's workers all busy on two cores (three processes), a worker gets
@@ -278,8 +278,7 @@ def _round(x: float | None) -> float | None:
 
 
 def _kitty_trick(d: Any) -> int:
-    o = d.rules.options
-    return 1 if o.kitty and o.kitty_trick and not d.amerikaner else 0
+    return 0 if d.amerikaner else scoring.kitty_tricks(d.rules.options)
 
 
 def _double_dummy(at_lead: Match, actions: list[Action], seats: list[int], cpu: float,

@@ -2,9 +2,8 @@
 
 ``finish(deal, seat, exact, rng)`` plays the deal on with the heuristic bot in every seat
 until ``exact`` tricks are left, solves those exactly (solver.py) and returns what the
-deal is worth to ``seat`` under the game's scoring (RULES.md section 9): the bidder's side
-scores the contract all or nothing (doubled for the bidder under ``bidder_double``), a
-defender its own tricks, a minus round minus the tricks taken.  In the solved part the
+deal is worth to ``seat`` under the game's scoring (RULES.md section 9), the engine's own
+``app.rules.scoring.deal_points`` on the tricks taken and expected.  In the solved part the
 seat's side maximises its tricks and the other side minimises them; a defender's share
 of its side's tricks still to come counts as an even split between the defenders.
 
@@ -16,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from app.rules import DealState, Match, SeatView
+from app.rules import DealState, Match, SeatView, scoring
 from app.rules.outcomes import Outcome
 from app.rules.phases import Phase
 
@@ -122,8 +121,10 @@ def deal_points(deal: DealState, seat: int, future: int) -> tuple[list[float], f
     rest = deal.hand_size - deal.tricks_played - future  # tricks the others take
     if deal.minus_round:
         share = rest / (n - 1)
-        points = [-(won[s] + share) for s in range(n)]
-        points[seat] = -float(won[seat] + future)
+        tricks = [won[s] + share for s in range(n)]
+        tricks[seat] = float(won[seat] + future)
+        points, _ = scoring.deal_points(deal.rules.options, tricks, None, None, None,
+                                        deal.hand_size)
         return points, points[seat]
     o = deal.rules.options
     bidder = deal.bidder
@@ -134,24 +135,15 @@ def deal_points(deal: DealState, seat: int, future: int) -> tuple[list[float], f
         tricks[s] += future / len(members)
     for s in outside:
         tricks[s] += rest / len(outside)
-    bidding = members if side >> bidder & 1 else outside
-    points = tricks[:]  # a defender: a point a trick
-    total = sum(tricks[s] for s in bidding)
-    if deal.amerikaner:
-        made = total >= deal.hand_size
-        points[bidder] = float(o.amerikaner_points if made else -o.amerikaner_points)
-    else:
-        if o.kitty and o.kitty_trick:
-            total += 1
-        contract = deal.contract_bid
-        assert isinstance(contract, int)
-        sign = 1 if total >= contract else -1
-        for s in bidding:
-            points[s] = float(sign * contract * (2 if s == bidder and o.bidder_double else 1))
+    contract = None if deal.amerikaner else deal.contract_bid
+    assert contract is None or isinstance(contract, int)
+    # The engine's own scoring (app/rules/scoring.py), on the expected tricks.
+    points, _ = scoring.deal_points(o, tricks, bidder, deal.partner, contract,
+                                    deal.hand_size)
     side_total = sum(tricks[s] for s in members)
-    if side >> bidder & 1 and o.kitty and o.kitty_trick and not deal.amerikaner:
-        side_total += 1
-    return points, side_total
+    if side >> bidder & 1 and contract is not None:
+        side_total += scoring.kitty_tricks(o)
+    return [float(p) for p in points], side_total
 
 
 def _seats(mask: int) -> list[int]:

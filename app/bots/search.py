@@ -35,6 +35,7 @@ from app.rules import (
     Lead,
     Play,
     SeatView,
+    scoring,
 )
 from app.rules.phases import Phase
 
@@ -50,7 +51,7 @@ HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says ot
 SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
 MARGIN = 1.0  # standard errors by which a candidate must beat the heuristic's choice
 PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in samples
-# What passing is worth relative to the other seats (Settings.relative), before the
+# What passing is worth relative to the other seats (SearchSettings.relative), before the
 # samples say more: strong's mean difference over easy in the deals where it did not
 # bid (benchmarks/bots.py, by role), a defender beating easy's contracts or its partner.
 PASS_RELATIVE = 0.5
@@ -69,7 +70,7 @@ CLOCKS = Clocks()
 
 
 @dataclass(frozen=True)
-class Settings:
+class SearchSettings:
     """How hard a level thinks."""
 
     budget: float  # CPU seconds a decision usually takes (the soft stop)
@@ -107,7 +108,7 @@ class Estimate:
 class SearchBot:
     """A determinized-search bot; ``settings`` makes it ``normal`` or ``strong``."""
 
-    def __init__(self, name: str, settings: Settings) -> None:
+    def __init__(self, name: str, settings: SearchSettings) -> None:
         self.name = name
         self.settings = settings
 
@@ -269,7 +270,7 @@ class SearchBot:
             return Estimate(fallback, {}, {}, 0, fallback)
         o = view.rules.options
         n = o.players
-        factor = 2.0 if o.bidder_double else 1.0
+        factor = float(scoring.bidder_stake(o, 1))  # the engine's points a trick bid
         pass_value = easy.PASS_SHARE * view.rules.shape.hand_size / n
         if s.relative:
             # Relative to the other seats: a partner's score is the same as mine, the
@@ -405,4 +406,4 @@ def _score_after(after: DealState, seat: int, future_from_before: int,
     return score(after, seat, future_from_before, relative)
 
 
-__all__ = ["HARD_CAP", "Estimate", "SearchBot", "Settings"]
+__all__ = ["HARD_CAP", "Estimate", "SearchBot", "SearchSettings"]

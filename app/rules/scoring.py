@@ -1,37 +1,75 @@
-"""Scoring a finished deal (RULES.md section 9) and deciding the match (section 10)."""
+"""Scoring a finished deal (RULES.md section 9) and deciding the match (section 10).
+
+``deal_points`` is the whole of the deal's scoring as a pure function of the contract,
+the tricks per seat and the options: the engine scores a finished deal with it, and the
+bots (app/bots/rollout.py) score their sampled deals with it, tricks still to come
+shared out as fractions, so an option the engine scores is one the bots aim at.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from .deal import DealState
+    from .ruleset import Options
+
+# Whole tricks in the engine; expected tricks (fractions) in the bots' rollouts.
+Tricks = TypeVar("Tricks", int, float)
+
+
+def kitty_tricks(options: Options) -> int:
+    """The tricks the kitty adds to the bidder's side on a numeric contract."""
+    return 1 if options.kitty_trick and options.kitty else 0
+
+
+def bidder_stake(options: Options, contract: int) -> int:
+    """What the bidder wins on a made numeric contract and loses on a failed one."""
+    return contract * 2 if options.bidder_double else contract
+
+
+def deal_points(options: Options, tricks: Sequence[Tricks], bidder: int | None,
+                partner: int | None, contract: int | None,
+                hand_size: int) -> tuple[list[Tricks], bool | None]:
+    """Every seat's points and whether the contract was made (``None``: no contract).
+
+    ``bidder`` is ``None`` in a minus round; ``contract`` is ``None`` for Amerikaner;
+    ``partner`` is ``None`` when the bidder plays alone.  The bots call this once a
+    rollout, so it stays a few lines of arithmetic."""
+    if bidder is None:
+        return [-t for t in tricks], None
+    points = list(tricks)  # every other player: +1 per trick won personally
+    if contract is None:
+        made = tricks[bidder] >= hand_size
+        points[bidder] = options.amerikaner_points if made else -options.amerikaner_points
+        return points, made
+    # The side's tricks in seat order, as the bots always added them (the same floats).
+    if partner is None:
+        side = tricks[bidder]
+    elif partner < bidder:
+        side = tricks[partner] + tricks[bidder]
+    else:
+        side = tricks[bidder] + tricks[partner]
+    made = side + kitty_tricks(options) >= contract
+    sign = 1 if made else -1
+    points[bidder] = sign * bidder_stake(options, contract)
+    if partner is not None:
+        points[partner] = sign * contract
+    return points, made
 
 
 def score_deal(deal: DealState) -> tuple[tuple[int, ...], bool | None]:
     """The deal's points per seat and whether the contract was made (``None``: no contract)."""
-    won = deal.tricks_won
     if deal.minus_round:
-        return tuple(-t for t in won), None
-    bidder = deal.bidder
-    assert bidder is not None
-    o = deal.rules.options
-    points = list(won)  # every other player: +1 per trick won personally
-    if deal.amerikaner:
-        made = won[bidder] == deal.hand_size
-        points[bidder] = o.amerikaner_points if made else -o.amerikaner_points
+        points, made = deal_points(deal.rules.options, deal.tricks_won, None, None, None,
+                                   deal.hand_size)
         return tuple(points), made
-    contract = deal.contract_bid
-    assert isinstance(contract, int)
-    partner = deal.partner
-    side = won[bidder] + (1 if o.kitty_trick and o.kitty else 0)
-    if partner is not None:
-        side += won[partner]
-    made = side >= contract
-    sign = 1 if made else -1
-    points[bidder] = sign * contract * (2 if o.bidder_double else 1)
-    if partner is not None:
-        points[partner] = sign * contract
+    assert deal.bidder is not None
+    contract = None if deal.amerikaner else deal.contract_bid
+    assert contract is None or isinstance(contract, int)
+    points, made = deal_points(deal.rules.options, deal.tricks_won, deal.bidder,
+                               deal.partner, contract, deal.hand_size)
     return tuple(points), made
 
 

@@ -7,16 +7,16 @@ import random
 from typing import Any
 
 from app.bots import BOTS, Bot
-from app.bots.search import SearchBot, Settings
+from app.bots.search import SearchBot, SearchSettings
 from app.rules import PASS, Action, Bid, Discard, Lead, Match, Play, RuleSet, SeatView
 from app.rules.cards import mask_of_ids, parse_card
 
 # The search levels with a few samples and no time limit to speak of: the same code paths
 # as in play (sampling, rollouts, the exact endgame, every phase), fast and reproducible.
-QUICK_NORMAL = SearchBot("normal", Settings(budget=30.0, samples=2, exact=3, exact_now=4,
-                                            search_auction=False))
-QUICK_STRONG = SearchBot("strong", Settings(budget=30.0, samples=2, exact=3, exact_now=4,
-                                            search_auction=True, bid_bonus=0.3))
+QUICK_NORMAL = SearchBot("normal", SearchSettings(budget=30.0, samples=2, exact=3, exact_now=4,
+                                                  search_auction=False))
+QUICK_STRONG = SearchBot("strong", SearchSettings(budget=30.0, samples=2, exact=3, exact_now=4,
+                                                  search_auction=True, bid_bonus=0.3))
 QUICK: dict[str, Bot] = {**BOTS, "normal": QUICK_NORMAL, "strong": QUICK_STRONG}
 
 # Options a room may change, with the values the legality sweep draws from.

@@ -10,7 +10,7 @@ import random
 from bot_helpers import exact_match, hands_of
 
 from app.bots.outbid import End, auction_ends, bid_value
-from app.bots.search import SearchBot, Settings
+from app.bots.search import SearchBot, SearchSettings
 from app.rules import Bid, RuleSet, SeatView
 
 STANDARD = RuleSet("standard", match="single_deal")
@@ -48,8 +48,8 @@ def test_a_bids_value_mixes_kept_contracts_and_deals_played() -> None:
 def test_the_search_prices_bids_with_the_answers() -> None:
     """With ``outbid`` every bid is priced on the samples (no wall-clock deadline, so
     every sample is taken however busy the machine) and the choice is legal."""
-    bot = SearchBot("strong", Settings(budget=30.0, samples=6, exact=3, exact_now=4,
-                                       search_auction=True, relative=True, outbid=True))
+    bot = SearchBot("strong", SearchSettings(budget=30.0, samples=6, exact=3, exact_now=4,
+                                             search_auction=True, relative=True, outbid=True))
     match = exact_match(STANDARD, HANDS, KITTY, dealer=3)
     match.apply(0, Bid(STANDARD.shape.min_bid))
     view = SeatView(match, 1)

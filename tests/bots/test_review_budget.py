@@ -23,7 +23,7 @@ from app.bots import BOTS
 from app.bots import review as review_module
 from app.bots import search as search_module
 from app.bots.review import WALL_CAP, Budget, review_deal
-from app.bots.search import Clocks, Settings
+from app.bots.search import Clocks, SearchSettings
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
 from app.rules import Phase, RuleSet
 from app.rules.record import deal_to_record
@@ -32,8 +32,8 @@ from app.simulate import play_deal
 STEP = 0.01  # CPU seconds a reading
 SECONDS = 2.0  # the review's time: 0.45 CPU s for the first try, 0.15 for the second
 # the decisions are not what is tested here: judged at once, on the heuristic's choice
-QUICK = Settings(budget=0.0, samples=1, exact=0, exact_now=0, search_auction=False,
-                 search_bid=False)
+QUICK = SearchSettings(budget=0.0, samples=1, exact=0, exact_now=0, search_auction=False,
+                       search_bid=False)
 
 
 @pytest.fixture
@@ -98,8 +98,8 @@ def test_the_budget_stops_on_cpu_time_and_is_capped_by_wall_time(clocks: Clocks)
 
 # The decisions (issue 25, a busy machine in the e2e replay test): a cheap search whose
 # sample cap is never reached, so only the budget decides how many samples each takes.
-LIGHT = Settings(budget=10.0, samples=10_000, exact=1, exact_now=1, search_auction=False,
-                 search_bid=False)
+LIGHT = SearchSettings(budget=10.0, samples=10_000, exact=1, exact_now=1, search_auction=False,
+                       search_bid=False)
 
 
 def decision_samples(clocks: Clocks, wall_step: float, seconds: float = 2.0) -> list[int]:

@@ -11,12 +11,13 @@ import time
 
 import pytest
 from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, QUICK_STRONG, exact_match, hands_of
+from hint_texts import hint_text, hint_texts
 
 from app.bots import BOTS, HARD_CAP
-from app.bots.hints import explain, hint_text, hint_texts
+from app.bots.hints import explain
 from app.bots.review import ReviewError, review_deal
 from app.bots.sampling import Knowledge
-from app.bots.search import SearchBot, Settings
+from app.bots.search import SearchBot, SearchSettings
 from app.rules import (
     AMERIKANER,
     Bid,
@@ -125,8 +126,8 @@ def test_the_cap_holds_on_the_slowest_positions() -> None:
     """The deadline holds on the most expensive decisions (the search stops within 0.1 s
     of CPU time after it); the default cap is one second."""
     assert HARD_CAP == 1.0
-    bot = SearchBot("strong", Settings(budget=60.0, samples=10_000, exact=4, exact_now=5,
-                                       search_auction=True))
+    bot = SearchBot("strong", SearchSettings(budget=60.0, samples=10_000, exact=4, exact_now=5,
+                                             search_auction=True))
     cases = slowest_positions()
     assert len(cases) >= 4
     for match, seat in cases:
@@ -232,8 +233,9 @@ def test_a_hint_to_bid_amerikaner_and_hint_keys_fit_the_action() -> None:
 
 
 # Up to 40 samples, no time limit to speak of: the Amerikaner search's verdict is steady.
-AMERIKANER_SEARCH = SearchBot("strong", Settings(budget=30.0, samples=40, exact=3, exact_now=4,
-                                                 search_auction=True, relative=True))
+AMERIKANER_SEARCH = SearchBot("strong", SearchSettings(budget=30.0, samples=40, exact=3,
+                                                       exact_now=4, search_auction=True,
+                                                       relative=True))
 
 
 @pytest.mark.parametrize(("hand", "bids_amerikaner"), [

@@ -37,6 +37,28 @@ def postgres() -> Iterator[PostgresServer]:
     server.stop()
 
 
+def grouped_by_folder(args: list[str]) -> list[str]:
+    """``args`` with the paths of one folder next to each other, folders in the order they
+    first appear and each folder's paths in the order given.
+
+    pytest 9.1 binds a folder's conftest fixtures to the first collector of that folder:
+    when the command line interleaves folders (``tests/rooms/a.py tests/b.py
+    tests/rooms/c.py``) it collects ``tests/rooms`` twice and the second collector has no
+    fixtures ("fixture 'make_server' not found"; pytest-dev/pytest#14964, #15071).
+    Keeping each folder's arguments together collects it once."""
+    groups: dict[Path, list[str]] = {}
+    for arg in args:
+        path = Path(arg.split("::", 1)[0])
+        folder = path if path.is_dir() else path.parent
+        groups.setdefault(folder.resolve(), []).append(arg)
+    return [arg for group in groups.values() for arg in group]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Run a command line's test files grouped by folder (``grouped_by_folder``)."""
+    config.args[:] = grouped_by_folder(list(config.args))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the browser tests last in a run on one process: the rest gives its verdict
     sooner (each browser file closes its Chromium when it ends, tests/e2e/conftest.py)."""

@@ -53,19 +53,8 @@ node --test --test-reporter=dot tests/js/
 
 echo "== ruff"
 "$py" -m ruff check app tests benchmarks scripts
-echo "== mypy --strict"
+echo "== mypy --strict (app, tests, benchmarks, scripts: one run, pyproject.toml)"
 "$py" -m mypy
-# Each test folder imports its helpers as top-level modules (pytest puts the folder on
-# sys.path), so each is checked with its own search path.
-strict() { MYPYPATH="$1" "$py" -m mypy --strict --explicit-package-bases "${@:2}"; }
-strict tests/rules:tests tests/rules
-strict tests/bots tests/bots
-strict tests/rooms:tests tests/rooms
-strict tests tests/e2e
-strict tests:tests/rooms tests/*.py
-strict tests/cluster:tests:tests/rooms:benchmarks tests/cluster
-strict benchmarks:tests:tests/rooms benchmarks
-strict scripts scripts/lock.py
 echo "== pytest"
 # Two workers, a test file each at a time (module fixtures, one Chromium a browser file):
 # most of the suite waits on servers, browsers and timers, not on the CPU, so two

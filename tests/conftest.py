@@ -16,12 +16,12 @@ settings.register_profile("any-machine", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("any-machine")
 
-EXAMPLES = Path(__file__).resolve().parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "spec" / "examples"
 
 
 @pytest.fixture(scope="session")
 def examples_dir() -> Path:
-    """The spec's example records (GAME-RECORD.md "Examples"), copied into the repo."""
+    """The spec's example records (docs/spec/GAME-RECORD.md "Examples"), copied into the repo."""
     assert (EXAMPLES / "seed000-made-8.json").is_file(), f"missing examples in {EXAMPLES}"
     return EXAMPLES
 

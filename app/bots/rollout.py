@@ -2,7 +2,7 @@
 
 ``finish(deal, seat, exact, rng)`` plays the deal on with the heuristic bot in every seat
 until ``exact`` tricks are left, solves those exactly (solver.py) and returns what the
-deal is worth to ``seat`` under the game's scoring (RULES.md section 9): the bidder's side
+deal is worth to ``seat`` under the game's scoring (docs/spec/RULES.md section 9): the bidder's side
 scores the contract all or nothing (doubled for the bidder under ``bidder_double``), a
 defender its own tricks, a minus round minus the tricks taken.  In the solved part the
 seat's side maximises its tricks and the other side minimises them; a defender's share

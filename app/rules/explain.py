@@ -36,7 +36,7 @@ def bid_error(deal: DealState, action: Action) -> ActionError:
 def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
     if isinstance(action, Discard):
         return WrongPhase("the discard is done: lead the first card and call your partner")
-    if isinstance(action, Play):  # a plain play is a lead alone (GAME-RECORD.md)
+    if isinstance(action, Play):  # a plain play is a lead alone (docs/spec/GAME-RECORD.md)
         action = lead(action.card, None, False)
     if not isinstance(action, Lead):
         return WrongPhase("lead the first card and call your partner's card")

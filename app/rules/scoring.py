@@ -1,4 +1,4 @@
-"""Scoring a finished deal (RULES.md section 9) and deciding the match (section 10)."""
+"""Scoring a finished deal (docs/spec/RULES.md section 9) and deciding the match (section 10)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Game records: exporting matches (``match_to_record``) and replaying records
-(``replay_record``) against GAME-RECORD.md.
+(``replay_record``) against docs/spec/GAME-RECORD.md.
 
 Valid records come from the spec's worked example and from random matches played by the
 random bot; broken ones are those records with one thing changed, each rule of the spec
@@ -23,7 +23,7 @@ from app.rules import AMERIKANER, Match, RuleSet, SeatView, parse_action
 from app.rules.cards import CARD_IDS
 from app.rules.record import FORMAT, match_to_record, replay_record
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "spec" / "examples"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
 # Rule sets for random matches: every preset, 3 and 5 seats, and each option that changes
@@ -365,7 +365,7 @@ def test_a_wrong_deal_breaks_at_the_deal(what: str, data: object, words: str) ->
 
 
 def test_a_removed_two_may_not_be_dealt() -> None:
-    # 5 players with a kitty: 2C 2D 2H are out of the deck (RULES.md 3.1).
+    # 5 players with a kitty: 2C 2D 2H are out of the deck (docs/spec/RULES.md 3.1).
     m = play_match({"preset": "standard", "players": 5, "match": "deals:1"}, 4)
     data = record_of(m)
     hand = data["deals"][0]["hands"][0]

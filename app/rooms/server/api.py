@@ -229,7 +229,7 @@ async def get_room(code: str, request: Request) -> PublicRoom:
             openapi_extra=SEAT_TOKEN_HEADER)
 async def get_record(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
-    """The game record (GAME-RECORD.md) of the room's last finished match, or of its
+    """The game record (docs/spec/GAME-RECORD.md) of the room's last finished match, or of its
     finished match number ``match``; for the room's players."""
     room = await _registry(request).require(code)
     seat_token_check(room, request, "the record")

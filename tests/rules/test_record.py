@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -611,7 +612,7 @@ action_values = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(record=st.sampled_from(RECORDS), where=st.floats(0, 1, exclude_max=True),
        action=action_values)
 def test_changing_one_action_gives_ok_or_a_clean_error(record: dict[str, Any], where: float,
@@ -632,7 +633,7 @@ def test_changing_one_action_gives_ok_or_a_clean_error(record: dict[str, Any], w
         assert error["action"] is not None and error["action"] >= j
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(record=st.sampled_from(RECORDS), data=st.data())
 def test_swapping_two_dealt_cards_gives_ok_or_a_clean_error(record: dict[str, Any],
                                                              data: st.DataObject) -> None:
@@ -656,7 +657,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(value=json_values)
 def test_any_json_value_gives_a_result_line(value: object) -> None:
     result = replay_record(value)
@@ -664,7 +665,7 @@ def test_any_json_value_gives_a_result_line(value: object) -> None:
     assert result["error"]["deal"] is None and result["error"]["action"] is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(key=st.sampled_from(["format", "rules", "players", "deals"]), value=json_values)
 def test_any_header_value_gives_a_result_line(key: str, value: object) -> None:
     data = made8()
@@ -675,7 +676,7 @@ def test_any_header_value_gives_a_result_line(key: str, value: object) -> None:
         assert result["error"]["deal"] in (None, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(key=st.sampled_from(["dealer", "hands", "kitty", "actions"]), value=json_values)
 def test_any_deal_value_gives_a_result_line(key: str, value: object) -> None:
     data = deal0(key, value)

@@ -59,4 +59,8 @@ echo "== pytest"
 # Two workers, a test file each at a time (module fixtures, one Chromium a browser file):
 # most of the suite waits on servers, browsers and timers, not on the CPU, so two
 # workers halve the time even on two cores. AMERIKANER_TEST_WORKERS=0 runs in one process.
-"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile "$@"
+# Files go to the workers in tests/conftest.py's order, the longest first
+# (--no-loadscope-reorder: xdist would order them by their number of tests, and a long
+# file of one test came last, alone).
+"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile \
+  --no-loadscope-reorder "$@"

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,3 +24,12 @@ def test_interleaved_folders_keep_their_conftest_fixtures() -> None:
                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "not found" not in run.stdout
+
+
+def test_the_longest_files_named_for_the_workers_exist(pytestconfig: pytest.Config) -> None:
+    # tests/conftest.py orders the workers' files by LONGEST_FIRST: a renamed file would
+    # silently lose its place at the front.
+    conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "tests" / "conftest.py"))
+    assert conftest is not None
+    missing = [name for name in conftest.LONGEST_FIRST if not (ROOT / name).is_file()]
+    assert missing == []

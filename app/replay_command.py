@@ -1,7 +1,7 @@
 """``amerikaner replay FILE [FILE ...]``: check game records against the rules.
 
 Reads each file, replays it with ``app.rules.record.replay_record`` and prints one JSON
-line per file, in the order given (GAME-RECORD.md).  Anything wrong with a file (it cannot
+line per file, in the order given (docs/spec/GAME-RECORD.md).  Anything wrong with a file (it cannot
 be read, is not UTF-8 or not JSON, is nested absurdly deep) becomes the same error line
 with ``deal`` and ``action`` null: the command never prints a traceback.  The exit status
 is 0 when every record is ok, 1 otherwise.

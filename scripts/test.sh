@@ -53,21 +53,14 @@ node --test --test-reporter=dot tests/js/
 
 echo "== ruff"
 "$py" -m ruff check app tests benchmarks scripts
-echo "== mypy --strict"
+echo "== mypy --strict (app, tests, benchmarks, scripts: one run, pyproject.toml)"
 "$py" -m mypy
-# Each test folder imports its helpers as top-level modules (pytest puts the folder on
-# sys.path), so each is checked with its own search path.
-strict() { MYPYPATH="$1" "$py" -m mypy --strict --explicit-package-bases "${@:2}"; }
-strict tests/rules:tests tests/rules
-strict tests/bots tests/bots
-strict tests/rooms:tests tests/rooms
-strict tests tests/e2e
-strict tests:tests/rooms tests/*.py
-strict tests/cluster:tests:tests/rooms:benchmarks tests/cluster
-strict benchmarks:tests:tests/rooms benchmarks
-strict scripts scripts/lock.py
 echo "== pytest"
 # Two workers, a test file each at a time (module fixtures, one Chromium a browser file):
 # most of the suite waits on servers, browsers and timers, not on the CPU, so two
 # workers halve the time even on two cores. AMERIKANER_TEST_WORKERS=0 runs in one process.
-"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile "$@"
+# Files go to the workers in tests/conftest.py's order, the longest first
+# (--no-loadscope-reorder: xdist would order them by their number of tests, and a long
+# file of one test came last, alone).
+"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile \
+  --no-loadscope-reorder "$@"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,12 +17,12 @@ settings.register_profile("any-machine", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("any-machine")
 
-EXAMPLES = Path(__file__).resolve().parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "spec" / "examples"
 
 
 @pytest.fixture(scope="session")
 def examples_dir() -> Path:
-    """The spec's example records (GAME-RECORD.md "Examples"), copied into the repo."""
+    """The spec's example records (docs/spec/GAME-RECORD.md "Examples"), copied into the repo."""
     assert (EXAMPLES / "seed000-made-8.json").is_file(), f"missing examples in {EXAMPLES}"
     return EXAMPLES
 
@@ -37,7 +38,75 @@ def postgres() -> Iterator[PostgresServer]:
     server.stop()
 
 
+def grouped_by_folder(args: list[str]) -> list[str]:
+    """``args`` with the paths of one folder next to each other, folders in the order they
+    first appear and each folder's paths in the order given.
+
+    pytest 9.1 binds a folder's conftest fixtures to the first collector of that folder:
+    when the command line interleaves folders (``tests/rooms/a.py tests/b.py
+    tests/rooms/c.py``) it collects ``tests/rooms`` twice and the second collector has no
+    fixtures ("fixture 'make_server' not found"; pytest-dev/pytest#14964, #15071).
+    Keeping each folder's arguments together collects it once."""
+    groups: dict[Path, list[str]] = {}
+    for arg in args:
+        path = Path(arg.split("::", 1)[0])
+        folder = path if path.is_dir() else path.parent
+        groups.setdefault(folder.resolve(), []).append(arg)
+    return [arg for group in groups.values() for arg in group]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Run a command line's test files grouped by folder (``grouped_by_folder``)."""
+    config.args[:] = grouped_by_folder(list(config.args))
+
+
+# The files that take longest, longest first: seconds of their tests in all, measured on
+# 2026-12-05 at load 6 to 17 (`pytest -n 2 --dist loadfile --durations=0`, summed by
+# file). scripts/test.sh's workers take files in the collection's order
+# (--no-loadscope-reorder): these start first, so that none of them is the last one left
+# running while the other worker idles, and the many short files fill in around them.
+LONGEST_FIRST = (
+    "tests/e2e/test_three_languages.py",  # 150 s
+    "tests/e2e/test_accessibility.py",  # 124 s
+    "tests/cluster/test_cluster.py",  # 109 s
+    "tests/e2e/test_turns_and_clocks.py",  # 104 s
+    "tests/rooms/test_hint_review.py",  # 99 s
+    "tests/e2e/test_reconnect.py",  # 86 s
+    "tests/rooms/test_damaged_log.py",  # 85 s
+    "tests/e2e/test_review.py",  # 82 s
+    "tests/test_abuse.py",  # 75 s
+    "tests/cluster/test_rolling_restart.py",  # 70 s
+    "tests/e2e/test_deal_and_match.py",  # 69 s
+    "tests/cluster/test_placement.py",  # 65 s
+    "tests/test_prometheus.py",  # 64 s
+    "tests/e2e/test_replay.py",  # 61 s
+    "tests/rooms/test_http_leaks.py",  # 58 s
+    "tests/cluster/test_cluster_benchmark.py",  # 57 s
+    "tests/bots/test_bots_legal.py",  # 51 s
+    "tests/cluster/test_capacity_model.py",  # 50 s
+    "tests/test_simulate.py",  # 47 s
+    "tests/e2e/test_table.py",  # 41 s
+    "tests/rules/test_properties.py",  # 40 s
+    "tests/test_load_benchmark.py",  # 38 s
+    "tests/test_fuzz_protocol.py",  # 37 s
+    "tests/rooms/test_bad_input.py",  # 36 s
+    "tests/test_soak_benchmark.py",  # 32 s
+)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_order(item: pytest.Item) -> tuple[int, bool]:
+    """Where ``item``'s file runs. In a pytest-xdist worker the longest files first
+    (``LONGEST_FIRST``), then the others as collected. In one process the browser tests
+    last, so that the rest gives its verdict sooner (each browser file closes its Chromium
+    when it ends, tests/e2e/conftest.py, so browser and other files may mix)."""
+    browser = "e2e" in item.path.parts
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return 0, browser
+    name = item.path.relative_to(ROOT).as_posix() if item.path.is_relative_to(ROOT) else ""
+    return (LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)), False
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the browser tests last in a run on one process: the rest gives its verdict
-    sooner (each browser file closes its Chromium when it ends, tests/e2e/conftest.py)."""
-    items.sort(key=lambda item: "e2e" in item.path.parts)
+    """Put the files in the order they run best in (``run_order``; the sort is stable)."""
+    items.sort(key=run_order)

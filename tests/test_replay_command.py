@@ -1,7 +1,7 @@
 """``amerikaner replay``: the real command on real files.
 
 The spec's examples are replayed by the installed ``amerikaner`` command in a subprocess,
-run inside a copy of the examples folder as GAME-RECORD.md says; bad files of every kind
+run inside a copy of the examples folder as docs/spec/GAME-RECORD.md says; bad files of every kind
 must give one error line each, exit status 1 and never a traceback.
 """
 
@@ -17,7 +17,7 @@ from shared_helpers import amerikaner
 
 from app.replay_command import replay_file, run_replay
 
-EXAMPLES = Path(__file__).resolve().parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "spec" / "examples"
 GOOD = ["seed000-made-8.json", "seed000-down-6.json"]
 
 

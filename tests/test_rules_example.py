@@ -1,6 +1,6 @@
 """The rules page's worked example (app/rooms/server/rules_example.py) is a legal deal under
 the standard preset, and what the page says of it holds: the record replays with the
-engine's record reader, and the score follows RULES.md section 9 worked out here by hand,
+engine's record reader, and the score follows docs/spec/RULES.md section 9 worked out here by hand,
 not by the engine's scoring."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from app.rules.ruleset import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.md"
-# The source documents sit next to the repository (../shared/seeds), as RULES.md says;
+# The source documents sit next to the repository (../shared/seeds), as docs/spec/RULES.md says;
 # in a checkout without them the check against the sources is skipped.
 SEEDS = ROOT.parent / "shared" / "seeds"
 LANGUAGES = ("en", "nb", "fr")

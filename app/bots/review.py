@@ -1,7 +1,7 @@
 """Deal review: one seat's decisions in a finished deal, judged by the strong bot.
 
 ``review_deal(rules, deal, seat, rng, deadline)`` takes one deal in the game record's
-shape (GAME-RECORD.md: ``dealer``, ``hands``, ``kitty``, ``actions``), replays it through
+shape (docs/spec/GAME-RECORD.md: ``dealer``, ``hands``, ``kitty``, ``actions``), replays it through
 the engine and, at each decision of ``seat`` that had a choice, asks the strong search
 what the actions were worth *from what the seat knew then* (samples of the hidden cards,
 never the real ones): the choice made, the strong bot's choice, and the expected points

@@ -2,7 +2,7 @@
 
 ``finish(deal, seat, exact, rng)`` plays the deal on with the heuristic bot in every seat
 until ``exact`` tricks are left, solves those exactly (solver.py) and returns what the
-deal is worth to ``seat`` under the game's scoring (RULES.md section 9), the engine's own
+deal is worth to ``seat`` under the game's scoring (docs/spec/RULES.md section 9), the engine's own
 ``app.rules.scoring.deal_points`` on the tricks taken and expected.  In the solved part the
 seat's side maximises its tricks and the other side minimises them; a defender's share
 of its side's tricks still to come counts as an even split between the defenders.

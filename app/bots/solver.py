@@ -11,7 +11,7 @@ The speed comes from: cards that are equivalent in one hand (touching once the c
 between them have gone) tried once, a transposition table at trick boundaries that keeps
 bounds, a cheap move order (winners first when following, high cards first when leading),
 the trivial bounds of the tricks left and the last trick's winner read off directly.
-The rules are RULES.md section 8: follow the led suit when you can, a led joker lets
+The rules are docs/spec/RULES.md section 8: follow the led suit when you can, a led joker lets
 anything follow and wins, a led two wins under ``led_two_wins``, the called card's
 holder must play it in trick one (``forced``).
 """

@@ -6,7 +6,7 @@ in C.  Every ``Play`` of a card, numeric ``Bid`` and first ``Lead`` is also inte
 ``legal_actions`` allocates nothing per card and ``action in legal`` is mostly an identity
 test.  Numeric bids are range-checked first (0 to ``BID_LIMIT``, more tricks than any deal
 has), so what a client sends never grows the cache.  ``parse_action`` reads the record /
-wire shape strictly (GAME-RECORD.md: integers are integers, cards are exact ids, no
+wire shape strictly (docs/spec/GAME-RECORD.md: integers are integers, cards are exact ids, no
 unknown keys).
 """
 

@@ -1,4 +1,5 @@
-"""The first lead and the call (RULES.md section 6), and the discard rule that protects it.
+"""The first lead and the call (docs/spec/RULES.md section 6), and the discard rule that
+protects it.
 
 A card is *live* when it is in another player's hand.  The bidder may lead any suited card;
 its suit becomes trump and one live card of that suit is called.  When the suit has no live

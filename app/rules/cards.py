@@ -26,7 +26,7 @@ FULL_SUIT = (1 << 13) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(FULL_SUIT << (13 * s) for s in range(4))
 TWOS: tuple[int, ...] = tuple(13 * s for s in range(4))
 TWOS_MASK = sum(1 << c for c in TWOS)  # the four twos, as a set
-# RULES.md 3.1: twos leave the deck in this order.
+# docs/spec/RULES.md 3.1: twos leave the deck in this order.
 TWO_REMOVAL_ORDER: tuple[int, ...] = (13 * CLUBS, 13 * DIAMONDS, 13 * HEARTS, 13 * SPADES)
 
 RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
@@ -46,7 +46,7 @@ CARD_INDEX: dict[str, int] = {cid: i for i, cid in enumerate(CARD_IDS)}
 
 
 class CardError(ValueError):
-    """A string that is not one of the card ids of RULES.md."""
+    """A string that is not one of the card ids of docs/spec/RULES.md."""
 
 
 def parse_card(card_id: object) -> int:

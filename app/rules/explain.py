@@ -38,7 +38,7 @@ def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
     if isinstance(action, Discard):
         return WrongPhase("the discard is done: lead the first card and call your partner",
                           Refusal.DISCARD_DONE)
-    if isinstance(action, Play):  # a plain play is a lead alone (GAME-RECORD.md)
+    if isinstance(action, Play):  # a plain play is a lead alone (docs/spec/GAME-RECORD.md)
         action = lead(action.card, None, False)
     if not isinstance(action, Lead):
         return WrongPhase("lead the first card and call your partner's card", Refusal.LEAD_FIRST)

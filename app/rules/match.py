@@ -1,7 +1,7 @@
 """A match: deals one after another, running totals, the dealer's rotation and the end.
 
 ``Match`` owns the only source of randomness in the engine, the shuffle, and takes it as
-an argument: ``secrets.SystemRandom()`` by default (RULES.md 3.4), a seeded
+an argument: ``secrets.SystemRandom()`` by default (docs/spec/RULES.md 3.4), a seeded
 ``random.Random`` for tests and simulations.  Everything after the shuffle is deterministic.
 """
 

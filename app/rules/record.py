@@ -1,4 +1,4 @@
-"""Game records (``amerikaner-record/1``, GAME-RECORD.md): the public face.
+"""Game records (``amerikaner-record/1``, docs/spec/GAME-RECORD.md): the public face.
 
 A record holds the rules, the seats' names, every deal as dealt and every action in
 order, so that a match can be replayed exactly.  This module writes a match as a record;

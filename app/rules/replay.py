@@ -1,4 +1,4 @@
-"""Replaying a game record against the rules (GAME-RECORD.md, "Replay").
+"""Replaying a game record against the rules (docs/spec/GAME-RECORD.md, "Replay").
 
 ``replay_record(data)`` checks a parsed record from its ``format`` to its last action and
 returns the result line of ``amerikaner replay`` (without ``file``): each deal's outcome,
@@ -55,14 +55,15 @@ class RecordError(ValueError):
 
 def error_line(message: str, deal: int | None = None,
                action: int | None = None) -> dict[str, Any]:
-    """The replay result for a record that breaks a rule (GAME-RECORD.md, without ``file``)."""
+    """The replay result for a record that breaks a rule (docs/spec/GAME-RECORD.md, without
+    ``file``)."""
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE - 1] + "…"
     return {"ok": False, "error": {"deal": deal, "action": action, "message": message}}
 
 
 def replay_record(data: object) -> dict[str, Any]:
-    """Replay a parsed record; the result line of GAME-RECORD.md without ``file``."""
+    """Replay a parsed record; the result line of docs/spec/GAME-RECORD.md without ``file``."""
     try:
         return _replay(data)
     except RecordError as exc:
@@ -152,7 +153,7 @@ def _read_rules(raw: object, count: int) -> RuleSet:
         _fail('"rules" must be an object such as {"preset": "guide", "target": 30}')
     given = dict(raw)
     if "players" not in given:
-        # GAME-RECORD.md: without a `players` option there are as many seats as names.
+        # docs/spec/GAME-RECORD.md: without a `players` option there are as many seats as names.
         if count not in (3, 4, 5):
             _fail(f"the record names {count} players; Amerikaner is played by 3, 4 or 5")
         given["players"] = count
@@ -196,7 +197,7 @@ def _read_deal(raw: object, i: int, rules: RuleSet,
 
 
 def _rotation_reason(match: Match) -> str:
-    """Why the dealer is who it is after the previous deal (RULES.md 3.3)."""
+    """Why the dealer is who it is after the previous deal (docs/spec/RULES.md 3.3)."""
     last = match.deals[-1]
     if last.outcome != Outcome.VOID:
         return "the deal passes left after every scored deal"
@@ -336,7 +337,7 @@ def _how_it_ended(deal: DealState) -> str:
 
 
 def _deal_result(deal: DealState) -> dict[str, Any]:
-    """One deal of the result line (GAME-RECORD.md)."""
+    """One deal of the result line (docs/spec/GAME-RECORD.md)."""
     over = deal.phase == OVER
     outcome = deal.outcome if over and deal.outcome else "incomplete"
     return {

@@ -1,7 +1,7 @@
 """A finished deal, step by step, for the browser's replay (docs/records.md, "Replay in
 the browser").
 
-``replay_steps(rules, deal)`` plays one deal of a game record (GAME-RECORD.md: the dealt
+``replay_steps(rules, deal)`` plays one deal of a game record (docs/spec/GAME-RECORD.md: the dealt
 hands, the kitty and every action) through the engine and reports the table after each
 action: every hand, the auction so far, the contract, the trick on the table and who
 won it, the tricks each seat has won, and at the end the points.  The browser shows
@@ -53,7 +53,7 @@ class ReplayStep(TypedDict):
 
 @with_config(FORBID)
 class ReplayDealLine(TypedDict):
-    """One deal of ``amerikaner replay``'s result line (GAME-RECORD.md, "Replay")."""
+    """One deal of ``amerikaner replay``'s result line (docs/spec/GAME-RECORD.md, "Replay")."""
 
     dealer: int
     outcome: Outcome | Literal["incomplete"]  # incomplete: the record stops in this deal

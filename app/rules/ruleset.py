@@ -1,4 +1,4 @@
-"""Rule sets: every option of RULES.md section 1, the presets of section 2, and the deck
+"""Rule sets: every option of docs/spec/RULES.md section 1, the presets of section 2, and the deck
 shape that follows from them.
 
 A rule set is written as ``{"preset": NAME, **overrides}`` (the game record's ``rules``).
@@ -36,7 +36,7 @@ class RulesetError(ValueError):
 
 
 class Options(BaseModel):
-    """The option values of RULES.md section 1 (``None`` bids: derived from the deck)."""
+    """The option values of docs/spec/RULES.md section 1 (``None`` bids: derived from the deck)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 

@@ -1,4 +1,4 @@
-"""Scoring a finished deal (RULES.md section 9) and deciding the match (section 10).
+"""Scoring a finished deal (docs/spec/RULES.md section 9) and deciding the match (section 10).
 
 ``deal_points`` is the whole of the deal's scoring as a pure function of the contract,
 the tricks per seat and the options: the engine scores a finished deal with it, and the

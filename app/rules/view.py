@@ -1,8 +1,8 @@
 """What one seat (or a spectator) may know: the observer of the engine.
 
 ``SeatView(match, seat)`` answers questions about the match with only the facts that seat
-may know (RULES.md and PROTOCOL.md): its own hand; the public auction, plays and trick
-counts; the called card; the partner only once the called card is played (the holder
+may know (docs/spec/RULES.md and docs/spec/PROTOCOL.md): its own hand; the public auction,
+plays and trick counts; the called card; the partner only once the called card is played (the holder
 knows from its own hand); the kitty only when shown or when it is this bidder's; the
 discards only for the bidder.  Bots read a ``SeatView``; ``to_wire()`` is the protocol's
 ``view`` object.  Nothing else in the engine builds a view, so nothing can leak around it.

@@ -5,7 +5,7 @@ change into what one recipient may hear.  Both are ``TypedDict``s, so mypy check
 key where they are built, and the rooms layer validates frames against them with extra
 keys forbidden (pydantic reads the ``with_config`` below).  Events hold only public facts,
 except that the bidder alone hears which cards the kitty held and which it discarded,
-by the same rule as the views (RULES.md section 5).
+by the same rule as the views (docs/spec/RULES.md section 5).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ BidWire = int | str
 
 @with_config(FORBID)
 class ActionJson(TypedDict, total=False):
-    """An action in the game record's shape (GAME-RECORD.md)."""
+    """An action in the game record's shape (docs/spec/GAME-RECORD.md)."""
 
     bid: BidValue
     discard: list[str]
@@ -77,7 +77,7 @@ class ResultWire(TypedDict):
 
 @with_config(FORBID)
 class WireView(TypedDict):
-    """The protocol's ``view`` (PROTOCOL.md), without the room around the game."""
+    """The protocol's ``view`` (docs/spec/PROTOCOL.md), without the room around the game."""
 
     phase: Phase               # lobby, auction, discard, lead, play, deal_over, match_over
     you: int | None            # this connection's seat; null for a spectator or a pending takeover

@@ -106,6 +106,7 @@ def test_the_registry() -> None:
 NO_DEADLINE = float("inf")
 
 
+@pytest.mark.slow  # 40 s of searches in all
 @pytest.mark.parametrize("shape", list(SHAPES))
 @pytest.mark.parametrize(("name", "deals"), [("easy", 4), ("normal", 1), ("strong", 1)])
 def test_bots_see_no_hidden_cards(name: str, deals: int, shape: str) -> None:

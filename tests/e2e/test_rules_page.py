@@ -32,7 +32,7 @@ NAMES = {
            "example": "Une donne en exemple", "score": "Le décompte de la donne en exemple",
            "scoring": "Le décompte"},
 }
-# Sentences of the corrections of issue 23, one language each (RULES.md sections 4, 6-9).
+# Sentences of the corrections of issue 23, one language each (docs/spec/RULES.md sections 4, 6-9).
 CORRECTIONS = {
     "en": ["a bid is the number of tricks you promise to win with a partner",
            "the player left of the dealer leads, and every trick costs its winner a point",

@@ -1,6 +1,6 @@
 """People in lock step, plus a spectator, on a real server, and the oracle that knows
 the hidden facts: the server's own match (read between steps, while the room is still)
-says what each seat may know (RULES.md, PROTOCOL.md), and ``check_view`` and
+says what each seat may know (docs/spec/RULES.md, docs/spec/PROTOCOL.md), and ``check_view`` and
 ``check_events`` hold every view and event a connection receives to it.
 
 ``LockstepTable`` seats one person a seat and a spectator, and plays the match a step at

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from core_table import Table
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -126,7 +127,7 @@ def advance(t: Table, moves: int) -> None:
             return
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=st.lists(OPS, max_size=45), practice=st.booleans(), start=st.booleans(),
        host_grace=st.sampled_from([0.0, 2.0]))
 def test_any_inputs_leave_the_room_consistent(ops: list[tuple[Any, ...]], practice: bool,

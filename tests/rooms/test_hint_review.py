@@ -12,13 +12,15 @@ import random
 import time
 
 from core_table import Table, play_until
+from example_budget import examples
 
 from app.bots.review import BID_MARGIN, Decision, review_deal
 from app.rooms.core.effects import AskReview
 from app.rules import Phase, RuleSet
 from app.rules.record import deal_to_record
 
-DECISIONS = 200  # followed hints, over as many deals as it takes
+# followed hints, over as many deals as it takes (a tenth in the quick loop)
+DECISIONS = examples(200)
 
 
 def test_a_followed_hint_is_never_a_review_mistake() -> None:

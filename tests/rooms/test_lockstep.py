@@ -1,8 +1,8 @@
 """Four people in lock step, plus a spectator: every frame each of them receives is
 validated against the protocol's models with extra fields forbidden (the harness does it
 for every frame), and its view and every event in it are checked against what that seat
-may know (RULES.md, PROTOCOL.md), with the server's own match as the ground truth (read
-between steps, while the room is still): the oracle of lockstep_table.py."""
+may know (docs/spec/RULES.md, docs/spec/PROTOCOL.md), with the server's own match as the
+ground truth (read between steps, while the room is still): the oracle of lockstep_table.py."""
 
 from __future__ import annotations
 

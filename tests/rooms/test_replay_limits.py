@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_settings
 from long_record import long_record
+from room_fixtures import make_settings
 from rooms_harness import ServerThread
 
 from app.rooms.core.errors import RoomError

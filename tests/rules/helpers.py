@@ -1,5 +1,5 @@
 """Helpers for the rules tests: exact deals, actions written in the record's shape, random
-legal play, snapshots, and an independent restatement of RULES.md (the *oracle*).
+legal play, snapshots, and an independent restatement of docs/spec/RULES.md (the *oracle*).
 
 The oracle functions (``expected_*``) read only the public fields of a ``DealState`` (hands,
 tricks, actions, ...) and never call the engine's own rule functions, so that a test which
@@ -216,7 +216,7 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-# -- the oracle: RULES.md restated -------------------------------------------------------
+# -- the oracle: docs/spec/RULES.md restated -------------------------------------------------------
 
 
 def high_bid(deal: DealState) -> int:
@@ -342,7 +342,8 @@ def expected_points(deal: DealState) -> tuple[int, ...]:
 
 
 def check_view(m: Match, seat: int | None) -> None:
-    """The view of ``seat`` holds nothing that seat may not know (PROTOCOL.md, RULES.md)."""
+    """The view of ``seat`` holds nothing that seat may not know (docs/spec/PROTOCOL.md,
+    docs/spec/RULES.md)."""
     deal = m.deal
     assert deal is not None
     wire = SeatView(m, seat).to_wire()

@@ -1,4 +1,4 @@
-"""The auction (RULES.md section 4): who opens, turn order, passes, bids, the end, and the
+"""The auction (docs/spec/RULES.md section 4): who opens, turn order, passes, bids, the end, and the
 three all-pass behaviours including the minus round."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from app.rules.actions import BID_LIMIT, Bid, bid, parse_action
 from app.rules.errors import BadActionShape
 
 
+@pytest.mark.slow  # a million actions parsed
 def test_a_million_distinct_bids_leave_the_interning_cache_bounded() -> None:
     for value in range(-500_000, 500_000):
         with contextlib.suppress(BadActionShape):

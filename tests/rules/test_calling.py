@@ -1,4 +1,4 @@
-"""The first lead and the call of the hidden partner (RULES.md sections 6 and 7)."""
+"""The first lead and the call of the hidden partner (docs/spec/RULES.md sections 6 and 7)."""
 
 from __future__ import annotations
 

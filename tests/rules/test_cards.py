@@ -1,4 +1,4 @@
-"""Cards as indices and hands as bit masks (app/rules/cards.py, RULES.md notation)."""
+"""Cards as indices and hands as bit masks (app/rules/cards.py, docs/spec/RULES.md notation)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The kitty exchange (RULES.md section 5) and the discard convention of section 6.4."""
+"""The kitty exchange (docs/spec/RULES.md section 5) and the discard convention of section 6.4."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Matches (RULES.md sections 3.3 and 10): dealing, the dealer's rotation, redeals, totals and
-the three ways a match ends."""
+"""Matches (docs/spec/RULES.md sections 3.3 and 10): dealing, the dealer's rotation, redeals,
+totals and the three ways a match ends."""
 
 from __future__ import annotations
 

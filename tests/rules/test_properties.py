@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from example_budget import examples
 from helpers import (
     check_view,
     deal_snapshot,
@@ -43,7 +44,7 @@ OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "led_two_wins": st.booleans(),
     "bidder_double": st.booleans(),
 }
-SETTINGS = settings(max_examples=120, deadline=None,
+SETTINGS = settings(max_examples=examples(120), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 MAX_DEALS = 5  # deals started per example (redeals included), to bound the run time
 
@@ -248,7 +249,7 @@ def test_every_step_follows_the_rules(rs: RuleSet, seed: int) -> None:
             check_deal_end(m, deal)
 
 
-@settings(max_examples=200, deadline=None,
+@settings(max_examples=examples(200), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(rs=rule_sets(), seed=st.integers(0, 2**32 - 1))
 def test_scores_totals_dealers_and_the_end(rs: RuleSet, seed: int) -> None:

@@ -1,5 +1,5 @@
 """Game records: exporting matches (``match_to_record``) and replaying records
-(``replay_record``) against GAME-RECORD.md.
+(``replay_record``) against docs/spec/GAME-RECORD.md.
 
 Valid records come from the spec's worked example and from random matches played by the
 random bot; broken ones are those records with one thing changed, each rule of the spec
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,7 @@ from app.rules import AMERIKANER, Match, RuleSet, SeatView, parse_action
 from app.rules.cards import CARD_IDS
 from app.rules.record import FORMAT, match_to_record, replay_record
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "spec" / "examples"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
 # Rule sets for random matches: every preset, 3 and 5 seats, and each option that changes
@@ -365,7 +366,7 @@ def test_a_wrong_deal_breaks_at_the_deal(what: str, data: object, words: str) ->
 
 
 def test_a_removed_two_may_not_be_dealt() -> None:
-    # 5 players with a kitty: 2C 2D 2H are out of the deck (RULES.md 3.1).
+    # 5 players with a kitty: 2C 2D 2H are out of the deck (docs/spec/RULES.md 3.1).
     m = play_match({"preset": "standard", "players": 5, "match": "deals:1"}, 4)
     data = record_of(m)
     hand = data["deals"][0]["hands"][0]
@@ -611,7 +612,7 @@ action_values = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(record=st.sampled_from(RECORDS), where=st.floats(0, 1, exclude_max=True),
        action=action_values)
 def test_changing_one_action_gives_ok_or_a_clean_error(record: dict[str, Any], where: float,
@@ -632,7 +633,7 @@ def test_changing_one_action_gives_ok_or_a_clean_error(record: dict[str, Any], w
         assert error["action"] is not None and error["action"] >= j
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(record=st.sampled_from(RECORDS), data=st.data())
 def test_swapping_two_dealt_cards_gives_ok_or_a_clean_error(record: dict[str, Any],
                                                              data: st.DataObject) -> None:
@@ -656,7 +657,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(value=json_values)
 def test_any_json_value_gives_a_result_line(value: object) -> None:
     result = replay_record(value)
@@ -664,7 +665,7 @@ def test_any_json_value_gives_a_result_line(value: object) -> None:
     assert result["error"]["deal"] is None and result["error"]["action"] is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(key=st.sampled_from(["format", "rules", "players", "deals"]), value=json_values)
 def test_any_header_value_gives_a_result_line(key: str, value: object) -> None:
     data = made8()
@@ -675,7 +676,7 @@ def test_any_header_value_gives_a_result_line(key: str, value: object) -> None:
         assert result["error"]["deal"] in (None, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(key=st.sampled_from(["dealer", "hands", "kitty", "actions"]), value=json_values)
 def test_any_deal_value_gives_a_result_line(key: str, value: object) -> None:
     data = deal0(key, value)

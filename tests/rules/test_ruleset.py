@@ -1,4 +1,4 @@
-"""Rule sets: the options of RULES.md section 1, the presets of section 2, the deck shapes
+"""Rule sets: the options of docs/spec/RULES.md section 1, the presets of section 2, the deck shapes
 of section 3.1, and the rejection of rule sets that cannot work."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ BAD_RULES: list[Any] = [
     ("remove_twos", {"remove_twos": "all", "players": 3, "kitty": 4}),
     ("remove_twos", {"remove_twos": "all", "players": 4, "jokers": 1}),
 ]
-# Strict types (GAME-RECORD.md: "not "7", 7.0 or true"): these slip through today.
+# Strict types (docs/spec/GAME-RECORD.md: "not "7", 7.0 or true"): these slip through today.
 STRICT_TYPE_BUGS = [
     ("jokers", {"jokers": True}),
     ("jokers", {"jokers": False}),

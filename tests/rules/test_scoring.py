@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md section 9), row by row, and the worked example of seed 000."""
+"""Scoring a deal (docs/spec/RULES.md section 9), row by row, and the worked example of seed 000."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_match_winners_share_equal_totals() -> None:
     assert match_winners([-3, -1, -2]) == (1,)
 
 
-# The worked example of seed 000 section 06 (RULES.md 9), from the spec's two records.
+# The worked example of seed 000 section 06 (docs/spec/RULES.md 9), from the spec's two records.
 
 WORKED = [
     ("seed000-made-8.json", [3, 5, 3, 1], True, (3, 7, 7, 1)),

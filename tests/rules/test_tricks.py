@@ -1,4 +1,5 @@
-"""Trick play (RULES.md section 8): following suit, trump, the led suit, led twos, jokers."""
+"""Trick play (docs/spec/RULES.md section 8): following suit, trump, the led suit, led twos,
+jokers."""
 
 from __future__ import annotations
 

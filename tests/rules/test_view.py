@@ -1,4 +1,5 @@
-"""Seat views (PROTOCOL.md "state" view, RULES.md): what each seat and a spectator may see."""
+"""Seat views (docs/spec/PROTOCOL.md "state" view, docs/spec/RULES.md): what each seat and a
+spectator may see."""
 
 from __future__ import annotations
 

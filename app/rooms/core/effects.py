@@ -110,7 +110,7 @@ Input = (Connect | Disconnect | Received | Tick | BotMoved | HintReady | ReviewR
 @dataclass(frozen=True, slots=True)
 class Save:
     """Append ``entries`` to the room's log as entries ``first_seq``, ``first_seq + 1``...
-    and keep these finished matches' records (GAME-RECORD.md), in one transaction."""
+    and keep these finished matches' records (docs/spec/GAME-RECORD.md), in one transaction."""
 
     first_seq: int
     entries: list[Record]
@@ -172,7 +172,7 @@ class AskReview:
 class AskEarlierReview:
     """As ``AskReview``, for deal ``deal`` of the room's earlier match ``match``, which
     the room no longer holds: the adapter reads the deal and its rules from the match's
-    stored record (GAME-RECORD.md), adds ``hints`` (the practice hints this seat was given
+    stored record (docs/spec/GAME-RECORD.md), adds ``hints`` (the practice hints this seat was given
     in it, by action index), and hands back ``ReviewReady`` (a failed one if the record is
     gone)."""
 

@@ -10,8 +10,8 @@ that rooms saved then load now (tests/rooms/test_log_v2.py):
 |---|---|---|
 | `room` | the whole room but its match | a checkpoint: at creation and before each match |
 | `match` | `dealer` | a new match, its first dealer |
-| `deal` | `dealer`, `hands`, `kitty` | a deal as dealt (GAME-RECORD.md) |
-| `act` | `seat` and the action | a game action (GAME-RECORD.md) |
+| `deal` | `dealer`, `hands`, `kitty` | a deal as dealt (docs/spec/GAME-RECORD.md) |
+| `act` | `seat` and the action | a game action (docs/spec/GAME-RECORD.md) |
 | `seat` | `seat`, `data` | a seat's holder, bot level, away, ready and again flags |
 | `ready` | `seat` | a person is ready for the next deal |
 | `rules`, `settings`, `host`, `chat`, `history` | | the room around it |

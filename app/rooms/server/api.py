@@ -234,7 +234,7 @@ async def get_room(code: str, request: Request) -> PublicRoom:
             openapi_extra=SEAT_TOKEN_HEADER)
 async def get_record(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None) -> Response:
-    """The game record (GAME-RECORD.md) of the room's last finished match, or of its
+    """The game record (docs/spec/GAME-RECORD.md) of the room's last finished match, or of its
     finished match number ``match``; for the room's players.  Served as the store holds
     its text: decoding and encoding it again on the event loop took 0.1 s for the
     longest match (1,000 deals, 1.2 MB)."""

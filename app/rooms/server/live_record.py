@@ -2,7 +2,7 @@
 
 The room's match holds its deal in progress too, with every hand, the kitty, the
 discards and, from the call on, the hidden partner; the engine's record and replay name
-all of them (a record "knows every hand", GAME-RECORD.md).  A seat learns the deal in
+all of them (a record "knows every hand", docs/spec/GAME-RECORD.md).  A seat learns the deal in
 progress from its own view alone (``SeatView``, over the WebSocket), so the record of the
 live match that the replay is built from stops before that deal: no line of it, not even
 its result line (``"outcome": "incomplete"``, which names the partner from the call on),

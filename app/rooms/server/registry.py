@@ -84,7 +84,7 @@ class Registry:
     # -- rooms -------------------------------------------------------------------------
 
     def _chance(self) -> Chance:
-        """The rooms' shuffles, choices and tokens: the system's secure source (RULES.md
+        """The rooms' shuffles, choices and tokens: the system's secure source (docs/spec/RULES.md
         3.4).  It keeps no state, so every room shares one (a ``Random`` costs 2.5 KB)."""
         return SYSTEM_CHANCE
 

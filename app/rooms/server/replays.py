@@ -2,7 +2,7 @@
 
 ``GET /api/rooms/{code}/replay`` serves a deal of the room's current match (its deal log)
 or of an earlier one (its stored record) to the room's players; ``POST /api/replay``
-takes a game record file (GAME-RECORD.md) anyone has and serves one of its deals.  Both
+takes a game record file (docs/spec/GAME-RECORD.md) anyone has and serves one of its deals.  Both
 answer ``DealReplay``: the table after every action, worked out by the engine
 (``app.rules.replay_steps``) once ``replay_record`` (what ``amerikaner replay`` runs)
 accepted the whole record, so the browser shows what the command reports.  A deal that is
@@ -84,7 +84,8 @@ async def get_replay(code: str, request: Request,
              responses=errors(400, 403, 404, 413, 422, 429, 503),
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": {
-                     "type": "object", "description": "a game record (GAME-RECORD.md)"}}}}})
+                     "type": "object",
+                     "description": "a game record (docs/spec/GAME-RECORD.md)"}}}}})
 async def post_replay(request: Request,
                       deal: Annotated[int | None, DEAL] = None) -> DealReplay:
     """Deal ``deal`` of the game record sent as the body, step by step.  The whole

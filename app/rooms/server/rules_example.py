@@ -1,7 +1,7 @@
 """The rules page's worked example: one deal under the ``standard`` preset with four
 players, from the deal to the score, played through the engine.
 
-The deal is data in the game record's shape (GAME-RECORD.md: the dealt hands, the kitty
+The deal is data in the game record's shape (docs/spec/GAME-RECORD.md: the dealt hands, the kitty
 and every action); ``worked_example`` replays it with ``app.rules`` and reports what the
 page tells (the auction, the kitty and the discards, the lead and the call, the first two
 tricks, the tricks each player won and the points) from the engine's state, so the page

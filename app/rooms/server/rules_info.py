@@ -1,7 +1,7 @@
 """``GET /api/rules``: presets and option metadata for the rules panel and the rules page,
 derived from the engine's ``Options`` and ``PRESETS`` so that nothing drifts.
 
-``PROVENANCE`` is the one table of where each preset's rules come from (RULES.md section
+``PROVENANCE`` is the one table of where each preset's rules come from (docs/spec/RULES.md section
 2): the source documents it follows, and the rules that are this project's conventions
 because those sources are silent.  The client words each convention (i18n key
 ``rules.conv.<id>``); the numbers in those texts come from ``resolved``.  ``example`` is the
@@ -28,7 +28,7 @@ PROVENANCE: dict[str, dict[str, list[str]]] = {
     # 001 leaves the lowest bid and the first bidder to its settings; it has 4 seats only.
     "standard": {"sources": ["001"],
                  "conventions": ["standard_min_bid", "standard_first_bidder", "other_players"]},
-    # 000/002 say "agree to redeal" (RULES.md 6.4 adds the discard rule); 4 players only.
+    # 000/002 say "agree to redeal" (docs/spec/RULES.md 6.4 adds the discard rule); 4 players only.
     "guide": {"sources": ["000", "002"], "conventions": ["redeal_discards", "other_players"]},
     # 003 gives 12 of 13 and nothing for other deck shapes, nor for a lead with no card.
     "norsk": {"sources": ["003"], "conventions": ["norsk_max_bid", "no_callable_silent"]},

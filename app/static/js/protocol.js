@@ -392,7 +392,7 @@ export const LIMITS = Object.freeze({
 // -- wire types -------------------------------------------------------------------------
 
 /**
- * An action in the game record's shape (GAME-RECORD.md).
+ * An action in the game record's shape (docs/spec/GAME-RECORD.md).
  * @typedef {object} ActionJson
  * @property {(number | ("pass" | "amerikaner"))} [bid]
  * @property {Array<string>} [discard]
@@ -755,7 +755,7 @@ export const LIMITS = Object.freeze({
  */
 
 /**
- * One deal of `amerikaner replay`'s result line (GAME-RECORD.md, "Replay").
+ * One deal of `amerikaner replay`'s result line (docs/spec/GAME-RECORD.md, "Replay").
  * @typedef {object} ReplayDealLine
  * @property {number} dealer
  * @property {(OutcomeValue | "incomplete")} outcome incomplete: the record stops in this deal

@@ -21,7 +21,7 @@ export async function copyLink(code) {
   }
 }
 
-/** Download match `matchNumber`'s game record (GAME-RECORD.md) as a JSON file.
+/** Download match `matchNumber`'s game record (docs/spec/GAME-RECORD.md) as a JSON file.
  * @param {string} code
  * @param {number} matchNumber */
 export async function downloadRecord(code, matchNumber) {

@@ -22,7 +22,7 @@ const TRICKS_SHOWN = phaseSet([Phase.PLAY, Phase.LEAD, Phase.DEAL_OVER, Phase.MA
 const REDEAL_SHOWN = phaseSet([Phase.AUCTION, Phase.DISCARD, Phase.LEAD]);
 const DISCARDS_SHOWN = phaseSet([Phase.LEAD, Phase.PLAY]);
 
-// Clockwise from you: seat you+1 is on your left (RULES.md: "left of seat i" is i+1).
+// Clockwise from you: seat you+1 is on your left (docs/spec/RULES.md: "left of seat i" is i+1).
 /** @type {Record<number, string[]>} */
 const POSITIONS = {
   3: ["bottom", "left", "right"],

@@ -129,8 +129,9 @@ export function renderTrick(view, events, rerender) {
   const winner = hold ? hold.winner : null;
   /** @type {HTMLElement[]} */
   const nodes = plays.map((play) => playedCard(view, play, winner, entering));
-  if (hold) {
-    nodes.push(el("p", "sr-only", t("trick.won_by", { name: seatName(view, hold.winner) })));
+  if (hold) nodes.push(el("p", "sr-only", t("trick.won_by", { name: seatName(view, hold.winner) })));
+  // A deal's last trick stays as the deal's end: no next trick to move on to.
+  if (hold && view.phase === Phase.PLAY) {
     // Seen enough: a button for the keyboard, and a click anywhere on the trick.
     // Its name is the label; on a phone's narrow corner only the arrow shows.
     const next = el("button", "trick-next");

@@ -43,7 +43,8 @@ export function standInSummary(actions) {
     else if (action.discard !== undefined) parts.push(t("standin.discarded", { cards: cardList(action.discard) }));
   }
   flush();
-  return parts.length ? t("standin.summary", { moves: parts.join("; ") }) : "";
+  // (French sets a space before the semicolon too)
+  return parts.length ? t("standin.summary", { moves: parts.join(t("standin.separator")) }) : "";
 }
 
 /** The panel: shown while the view has moves the person has not dismissed; `dismissed`

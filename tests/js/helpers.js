@@ -59,7 +59,7 @@ export function makeView(changes = {}) {
         spectator_chat: true, bot_levels: ["random", "easy", "normal", "strong"],
       },
       next_deal_at: null, clock: null, chat: [], match_number: 1, record_available: false,
-      history: [], reviewable: [],
+      history: [], reviewable: [], stood_in: [],
     },
   };
   return { ...view, ...changes };

@@ -112,8 +112,14 @@ def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
     back = len(asked)  # Bo's hello came after every request before it (see above)
     assert bo.seat == 1 and bo.state is not None
     assert not bo.state["room"]["seats"][1]["away"]
+    # He is told what the stand-in did for him (issue 39); nobody else is
+    stood_in = bo.state["room"]["stood_in"]
+    assert stood_in and all(set(a) <= {"bid", "play", "call", "discard", "grand"}
+                            for a in stood_in), stood_in
+    assert stood_in[0] == {"bid": "pass"} or "play" in stood_in[0] or "discard" in stood_in[0]
     ann.wait_state(lambda v: v["room"]["seats"][1]["connected"]
                    and not v["room"]["seats"][1]["away"])
+    assert ann.state is not None and ann.state["room"]["stood_in"] == []
     both = random.Random(9)
     for _ in range(3):
         view = None
@@ -135,6 +141,8 @@ def test_away_bot_plays_after_the_grace_period_and_hands_the_seat_back(
         assert bo.state is not None and bo.state["turn"] == 1
         bo.act(pick_action(bo.state, both))
         assert bo.wait_for(lambda m: m["type"] in ("state", "error"))["type"] == "state"
+        # his own move: what the stand-in did is no longer news
+        assert bo.state is not None and bo.state["room"]["stood_in"] == []
 
 
 def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread) -> None:

@@ -131,6 +131,9 @@ class RoomInfo(TypedDict):
     record_available: bool
     history: list[MatchSummary]  # the room's finished matches, newest last
     reviewable: list[int]     # this match's deals a review may be asked of (their indices)
+    # what a bot standing in for this connection's seat did while its person was away
+    # (their own moves only: a discard too), until their own next move; [] for others
+    stood_in: list[ActionJson]
 
 
 @with_config(FORBID)

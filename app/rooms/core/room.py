@@ -30,10 +30,13 @@ nothing but the match can make an action stale.
 
 from __future__ import annotations
 
+from typing import cast
+
 from app.bot_levels import ADVISOR_BOT
-from app.rules import PASS, ActionError, Phase, parse_action
+from app.rules import PASS, Action, ActionError, Phase, parse_action
 from app.rules.outcomes import Outcome
 from app.rules.record import match_to_record
+from app.rules.wire import ActionJson
 
 from . import flow, lobby, reviews, views
 from .effects import (
@@ -179,6 +182,8 @@ def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
         d.act(seat, action)
     except ActionError as exc:
         raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
+    # Their own move: they have seen what the stand-in did for them.
+    d.rt.stood_in.pop(seat, None)
 
 
 def _resend_hint(d: Draft) -> None:
@@ -261,6 +266,7 @@ def _settle_match(d: Draft) -> bool:
             return False
         # A bot standing in for a person never commits them to a contract.
         d.act(turn, PASS)
+        _stood_in(d, turn, PASS)
         return True
     held = rt.bot_move
     if held is not None and held[0] == game:
@@ -271,10 +277,18 @@ def _settle_match(d: Draft) -> bool:
         rt.bot_move = None
         if held[1] == turn and held[2] == level:
             d.act(turn, held[3])
+            if seat.away and seat.bot is None:
+                _stood_in(d, turn, held[3])
             return True
     if rt.thinking != game:
         ask_bot(d, turn, level)  # at once: the search runs while the delay passes
     return False
+
+
+def _stood_in(d: Draft, seat: int, action: Action) -> None:
+    """Remember what a stand-in did for an away person, to tell them when they are back
+    (only their own seat's view carries it: a discard is theirs alone to know)."""
+    d.rt.stood_in.setdefault(seat, []).append(cast(ActionJson, action.to_json()))
 
 
 def ask_bot(d: Draft, seat: int, level: str) -> None:
@@ -304,6 +318,7 @@ def tick(d: Draft) -> None:
             d.record(SeatSet(seat=seat_index,
                              data=state.seats[seat_index].copy(away=True).to_data()))
             d.announce(SeatEventKind.STAND_IN, seat_index)
+            d.rt.stood_in[seat_index] = []  # a new absence: only its moves are told
     clock = rt.turn_clock
     turn = match.turn
     if (clock is not None and clock[0] == state.game and clock[1] <= now and turn is not None

@@ -125,6 +125,9 @@ class Runtime:
     # the deals' double dummies the reviews found: the same for every seat's review
     double_dummies: dict[DealKey, DoubleDummy] = field(default_factory=dict)
     wire_memo: WireMemo = field(default_factory=WireMemo)  # hands and tricks on the wire
+    # seat -> what the bot standing in for its away person did, from its stand-in until
+    # that person's own next move: shown to them when they are back (issue 39)
+    stood_in: dict[int, list[ActionJson]] = field(default_factory=dict)
 
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.conns.values() if c.seat is not None}

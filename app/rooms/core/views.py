@@ -144,6 +144,7 @@ def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
         "record_available": state.recorded_match > 0,
         "history": history_for(state, None),  # (each connection's: state_sends)
         "reviewable": reviewable(state.match),
+        "stood_in": [],  # (each connection's own: state_sends)
     }
 
 
@@ -205,7 +206,9 @@ def state_sends(state: RoomState, rt: Runtime, happened: list[Happening]) -> lis
         if own_seat not in histories:
             histories[own_seat] = history_for(state, own_seat)
         view["room"] = {**info, "you_are_host": own_seat is not None and own_seat == host,
-                        "your_seat": own_seat, "history": histories[own_seat]}
+                        "your_seat": own_seat, "history": histories[own_seat],
+                        "stood_in": list(rt.stood_in.get(own_seat, []))
+                        if own_seat is not None else []}
         frame: StateFrame = {"type": "state", "version": rt.version, "game": state.game,
                              "events": events_seen(happened, view_seat, public_events),
                              "view": view}

@@ -49,7 +49,9 @@ const NOTICES = {
 export function announce(list, view) {
   for (const event of list) {
     const key = NOTICES[event.type];
-    if (key && view && "seat" in event && typeof event.seat === "number") {
+    if (key && view && "seat" in event && typeof event.seat === "number"
+      // "Bob is back" is news to the others, not to Bob (he gets what the bot did)
+      && !(event.type === SeatEventKind.RETURNED && event.seat === view.room.your_seat)) {
       flash("room-notice", t(key, { name: personName(view, event.seat) }));
     }
   }

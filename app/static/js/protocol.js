@@ -873,6 +873,7 @@ export const LIMITS = Object.freeze({
  * @property {boolean} record_available
  * @property {Array<MatchSummary>} history the room's finished matches, newest last
  * @property {Array<number>} reviewable this match's deals a review may be asked of (their indices)
+ * @property {Array<ActionJson>} stood_in
  */
 
 /**

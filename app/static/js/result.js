@@ -107,8 +107,9 @@ function dealOver(view, parts, actions) {
   if (view.you !== null) {
     const me = room.seats[view.you];
     actions.append(button(t("result.next_deal"), "ready", !(me && me.ready), true));
-    if (me && me.ready) parts.push(el("p", "hint", t("result.waiting_ready")));
   }
+  const wait = waitLine(view);
+  if (wait) parts.push(el("p", "hint", wait));
   if (room.next_deal_at) {
     const p = el("p", "hint next-deal-clock", `${t("result.next_in")} `);
     p.append(countdown(room.next_deal_at));
@@ -144,12 +145,30 @@ function matchOver(view, parts, actions) {
   }
   if (seated) actions.append(button(t("result.download"), "download", room.record_available));
   if (seated && !room.you_are_host && !room.practice) actions.append(button(t("result.leave"), "leave"));
-  if (!room.practice) {
-    const waiting = room.seats.filter((s) => s.human && s.connected && !s.again).map((s) => s.name);
-    if (me && me.again && waiting.length) {
-      parts.push(el("p", "hint", t("result.again_waiting", { names: waiting.join(", ") })));
-    } else if (!room.you_are_host) parts.push(el("p", "hint", t("result.rematch_wait")));
+  const wait = waitLine(view);
+  if (wait) parts.push(el("p", "hint", wait));
+}
+
+/** Who the table waits for between deals or after the match, named (issue 39), or
+ * null. After the match, once a new match counts down nobody is waited for: the
+ * countdown alone says what happens (not "New match in 4 s" and "Waiting for: Alice").
+ * @param {View} view
+ * @returns {string | null} */
+export function waitLine(view) {
+  const room = view.room;
+  const me = room.your_seat !== null ? room.seats[room.your_seat] : null;
+  /** @param {(s: import("./protocol.js").SeatInfo) => boolean} done */
+  const others = (done) => room.seats.filter((s) => s.human && s.connected && !done(s) && s !== me)
+    .map((s) => s.name || seatName(view, s.seat));
+  if (view.phase === Phase.DEAL_OVER) {
+    if (view.you === null || !(me && me.ready)) return null;
+    const names = others((s) => s.ready);
+    return names.length ? t("result.again_waiting", { names: names.join(", ") }) : t("result.waiting_ready");
   }
+  if (view.phase !== Phase.MATCH_OVER || room.practice || room.next_deal_at) return null;
+  const names = others((s) => s.again);
+  if (me && me.again && names.length) return t("result.again_waiting", { names: names.join(", ") });
+  return room.you_are_host ? null : t("result.rematch_wait");
 }
 
 /**

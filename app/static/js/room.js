@@ -24,7 +24,8 @@ import { setUpRoving } from "./roving.js";
 import { renderScoreSheet } from "./scoresheet.js";
 import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
-import { renderTrick } from "./trick.js";
+import { nextTrick, renderTrick } from "./trick.js";
+import { renderStandIn } from "./standin.js";
 import { setUpSoundToggle, setUpVibrationToggle, signalTurn } from "./turn.js";
 import { byId } from "./dom.js";
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
@@ -254,6 +255,13 @@ const clicks = {
     deal: b.dataset.deal !== undefined ? Number(b.dataset.deal) : null,
     scored: b.dataset.scored !== undefined ? Number(b.dataset.scored) : null,
   }, (match, deal) => ui.reviews.get(reviewKey(match, deal)) ?? null),
+  // the finished trick in the middle has been seen: collect it now
+  "next-trick": () => nextTrick(render),
+  // the summary of what a bot did for us while we were away has been read
+  "dismiss-stood-in": () => {
+    if (view) ui.stoodInDismissed = JSON.stringify(view.room.stood_in);
+    render();
+  },
   "copy-link": () => copyLink(code),
   share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
 };
@@ -362,6 +370,7 @@ function render() {
   renderSeats(view);
   renderContract(view);
   renderTrick(view, events, render);
+  renderStandIn(view.room.stood_in, ui.stoodInDismissed);
   renderCenterPanel(view);
   renderControls(view, ui);
   renderHand(view, ui);

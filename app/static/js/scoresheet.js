@@ -208,11 +208,22 @@ function chart(view, totals, names = null) {
 
 let historyOpen = false;
 
-/** The room's earlier matches (view.room.history), newest first.
+/** The room's earlier matches (view.room.history), newest first, but for the match the
+ * sheet above still shows (issue 39: at a match's end it is in the history already, and
+ * was listed twice, as the current sheet and as `Earlier matches (1)`).
+ * @param {View} view
+ * @returns {import("./protocol.js").MatchSummary[]} */
+export function earlierMatches(view) {
+  const shown = view.phase !== Phase.LOBBY && (view.score_sheet || []).length
+    ? view.room.match_number : null;
+  return (view.room.history || []).filter((m) => m.number !== shown).reverse();
+}
+
+/** The earlier matches' panel (earlierMatches).
  * @param {View} view
  * @param {Extra} extra */
 function history(view, extra) {
-  const matches = (view.room.history || []).slice().reverse();
+  const matches = earlierMatches(view);
   const seated = view.room.your_seat !== null && view.room.your_seat !== undefined;
   if (!matches.length) return null;
   const box = el("details", "match-history");

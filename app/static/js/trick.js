@@ -1,7 +1,9 @@
 // @ts-check
 // The trick in the middle: who played what; a finished trick stays with its winner
-// marked until the next card is led (and at least 2 s), then is collected towards its
-// winner and shows in the "Last trick" strip on the table.
+// marked until the next card is led and it has been in view a while (holdMs: 1.2 s at
+// the fast bot pace, longer at slower ones), then is collected towards its winner and
+// shows in the "Last trick" strip on the table. The player may move on sooner: by
+// playing their own card, or with `Next trick` (a click or tap anywhere on the trick).
 //
 // Driven by the state frame's events (what happened since the last state), not by
 // comparing views: `card_played` brings a card in from its player's side, a `trick_won`
@@ -11,15 +13,24 @@ import { cardFace } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { positionOf, seatName } from "./table.js";
-import { Phase } from "./protocol.js";
+import { BotPace, Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./protocol.js").TrickCard} TrickCard */
 /** @typedef {import("./protocol.js").StateEvent} Event */
 /** @typedef {import("./protocol.js").LastTrick} LastTrick */
 
-const HOLD_MS = 2000;
 const COLLECT_MS = 320;
+
+/** How long a finished trick stays in view at least, by the room's bot pace: card-table
+ * players expect to see it 1 to 2 s, and at a slower pace the table moves slower anyway.
+ * @param {string | null | undefined} pace the room's `settings.bot_pace`
+ * @returns {number} milliseconds */
+export function holdMs(pace) {
+  if (pace === BotPace.RELAXED) return 2000;
+  if (pace === BotPace.FAST) return 1200;
+  return 1500;
+}
 
 /** The person asked for less motion (read when it matters: it can change). */
 function reducedMotion() {
@@ -56,19 +67,20 @@ function release() {
   shown.collecting = false;
 }
 
-/** The held trick goes once it has been seen 2 s and the next card is down.
+/** The held trick goes once it has been seen holdMs and the next card is down.
  * @param {View} view
  * @param {() => void} rerender */
 function schedule(view, rerender) {
   const hold = shown.hold;
   if (!hold || shown.collecting) return;
   const waited = Date.now() - shown.since;
-  if (waited < HOLD_MS) {
+  const holding = holdMs(view.room.settings.bot_pace);
+  if (waited < holding) {
     if (!shown.timer) {
       shown.timer = window.setTimeout(() => {
         shown.timer = undefined;
         rerender();
-      }, HOLD_MS - waited + 10);
+      }, holding - waited + 10);
     }
     return;
   }
@@ -99,17 +111,18 @@ export function renderTrick(view, events, rerender) {
   const entering = new Set();
   for (const event of events) {
     if (event.type === "deal_started" || event.type === "match_started") release();
-    else if (event.type === "card_played") entering.add(event.card);
+    else if (event.type === "card_played") {
+      entering.add(event.card);
+      // Our own card in the next trick (our lead, or our answer to a lead) says we have
+      // seen enough: the finished trick gives way at once (to the "Last trick" strip).
+      // Someone else's lead does not: the hold ends with its time, or `Next trick`.
+      if (view.you !== null && event.seat === view.you) release();
+    }
     else if (event.type === "trick_won" && view.last_trick) {
       release();
       shown.hold = view.last_trick;
       shown.since = Date.now();
     }
-  }
-  if (shown.hold && view.trick.length && view.you !== null && view.turn === view.you) {
-    // It is our turn in the next trick: we must see what was led, so the finished trick
-    // gives way at once (it stays in the "Last trick" strip).
-    release();
   }
   const hold = shown.hold;
   const plays = hold ? hold.cards : view.trick;
@@ -117,11 +130,39 @@ export function renderTrick(view, events, rerender) {
   /** @type {HTMLElement[]} */
   const nodes = plays.map((play) => playedCard(view, play, winner, entering));
   if (hold) nodes.push(el("p", "sr-only", t("trick.won_by", { name: seatName(view, hold.winner) })));
+  // A deal's last trick stays as the deal's end: no next trick to move on to.
+  if (hold && view.phase === Phase.PLAY) {
+    // Seen enough: a button for the keyboard, and a click anywhere on the trick.
+    // Its name is the label; on a phone's narrow corner only the arrow shows.
+    const next = el("button", "trick-next");
+    next.type = "button";
+    next.setAttribute("aria-label", t("trick.next"));
+    next.title = t("trick.next");
+    const word = el("span", "trick-next-word", t("trick.next"));
+    const arrow = el("span", "trick-next-arrow", "»");
+    word.setAttribute("aria-hidden", "true");
+    arrow.setAttribute("aria-hidden", "true");
+    next.append(word, arrow);
+    next.dataset.action = "next-trick";
+    next.dataset.key = "next-trick";
+    nodes.push(next);
+    area.dataset.action = "next-trick";
+  } else {
+    delete area.dataset.action;
+  }
   area.className = "trick";
   if (hold && shown.collecting) area.classList.add("collect", `collect-to-${positionOf(view, hold.winner)}`);
   area.replaceChildren(...nodes);
   schedule(view, rerender);
   renderLastTrick(view);
+}
+
+/** The player has seen the finished trick: it goes now (the `Next trick` action).
+ * @param {() => void} rerender */
+export function nextTrick(rerender) {
+  if (!shown.hold) return;
+  release();
+  rerender();
 }
 
 /** The trick the "Last trick" strip shows: the latest finished trick that is not still

@@ -22,6 +22,8 @@
  * @property {Reason | null} hintReason why (an i18n key and its parameters)
  * @property {Map<string, ReviewFrame | null>} reviews this match's reviews by `reviewKey`
  *   (null: asked, not come yet); kept all match long, so that none is lost
+ * @property {string | null} stoodInDismissed the stand-in's moves (`view.room.stood_in`,
+ *   as JSON) whose summary the person dismissed
  */
 
 /** The key of deal `deal` (its index in the match) of match `match` in `reviews`.
@@ -46,6 +48,7 @@ export function newUiState() {
     hint: null,
     hintReason: null,
     reviews: new Map(),
+    stoodInDismissed: null,
   };
 }
 

@@ -1,0 +1,41 @@
+"""Notices float over the top bar, never over the turn line or the table (issue 39: on a
+phone "Link copied" hid "Your turn" for 6 s), on a phone and a laptop, in en, nb, fr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LAPTOP, PHONE
+from .players import choose_language, hand, open_room
+from .words import of
+
+# The two elements' boxes overlap (in the window's coordinates).
+OVERLAP = """([a, b]) => {
+  const r = document.querySelector(a).getBoundingClientRect();
+  const s = document.querySelector(b).getBoundingClientRect();
+  return r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;
+}"""
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr"),
+                                                (LAPTOP, "en")])
+def test_a_notice_covers_neither_the_turn_line_nor_the_table(
+        new_page: Any, artifacts: Path, viewport: dict[str, int], lang: str) -> None:
+    page = new_page(f"toast-{lang}", viewport=viewport,
+                    permissions=["clipboard-read", "clipboard-write"])
+    open_room(page, "Ann", "Create room")
+    page.get_by_role("button", name="Start").click()
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    choose_language(page, lang)
+    words = of(page)
+    expect(page.locator("#turn-status")).not_to_be_empty()
+    page.get_by_role("button", name=words.t("room.copy_link"), exact=True).click()
+    notice = page.locator("#room-notice")
+    expect(notice).to_have_text(words.t("room.link_copied"))
+    page.screenshot(path=str(artifacts / f"toast-{lang}-{viewport['width']}.png"))
+    for what in ("#turn-status", "#table", "#hand"):
+        assert not page.evaluate(OVERLAP, ["#room-notice", what]), f"the notice covers {what}"

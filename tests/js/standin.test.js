@@ -13,7 +13,7 @@ test("the stand-in's moves in one sentence, in en, nb and fr", () => {
   /** @type {[string, string][]} */
   const said = [
     ["en", "While you were away, a bot played for you: passed in the auction; played Seven of hearts, King of spades."],
-    ["nb", "Mens du var borte, spilte en robot for deg: meldte pass; spilte hjerter sju, spar konge."],
+    ["nb", "Mens du var borte, spilte en robot for deg: passet; spilte hjerter sju, spar konge."],
     ["fr", "Pendant votre absence, un robot a joué pour vous : a passé aux enchères ; a joué le sept de cœur, le roi de pique."],
   ];
   for (const [code, sentence] of said) {

@@ -97,20 +97,13 @@ class TimedVictim(Victim):
         end += seconds
         while (left := end - time.monotonic()) > 0:
             view = self.view
-            match_number = view["room"]["match_number"]
             if (my_turn(view) and self.acted != self.game
                     and (not self.hints or self.hinted == self.game)):
                 self.acted = self.game
                 self.send({"type": "action", "game": self.game,
                            "action": pick_action(view, self.rng)})
-            elif view["phase"] == "deal_over":
-                deal = (match_number, view["deal_number"])
-                if deal not in self.readied:
-                    self.readied.add(deal)
-                    self.send({"type": "ready"})
-            elif view["phase"] == "match_over" and match_number not in self.rematched:
-                self.rematched.add(match_number)
-                self.send({"type": "rematch"})
+            else:
+                self.move_on(view)
             try:
                 msg = json.loads(self.ws.recv(left))
             except TimeoutError:

@@ -249,21 +249,14 @@ class Victim:
         deadline = time.monotonic() + WAIT
         while True:
             view = self.view
-            match_number = view["room"]["match_number"]
             if my_turn(view) and self.acted != self.game:
                 if self.bot_moves - start >= moves:
                     return self.bot_moves - start
                 self.acted = self.game
                 self.send({"type": "action", "game": self.game,
                            "action": pick_action(view, self.rng)})
-            elif view["phase"] == "deal_over":
-                deal = (match_number, view["deal_number"])
-                if deal not in self.readied:
-                    self.readied.add(deal)
-                    self.send({"type": "ready"})
-            elif view["phase"] == "match_over" and match_number not in self.rematched:
-                self.rematched.add(match_number)
-                self.send({"type": "rematch"})
+            else:
+                self.move_on(view)
             left = deadline - time.monotonic()
             assert left > 0, (f"the victim's table stopped after {self.bot_moves - start} "
                               f"bot moves; last view: {view}")
@@ -285,6 +278,18 @@ class Victim:
                 deadline = time.monotonic() + WAIT
                 if on_bot_move is not None:
                     on_bot_move()
+
+    def move_on(self, view: dict[str, Any]) -> None:
+        """Between deals and matches: say ready once a deal, ask a rematch once a match."""
+        match_number = view["room"]["match_number"]
+        if view["phase"] == "deal_over":
+            deal = (match_number, view["deal_number"])
+            if deal not in self.readied:
+                self.readied.add(deal)
+                self.send({"type": "ready"})
+        elif view["phase"] == "match_over" and match_number not in self.rematched:
+            self.rematched.add(match_number)
+            self.send({"type": "rematch"})
 
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send(json.dumps(msg))

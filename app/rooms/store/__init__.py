@@ -11,6 +11,7 @@ append from a process that no longer holds it fails (the fence).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -115,3 +116,11 @@ class RoomStore(Protocol):
         rooms come)."""
 
     async def close(self) -> None: ...
+
+
+def record_of_text(text: str | None) -> JsonObject | None:
+    """A stored record's text read back (``load_record``), ``None`` when there is none."""
+    if text is None:
+        return None
+    record: JsonObject = json.loads(text)
+    return record

@@ -48,7 +48,7 @@ from app.rooms.core.frames import JsonObject
 from app.settings import Settings
 from app.web import metrics
 
-from . import LeaseLost, StoredRoom, StoreError, stored_room
+from . import LeaseLost, StoredRoom, StoreError, record_of_text, stored_room
 from .lease_cache import HeldElsewhere
 from .postgres_schema import VERSION, migrate
 
@@ -443,11 +443,7 @@ class PostgresStore:
                            [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
-        text = await self.load_record_text(code, match)
-        if text is None:
-            return None
-        record: JsonObject = json.loads(text)
-        return record
+        return record_of_text(await self.load_record_text(code, match))
 
     async def load_record_text(self, code: str, match: int | None = None) -> str | None:
         async with self._con(f"room {code}: read the record") as con:

@@ -37,7 +37,7 @@ from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.settings import Settings
 
-from . import StoredRoom, StoreError, stored_room
+from . import StoredRoom, StoreError, record_of_text, stored_room
 from .sqlite_schema import migrate
 
 DB_NAME = "amerikaner.sqlite3"  # in the data folder
@@ -267,11 +267,7 @@ class SqliteStore:
         return None if found is None else stored_room(code, *found)
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
-        text = await self.load_record_text(code, match)
-        if text is None:
-            return None
-        record: JsonObject = json.loads(text)
-        return record
+        return record_of_text(await self.load_record_text(code, match))
 
     async def load_record_text(self, code: str, match: int | None = None) -> str | None:
         row = await self._read(lambda db: db.execute(

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 from app.serve import WS_MAX_SIZE
 
 SEATS = 4
-REFUSED = json.dumps({"type": "error", "code": "stale_version",
+REFUSED = json.dumps({"type": "error", "code": "stale_game",
                       "message": "name the game of the last state"})
 Send = Callable[[str], Awaitable[None]]
 Scope = dict[str, Any]

@@ -79,7 +79,8 @@ except ImportError:  # pragma: no cover - the swarm is slower, the figures still
 SETUP_CONCURRENCY = 32     # rooms being created or connected at once
 REFUSALS_PER_TURN = 50     # a seat that keeps being refused gives the turn up
 ACTION_REFUSALS = ("illegal_bid", "illegal_discard", "illegal_lead", "illegal_play",
-                   "stale_version", "bad_action", "not_your_turn")
+                   "stale_game", "bad_action", "not_your_turn",
+                   "stale_version")  # stale_version: servers from before the `game` counter
 
 
 def fingerprint(view: dict[str, Any]) -> tuple[Any, ...]:

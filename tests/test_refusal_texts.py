@@ -39,6 +39,18 @@ def test_every_error_code_has_its_text(lang: str) -> None:
     assert missing == [], f"{lang}: no errcode.* text for {missing}"
 
 
+# codes the client makes itself (net.js: a request that never reached the server)
+CLIENT_CODES = {"network"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_error_text_names_a_code_that_exists(lang: str) -> None:
+    known = {code.value for code in ErrorCode} | CLIENT_CODES
+    stray = [key for key in catalogue(lang)
+             if key.startswith("errcode.") and key.removeprefix("errcode.") not in known]
+    assert stray == [], f"{lang}: texts of no error code (ErrorCode in wire_enums.py): {stray}"
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_refusal_has_its_sentence_with_its_parameters(lang: str) -> None:
     texts = catalogue(lang)

@@ -80,7 +80,9 @@ class SeatBot(_Strict):
 
 
 class SettingsMessage(_Strict):
-    """Host, any time: the room's settings (only the keys given change)."""
+    """Host, any time: the room's settings (only the keys given change).  When a connected
+    person's ``turn_seconds`` run out, the best bot plays that one move for them (the event
+    ``timed_out``)."""
 
     type: Literal["settings"]
     grace_seconds: GRACE | None = None  # a dropped person's grace

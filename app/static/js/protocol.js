@@ -938,7 +938,7 @@ export const LIMITS = Object.freeze({
  */
 
 /**
- * Host, any time: the room's settings (only the keys given change).
+ * Host, any time: the room's settings (only the keys given change). When a connected person's `turn_seconds` run out, the best bot plays that one move for them (the event `timed_out`).
  * @typedef {object} SettingsMessage
  * @property {"settings"} type
  * @property {(number | null)} [grace_seconds] a dropped person's grace

@@ -1,9 +1,23 @@
 // @ts-check
-// The room page: one connection, one `switch (message.type)`, one click listener.
+// The room page's controller: the one WebSocket connection (net.js), the latest state
+// frame, the page's own state (uistate.js), and the page's events turned into messages.
 //
-// Every view is rendered from the latest `state` message: the server is authoritative
-// and the client decides nothing; it only highlights what `legal` allows.  Local state is
-// limited to selections in progress (discard choice, the card picked for the first lead).
+// - Frames from the server go through one `switch (message.type)` (`onMessage`): a
+//   `state` replaces the view and its events and redraws the page (`render`, which hands
+//   the view and `ui` to each panel's renderer: table.js, controls.js, hand.js, lobby.js,
+//   scoresheet.js, chat.js...); a `hint` and a `review` are kept with the state or deal
+//   they answer; an `error` is shown (a `bad_rules` one beside the lobby's rules).
+// - Controls carry `data-action` (one click listener and its table, `clicks`) or
+//   `data-change` (one change listener: the host's rules, settings and bot levels, the
+//   grand checkbox); each becomes one client message (`send`), a game action at most once
+//   per `game` (`act`).
+// - The server is authoritative: the client decides nothing and only offers what the
+//   view's `legal` allows.  Local state is what a view does not hold: selections in
+//   progress (the discard, the first lead's card, grand; cleared when the deal, phase or
+//   turn changes), the reviews asked for and received, what the person dismissed.
+// - Around it: joining a seat over HTTP (the token kept in localStorage), the
+//   connection's status line and close codes, the rules' metadata (`/api/rules`) for the
+//   lobby, and a practice table started as soon as its person is in.
 
 import { DOUBLE_CLICK_SAFE, amerikanerQuestionClicks } from "./auction.js";
 import { renderChat, setUpChat } from "./chat.js";

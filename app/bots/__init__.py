@@ -30,7 +30,7 @@ NORMAL = SearchSettings(budget=0.04, samples=20, exact=3, exact_now=4, search_au
 # for normal: -0.05 +- 0.20), allows 0.4 tricks for its own play in a bid (0.2 before:
 # +0.20 +- 0.16; 0.6: -0.03 +- 0.19 against 0.4) and thinks twice as long over the bids,
 # the kitty and the first lead (+0.10 +- 0.16 paired over seeds 1 and 3, within the
-# noise; 126 ms of CPU a decision on average instead of 98); docs/bots.md.
+# noise; 126 ms of CPU a decision on average instead of 98); docs/history/bots-measurements.md.
 STRONG = SearchSettings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
                         bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3)
 

@@ -84,7 +84,8 @@ class SearchSettings:
     margin: float = MARGIN  # standard errors to beat the heuristic's choice by
     outbid: bool = True  # price a bid with the others answering it (outbid.py)
     # Relative points the bot's own defence adds to a priced pass (played by easy in the
-    # samples); 0: +0.7 measured -0.11 +- 0.21 (docs/bots.md), kept for such runs.
+    # samples); 0: +0.7 measured -0.11 +- 0.21 (docs/history/bots-measurements.md), kept
+    # for such runs.
     pass_bonus: float = 0.0
     # Deal the samples as if the others play as easy does (play_inference.py).
     infer_play: bool = False

@@ -1,5 +1,5 @@
-"""A finished deal, step by step, for the browser's replay (docs/records.md, "Replay in
-the browser").
+"""A finished deal, step by step, for the browser's replay (docs/records.md, "In the
+browser").
 
 ``replay_steps(rules, deal)`` plays one deal of a game record (docs/spec/GAME-RECORD.md: the dealt
 hands, the kitty and every action) through the engine and reports the table after each

@@ -7,7 +7,8 @@ What pays for each (docs/performance.md, "The runtime tuning"; docs/scaling.md):
   collector's sight, so full collections (which pause every room) scan only the rooms'
   objects, and young collections run after 10,000 allocations, not 700.  Measured with the
   rest of that day's work at 150 rooms: 0.67 to 0.62 ms of server CPU a move
-  (benchmarks/load.py; docs/scaling.md, "After the throughput work").
+  (benchmarks/load.py; docs/history/scaling-measurements.md, "After the throughput
+  work").
 - ``give_back``: a quiet server hardly runs the collector (it runs after so many new
   objects), so what rooms leave in reference cycles waits, and the C library keeps the
   pages it freed.  With no room left in memory a full collection takes milliseconds and

@@ -1,16 +1,21 @@
 """The docs' links and section names hold: every relative Markdown link of README.md,
 CONTRIBUTING.md and docs/ names a file that exists and, with ``#anchor``, a heading of
-it (GitHub's anchors); and every place in the code or the docs that names a section of a
+it (GitHub's anchors); every place in the code or the docs that names a section of a
 doc in words (``docs/scaling.md, "Memory soak"``) names a heading or a bold paragraph
-that the doc has.  Docs are rewritten and cut into history (docs/history/); a pointer
-left behind fails here instead of sending a reader nowhere."""
+that the doc has; and docs/operations.md names every metric and setting.  Docs are
+rewritten and cut into history (docs/history/); a pointer left behind fails here instead
+of sending a reader nowhere."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+
+from app.settings import Settings
+from app.web import metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md",
@@ -76,3 +81,12 @@ def test_every_section_named_in_words_exists() -> None:
             if not any(s.startswith(section.replace("`", "")) for s in sections(doc)):
                 missing.append(f"{file.relative_to(ROOT)}: docs/{name}, \"{section}\"")
     assert missing == [], "sections named that the docs do not have:\n" + "\n".join(missing)
+
+
+def test_every_metric_and_setting_is_in_the_operations_doc() -> None:
+    """docs/operations.md's tables name every metric app/web/metrics.py exports and every
+    ``AMERIKANER_*`` setting of app/settings.py (CONTRIBUTING.md's checklists)."""
+    text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    assert [m for m in sorted(metrics.EXPORTED) if f"`{m}" not in text] == []
+    assert [f.name for f in fields(Settings)
+            if f"AMERIKANER_{f.name.upper()}" not in text] == []

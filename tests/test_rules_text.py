@@ -37,6 +37,8 @@ MUST_SAY: dict[str, list[tuple[str, str]]] = {
         ("rules.s6.body", "a two that is led wins its trick whatever follows"),
         # 6.4: the discard exception is for numeric contracts only.
         ("opt.kitty.help", "for a numeric contract only"),
+        # 9: the kitty's trick counts for numeric contracts (scoring.deal_points).
+        ("opt.kitty_trick.help", "on a numeric contract, not an Amerikaner"),
         # 4.5: who leads the minus round.
         ("opt.all_pass.help", "the player left of the dealer leads"),
         ("opt.all_pass.help", "every trick costs its winner a point"),
@@ -54,6 +56,7 @@ MUST_SAY: dict[str, list[tuple[str, str]]] = {
         ("rules.s4.body", "snus kittyen først med bildet opp"),
         ("rules.s6.body", "vinner en toer som spilles ut, stikket uansett"),
         ("opt.kitty.help", "bare ved tallbud"),
+        ("opt.kitty_trick.help", "ved tallbud, ikke ved Amerikaner"),
         ("opt.all_pass.help", "den til venstre for den som delte ut, spiller ut"),
         ("opt.all_pass.help", "den som tar et stikk, får minus ett poeng"),
         ("rules.quick.call", "må spille det i første stikk"),
@@ -74,6 +77,7 @@ MUST_SAY: dict[str, list[tuple[str, str]]] = {
         ("rules.s4.body", "le kitty est d'abord retourné face visible pour tous"),
         ("rules.s6.body", "un deux entamé gagne le pli quoi qu'on joue ensuite"),
         ("opt.kitty.help", "pour un contrat numérique seulement"),
+        ("opt.kitty_trick.help", "sur un contrat numérique, pas sur un Amerikaner"),
         ("opt.all_pass.help", "le voisin de gauche du donneur entame"),
         ("opt.all_pass.help", "chaque pli coûte un point à son gagnant"),
         ("rules.quick.call", "qui doit la jouer au premier pli"),
@@ -144,3 +148,18 @@ def test_the_examples_kitty_trick_is_said_only_with_the_option(lang: str) -> Non
         plain, with_kitty = (text(lang, f"rules.example.{outcome}{end}") for end in ("", "_kitty"))
         assert not kitty.search(plain) and "{side}" not in plain and "{total}" in plain
         assert kitty.search(with_kitty) and "{side}" in with_kitty and "{total}" in with_kitty
+
+
+def test_the_kitty_trick_counts_on_numeric_contracts_only() -> None:
+    """What opt.kitty_trick.help says of an Amerikaner: the bidder must win every trick
+    played, the kitty's trick does not make up for one."""
+    from app.rules.scoring import deal_points
+
+    options = RuleSet("standard").options
+    assert options.kitty_trick and options.kitty
+    # 11 of 12 tricks, plus the kitty's trick, would be 12: an Amerikaner still fails.
+    points, made = deal_points(options, [11, 1, 0, 0], 0, None, None, 12)
+    assert made is False and points[0] == -options.amerikaner_points
+    # A numeric 12 with 11 tricks and the kitty's trick is made.
+    _, made = deal_points(options, [11, 1, 0, 0], 0, 2, 12, 12)
+    assert made is True

@@ -39,7 +39,7 @@ from app.rooms.core.messages import Hello, RoomMessage
 from app.rooms.core.records import Record
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.state import RoomState, Timing, replay
+from app.rooms.core.state import RoomState, Timing, fold, replay
 from app.rooms.core.wire_enums import TableLine
 from app.rooms.server import thinking
 from app.rooms.server.chance import chance_of
@@ -85,6 +85,7 @@ class Table:
         step = decide(core.state, core.rt, core.timing, event, self.now)
         if step.save is not None:
             self._keep(step.save)
+            fold(core.state, step.save.entries)
         for effect in step.effects:
             if isinstance(effect, Send):
                 frame_adapter.validate_python(effect.frame)
@@ -180,7 +181,6 @@ class Table:
         assert info.value.code == code, (info.value.code, info.value.message)
         assert info.value.message
         assert self.snapshot() == before, "a refusal changed the room"
-        assert not self.core.state.pending, "a refusal left entries to save"
         return info.value
 
     def replayed(self) -> RoomState:

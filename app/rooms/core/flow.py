@@ -116,7 +116,7 @@ def new_match(d: Draft) -> None:
     """A new match under the room's rules (the first, or a rematch): a checkpoint of the
     room, then the match and its first deal."""
     state = d.state
-    state.checkpoint()
+    d.checkpoint()
     d.record(MatchBegun(dealer=state.chance.below(len(state.seats))))
     d.happen({"type": "match_started", "number": state.match_number})
     deal(d)

@@ -1,15 +1,19 @@
 """``decide``: one room's answer to one input (``RoomCore``, room_core.py, holds the room
 it decides for).
 
-``decide(state, runtime, timing, input, now)`` applies the input (a game action here;
-flow.py: the match's course, start to rematch; lobby.py: the room around it and who
-connects; reviews.py: hints and reviews), settles what follows (``settle``), and returns
-a ``Step``: the records to save (each already applied to the state by ``evolve``,
-state.py), then the frames to send (views.py), bots and hints to ask for, and when to be
-woken.  A refusal raises ``RoomError`` before anything changed.
+``decide(state, runtime, timing, input, now)`` reads the room and returns a ``Step``: the
+records to save, then the frames to send (views.py), bots and hints to ask for, and when
+to be woken.  It never changes ``state``: the step is worked out on a fork of it
+(``Draft``, state.py), where each record is applied by ``evolve`` as it is made so that
+the rest of the step sees it (a game action here; flow.py: the match's course, start to
+rematch; lobby.py: the room around it and who connects; reviews.py: hints and reviews;
+then ``settle``, what follows).  The room's owner saves the records and folds ``evolve``
+over them (``fold``, state.py), the same fold that rebuilds a room from its log.  The
+runtime (connections, timers, bots asked: what a restart forgets anyway) is updated in
+place.  A refusal raises ``RoomError`` and changes neither, wherever it comes.
 
 Every game action goes through the engine (``evolve`` -> ``Match.apply``), which checks
-the turn and the rules and raises before changing anything; this module adds what the
+the turn and the rules and raises before changing the fork; this module adds what the
 engine cannot know: the game number the sender saw, and who plays a seat now (the person,
 their bot while they are away, a bot until a takeover).
 
@@ -90,8 +94,10 @@ PACE = {"relaxed": 1.2, "normal": 0.7, "fast": 0.3}  # seconds a bot move takes,
 
 
 def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: float) -> Step:
-    """Apply one input; the step to carry out.  ``RoomError``: refused, nothing
-    changed."""
+    """The step that answers ``event``: the records to save (for the caller to fold
+    ``evolve`` over once saved: ``fold``) and the effects.  ``state`` is read, never
+    changed; ``rt``, the room's runtime, is updated.  ``RoomError``: refused, and
+    neither changed."""
     d = Draft(state, rt, timing, now)
     reply: JoinedRoom | None = None
     match event:
@@ -113,14 +119,14 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
         case JoinRequest(name=name, seat=seat):
             reply = lobby.join(d, name, seat)
     settle(d)
-    entries = state.take_pending()
+    entries = d.records
     if d.changed or entries:
         rt.version += 1
-        d.effects.extend(views.state_sends(state, rt, d.happened))
+        d.effects.extend(views.state_sends(d.state, rt, d.happened))
         _resend_hint(d)
     save = None
     if entries or d.kept:
-        save = Save(state.seq - len(entries), entries, d.kept,
+        save = Save(d.state.seq - len(entries), entries, d.kept,
                     checkpoint=bool(entries) and isinstance(entries[0], Checkpoint))
     return Step(save, d.effects, next_wake(d), reply)
 

@@ -152,7 +152,7 @@ class Table:
         asked = think_effect or self.thinks[0]
         if asked in self.thinks:
             self.thinks.remove(asked)
-        action = thinking.decide(asked.level, asked.match, asked.seat, self.rng.random())
+        action = thinking.choose_bot_action(asked.level, asked.match, asked.seat, self.rng.random())
         return self.handle(BotMoved(asked.seat, asked.level, asked.game, action))
 
     def answer_hint(self, asked: AskHint | None = None) -> Step:

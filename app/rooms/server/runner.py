@@ -216,7 +216,7 @@ class RoomRunner:
         except Exception:  # the pool itself failed (a dead worker): never stall the table
             log.exception("room %s: the bot for seat %d failed; the random bot plays",
                           self.code, seat)
-            action = thinking.decide("random", match, seat, seed)
+            action = thinking.choose_bot_action("random", match, seat, seed)
         if not self.closed:
             await self._quietly(BotMoved(seat, level, game, action))
 

@@ -86,7 +86,7 @@ from .records import (
     SeatSet,
 )
 from .state import Draft, RoomState, Runtime, Timing, controller
-from .wire_enums import ChatKind, SeatEventKind, TableLine
+from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 __all__ = ["decide", "next_wake", "settle"]
 
@@ -134,7 +134,7 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
 def _received(d: Draft, conn: int, message: RoomMessage) -> None:
     c = d.rt.conns.get(conn)
     if c is None:
-        raise RoomError("hello_required", "say hello first")
+        raise RoomError(ErrorCode.HELLO_REQUIRED, "say hello first")
     seat = c.seat
     match message:
         case ActionMessage(game=game, action=action):
@@ -164,30 +164,32 @@ def _received(d: Draft, conn: int, message: RoomMessage) -> None:
         case Leave():
             lobby.leave(d, seat)
         case _:  # pragma: no cover - the parser admits nothing else
-            raise RoomError("unknown_type", "unknown message")
+            raise RoomError(ErrorCode.UNKNOWN_TYPE, "unknown message")
 
 
 def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
     """A person's game action, answering ``game``."""
     if seat is None:
-        raise RoomError("not_seated", "spectators cannot play")
+        raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
     state = d.state
     match = state.match
     if match is None:
-        raise RoomError("wrong_phase", "the match has not started")
+        raise RoomError(ErrorCode.WRONG_PHASE, "the match has not started")
     try:
         action = parse_action(raw)  # a malformed action is refused as such, stale or not
     except ActionError as exc:
-        raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
+        raise RoomError(ErrorCode(exc.code), str(exc), reason=exc.reason,
+                        params=exc.params) from None
     if game != state.game:
-        raise RoomError("stale_game", f"the game is at {state.game}, not {game}: look at "
+        raise RoomError(ErrorCode.STALE_GAME, f"the game is at {state.game}, not {game}: look at "
                         "the new state and try again", 409)
     if state.seats[seat].takeover:
-        raise RoomError("not_your_turn", "a bot plays this seat until the next deal")
+        raise RoomError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat until the next deal")
     try:
         d.act(seat, action)
     except ActionError as exc:
-        raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
+        raise RoomError(ErrorCode(exc.code), str(exc), reason=exc.reason,
+                        params=exc.params) from None
     # Their own move: they have seen what the stand-in did for them.
     d.rt.stood_in.pop(seat, None)
 

@@ -43,7 +43,7 @@ from app.rooms.core.records import Acted
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
 from app.rooms.core.state import fold
-from app.rooms.core.wire_enums import CloseCode
+from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
 from app.web import metrics
@@ -203,7 +203,7 @@ class RoomRunner:
         try:
             await self.submit(event)
         except RoomError as exc:
-            if exc.code != "unavailable":
+            if exc.code != ErrorCode.UNAVAILABLE:
                 log.warning("room %s: %s refused: %s", self.code, type(event).__name__,
                             exc.message)
         except Exception:

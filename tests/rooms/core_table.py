@@ -83,9 +83,15 @@ class Table:
         self.now += dt
         core = self.core
         step = decide(core.state, core.rt, core.timing, event, self.now)
+        self.take(step)
+        return step
+
+    def take(self, step: Step) -> None:
+        """Carry out ``step`` as the runner does: its records saved (to ``log``), then
+        folded into the room (``fold``); its frames checked, its asks kept."""
         if step.save is not None:
             self._keep(step.save)
-            fold(core.state, step.save.entries)
+            fold(self.core.state, step.save.entries)
         for effect in step.effects:
             if isinstance(effect, Send):
                 frame_adapter.validate_python(effect.frame)
@@ -98,7 +104,6 @@ class Table:
             elif isinstance(effect, AskHint):
                 self.hints.append(effect)
         self.last = step
-        return step
 
     def _keep(self, save: Save) -> None:
         assert save.first_seq == len(self.log), "the log has a gap or an overlap"

@@ -257,8 +257,8 @@ class Draft:
         self.record(checkpoint_of(state))
 
     def act(self, seat: int, action: Action) -> None:
-        """Log and apply a game action (the engine raises, and nothing changes, if the
-        rules refuse it)."""
+        """Record a game action and evolve the fork by it (the engine raises, and nothing
+        is recorded, if the rules refuse it)."""
         match = self.state.match
         assert match is not None
         self.record(Acted.of(seat, action), match.deal, action)

@@ -180,12 +180,13 @@ class RoomState:
 
     def fork(self) -> RoomState:
         """A copy that ``evolve`` may change without changing this one (what ``decide``
-        works on): what records change in place (the seats, the chat, the history, the
-        holders, the match's current deal) is copied; the rest is shared, as nothing
-        changes it in place (chat lines, summaries, finished deals, the rule set)."""
+        works on): what records change in place (the lists of seats, the chat, the
+        history, the holders, the match's current deal) is copied; the rest is shared, as
+        nothing changes it in place (seats, frozen; chat lines, summaries, finished deals,
+        the rule set)."""
         other = RoomState.__new__(RoomState)
         other.__dict__.update(self.__dict__)
-        other.seats = [s.copy() for s in self.seats]
+        other.seats = list(self.seats)
         other.chat = self.chat.copy()
         other.history = self.history.copy()
         other.holders = dict(self.holders)
@@ -393,15 +394,14 @@ def evolve(state: RoomState, record: Record, action: Action | None = None) -> li
             if match is None or match.dealer != dealer:
                 raise RestoreError(f"a deal by seat {dealer} out of turn")
             events = match.start_deal([mask_of_ids(h) for h in hands], mask_of_ids(kitty))
-            for s in state.seats:
-                s.ready = False
+            state.seats[:] = [s.copy(ready=False) if s.ready else s for s in state.seats]
             state.next_deal_at = None
         case SeatSet(seat=index, data=data):
             scored = None if state.match is None else len(state.match.scored)
             state.seats[index] = Seat.from_data(index, data).after(state.seats[index],
                                                                    scored)
         case ReadySet(seat=index):
-            state.seats[index].ready = True
+            state.seats[index] = state.seats[index].copy(ready=True)
         case NextDealAt(at=at):
             state.next_deal_at = at
         case Chatted():
@@ -409,9 +409,8 @@ def evolve(state: RoomState, record: Record, action: Action | None = None) -> li
         case MatchBegun(dealer=dealer):
             state.match = state.chance.match(state.rules, dealer)
             state.match_number += 1
-            for s in state.seats:
-                s.again = False
-                s.from_deal = 0  # everyone seated now plays from the first deal
+            # everyone seated now plays from the first deal
+            state.seats[:] = [s.copy(again=False, from_deal=0) for s in state.seats]
         case HostSet(seat=host):
             state.host = host
         case RulesSet(rules=raw):
@@ -430,8 +429,7 @@ def evolve(state: RoomState, record: Record, action: Action | None = None) -> li
             _note_holders(state, summary["number"])
         case BackInLobby():
             state.match = None
-            for s in state.seats:
-                s.again = s.ready = False
+            state.seats[:] = [s.copy(again=False, ready=False) for s in state.seats]
             state.next_deal_at = None
         case Checkpoint():
             _take_checkpoint(state, record)

@@ -10,7 +10,9 @@ rematch; lobby.py: the room around it and who connects; reviews.py: hints and re
 then ``settle``, what follows).  The room's owner saves the records and folds ``evolve``
 over them (``fold``, state.py), the same fold that rebuilds a room from its log.  The
 runtime (connections, timers, bots asked: what a restart forgets anyway) is updated in
-place.  A refusal raises ``RoomError`` and changes neither, wherever it comes.
+place.  A refusal raises ``RoomError``: the state is as it was wherever it comes, and the
+handlers refuse before they touch the runtime (tests/rooms/test_core_decider.py checks
+both).
 
 Every game action goes through the engine (``evolve`` -> ``Match.apply``), which checks
 the turn and the rules and raises before changing the fork; this module adds what the

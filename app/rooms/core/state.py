@@ -6,8 +6,8 @@ The lasting state (``RoomState``: what the log rebuilds) and the runtime state
 step being decided, works on a fork of it (``RoomState.fork``), on which each record it
 makes is applied by ``evolve`` at once, so that the rest of the step sees it; it returns
 the records, and the room's owner folds ``evolve`` over them on its own state (``fold``)
-once they are saved.  A refusal, even after a record, leaves the
-room as it was: only the fork saw the record.
+once they are saved.  A refusal, even after a record, leaves the room as it was: only the
+fork saw the record.
 
 A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``); a
 live room takes the same way, so a room rebuilt from its log is by construction the room

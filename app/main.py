@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from app.rooms.core.errors import RoomError
+from app.rooms.core.wire_enums import ErrorCode
 from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
 from app.rooms.server.registry import Registry
@@ -110,11 +111,13 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return api.error_response("bad_request", "the request is not of the right shape", 422)
+        return api.error_response(ErrorCode.BAD_REQUEST,
+                                  "the request is not of the right shape", 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
+            exc.status_code, ErrorCode.HTTP_ERROR)
         response = api.error_response(code, str(exc.detail), exc.status_code)
         response.headers.update(exc.headers or {})  # a 405's Allow
         return response

@@ -39,7 +39,7 @@ from app.rooms.core.effects import Connect, JoinRequest, Received, Send, Step, T
 from app.rooms.core.messages import Hello
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.state import Timing
+from app.rooms.core.state import Timing, fold
 from app.rooms.server.chance import chance_of
 from app.rooms.server.connection import parse_client_message
 from app.rooms.store.sqlite import SqliteStore
@@ -75,6 +75,7 @@ def measure(moves: int, seed: int, rules: dict[str, Any]) -> dict[str, Any]:
             step = decide(core.state, core.rt, core.timing, event, now)
             if step.save is not None:
                 loop.run_until_complete(store.append(core.code, step.save))
+                fold(core.state, step.save.entries)
             return step
 
         tokens = [token]
@@ -107,6 +108,8 @@ def measure(moves: int, seed: int, rules: dict[str, Any]) -> dict[str, Any]:
             t1 = clock()
             received = Received(seat + 1, message)  # type: ignore[arg-type]
             step = decide(core.state, core.rt, core.timing, received, now)
+            if step.save is not None:  # the records evolve the room (after the save, on a server)
+                fold(core.state, step.save.entries)
             t2 = clock()
             encoded = [(e.to, orjson.dumps(e.frame)) for e in step.effects if isinstance(e, Send)]
             t3 = clock()

@@ -304,7 +304,7 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
     from app.rooms.core.effects import Save
     from app.rooms.core.records import Acted, Dealt, MatchBegun
     from app.rooms.core.room_core import RoomCore
-    from app.rooms.core.state import Conn, Timing
+    from app.rooms.core.state import Conn, Timing, evolve
     from app.rooms.core.views import state_sends
     from app.rooms.server.chance import chance_of
     from app.rooms.store.sqlite import SqliteStore
@@ -320,10 +320,10 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
     def deal() -> None:
         assert state.match is not None
         hands, kitty = state.chance.deal(state.rules)
-        state.record(Dealt(dealer=state.match.dealer, hands=[ids_of(h) for h in hands],
-                           kitty=ids_of(kitty)))
+        evolve(state, Dealt(dealer=state.match.dealer, hands=[ids_of(h) for h in hands],
+                            kitty=ids_of(kitty)))
 
-    state.record(MatchBegun(dealer=0))
+    evolve(state, MatchBegun(dealer=0))
     deal()
     match = state.match
     assert match is not None
@@ -336,10 +336,9 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
             continue
         if match.deal.action_count >= 25:
             break
-        state.record(Acted.of(seat, bot.choose(SeatView(match, seat), rng)))
+        evolve(state, Acted.of(seat, bot.choose(SeatView(match, seat), rng)))
     for i in range(len(state.seats)):
         core.conns[i] = Conn(i)
-    state.take_pending()
     entry = Acted(seat=1, play="KD")
     seq = [state.seq]
 

@@ -317,8 +317,9 @@ class WireMemo:
 
     def __init__(self) -> None:
         self._hands: dict[tuple[int, int | None], list[str]] = {}
-        # a deal's list of finished tricks (the engine only appends to it) and its wire form
-        self._tricks_of: tuple[list[tuple[int, tuple[int, ...], int]], list[LastTrick]] | None
+        # a deal's first finished trick (the engine only appends to a deal's tricks, and a
+        # copy of the deal, as a room's step works on, shares them) and their wire form
+        self._tricks_of: tuple[tuple[int, tuple[int, ...], int], list[LastTrick]] | None
         self._tricks_of = None
 
     def hand(self, hand: int, trump: int | None) -> list[str]:
@@ -333,15 +334,17 @@ class WireMemo:
     def tricks(self, tricks: list[tuple[int, tuple[int, ...], int]]) -> list[LastTrick]:
         """A deal's finished tricks on the wire: the last list made, when the deal has not
         finished a trick since; else that list with the new tricks added."""
+        if not tricks:
+            return []
         kept = self._tricks_of
-        if kept is not None and kept[0] is tricks:
+        if kept is not None and kept[0] is tricks[0]:
             made = kept[1]
             if len(made) == len(tricks):
                 return made
             if len(made) < len(tricks):
                 wire = made + _tricks_wire(tricks[len(made):])
-                self._tricks_of = (tricks, wire)
+                self._tricks_of = (tricks[0], wire)
                 return wire
         wire = _tricks_wire(tricks)
-        self._tricks_of = (tricks, wire)
+        self._tricks_of = (tricks[0], wire)
         return wire

@@ -39,7 +39,7 @@ from app.rooms.core.messages import Hello, RoomMessage
 from app.rooms.core.records import Record
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.state import RoomState, Timing, replay
+from app.rooms.core.state import RoomState, Timing, fold, replay
 from app.rooms.core.wire_enums import TableLine
 from app.rooms.server import thinking
 from app.rooms.server.chance import chance_of
@@ -83,8 +83,15 @@ class Table:
         self.now += dt
         core = self.core
         step = decide(core.state, core.rt, core.timing, event, self.now)
+        self.take(step)
+        return step
+
+    def take(self, step: Step) -> None:
+        """Carry out ``step`` as the runner does: its records saved (to ``log``), then
+        folded into the room (``fold``); its frames checked, its asks kept."""
         if step.save is not None:
             self._keep(step.save)
+            fold(self.core.state, step.save.entries)
         for effect in step.effects:
             if isinstance(effect, Send):
                 frame_adapter.validate_python(effect.frame)
@@ -97,7 +104,6 @@ class Table:
             elif isinstance(effect, AskHint):
                 self.hints.append(effect)
         self.last = step
-        return step
 
     def _keep(self, save: Save) -> None:
         assert save.first_seq == len(self.log), "the log has a gap or an overlap"
@@ -151,7 +157,7 @@ class Table:
         asked = think_effect or self.thinks[0]
         if asked in self.thinks:
             self.thinks.remove(asked)
-        action = thinking.decide(asked.level, asked.match, asked.seat, self.rng.random())
+        action = thinking.choose_bot_action(asked.level, asked.match, asked.seat, self.rng.random())
         return self.handle(BotMoved(asked.seat, asked.level, asked.game, action))
 
     def answer_hint(self, asked: AskHint | None = None) -> Step:
@@ -180,7 +186,6 @@ class Table:
         assert info.value.code == code, (info.value.code, info.value.message)
         assert info.value.message
         assert self.snapshot() == before, "a refusal changed the room"
-        assert not self.core.state.pending, "a refusal left entries to save"
         return info.value
 
     def replayed(self) -> RoomState:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from app.bots import BOTS
-from app.rooms.server.thinking import decide
+from app.rooms.server.thinking import choose_bot_action
 from app.rules import PASS, Action, DiscardAny, Match, RuleSet, SeatView
 from app.rules.deal import DISCARD
 
@@ -46,7 +46,7 @@ def test_a_failing_or_illegal_bot_is_replaced_by_the_random_bot(
     seat = match.turn
     assert seat is not None
     monkeypatch.setitem(BOTS, "broken", _Broken(bad))
-    action = decide("broken", match.copy(), seat, 1.0)
+    action = choose_bot_action("broken", match.copy(), seat, 1.0)
     match.apply(seat, action)  # legal: a real discard, not the bot's choice
     assert match.phase != DISCARD
 
@@ -56,6 +56,6 @@ def test_a_legal_choice_is_kept_and_the_room_match_is_untouched() -> None:
     seat = match.turn
     assert seat is not None
     before = match.deals[-1].hands[seat]
-    action = decide("heuristic", match.copy(), seat, 1.0)
+    action = choose_bot_action("heuristic", match.copy(), seat, 1.0)
     assert match.deals[-1].hands[seat] == before and match.phase == DISCARD
     assert action == BOTS["heuristic"].choose(SeatView(match, seat), random.Random(1))

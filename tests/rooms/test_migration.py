@@ -20,7 +20,7 @@ from app.rooms.core.effects import Connect, Received
 from app.rooms.core.messages import Hello, Start
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.state import Timing
+from app.rooms.core.state import Timing, fold
 from app.rooms.server.chance import chance_of
 from app.rooms.store.sqlite import SqliteStore
 from app.rooms.store.sqlite_schema import VERSION
@@ -152,6 +152,7 @@ def test_a_version_2_log_comes_back_in_version_3s_table(tmp_path: Path) -> None:
             step = decide(core.state, core.rt, core.timing, event, 0.0)
             if step.save is not None:
                 await store.append(CODE, step.save)
+                fold(core.state, step.save.entries)
         await store.close()
         return core
 

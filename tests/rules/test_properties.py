@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from app.rules import PRESET_NAMES, ActionError, Match, NotYourTurn, RuleSet, RulesetError
 from app.rules.actions import Action, Bid, Discard, DiscardAny, Lead, Play
 from app.rules.cards import cards_of
+from app.rules.deal import OWN_LISTS, DealState
 
 OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "kitty": st.sampled_from([0, 4]),
@@ -231,6 +232,10 @@ def test_every_step_follows_the_rules(rs: RuleSet, seed: int) -> None:
         check_legal_is_the_rules(m)
         check_listed_apply_and_others_do_not(m, rng)
         tricks, seat, twin = len(deal.tricks), m.turn, deal.copy()
+        # the copy owns every list the deal holds (any other slot is shared with it)
+        assert {n for n in DealState.__slots__ if isinstance(getattr(deal, n), list)} \
+            <= set(OWN_LISTS)
+        assert all(getattr(twin, n) is not getattr(deal, n) for n in OWN_LISTS)
         action = random_action(m, rng)
         stack = deal.actions
         for e in m.apply(seat, action):  # events made on hot paths skip the constructor

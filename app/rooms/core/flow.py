@@ -20,7 +20,7 @@ from .records import (
     SeatSet,
 )
 from .state import Draft, controller
-from .wire_enums import ChatKind, TableLine
+from .wire_enums import ChatKind, ErrorCode, TableLine
 
 REMATCH_SECONDS = 5  # the countdown before a new match at a table of several people
 
@@ -54,10 +54,10 @@ def deal(d: Draft) -> None:
 
 def ready(d: Draft, seat: int | None) -> None:
     if seat is None:
-        raise RoomError("not_seated", "spectators are always ready")
+        raise RoomError(ErrorCode.NOT_SEATED, "spectators are always ready")
     state = d.state
     if state.match is None or state.match.phase != Phase.DEAL_OVER:
-        raise RoomError("wrong_phase", "ready is for between deals")
+        raise RoomError(ErrorCode.WRONG_PHASE, "ready is for between deals")
     if not state.seats[seat].ready:
         d.record(ReadySet(seat=seat))
     connected = d.rt.connected_seats()
@@ -69,19 +69,19 @@ def rematch(d: Draft, seat: int | None) -> None:
     require_host(d.state, seat)
     match = d.state.match
     if match is None or not match.finished:
-        raise RoomError("wrong_phase", "a rematch is for after the match")
+        raise RoomError(ErrorCode.WRONG_PHASE, "a rematch is for after the match")
     if d.state.next_deal_at is not None:
-        raise RoomError("wrong_phase", "the new match starts in a moment")
+        raise RoomError(ErrorCode.WRONG_PHASE, "the new match starts in a moment")
     _new_match_soon(d, seat)
 
 
 def again(d: Draft, seat: int | None) -> None:
     """"Play again": when every connected person has said it, the next match starts."""
     if seat is None:
-        raise RoomError("not_seated", "spectators cannot start a match")
+        raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot start a match")
     state = d.state
     if state.match is None or not state.match.finished:
-        raise RoomError("wrong_phase", "play again is for after the match")
+        raise RoomError(ErrorCode.WRONG_PHASE, "play again is for after the match")
     if not state.seats[seat].again:
         d.record(SeatSet(seat=seat, data=state.seats[seat].copy(again=True).to_data()))
     connected = d.rt.connected_seats()
@@ -95,7 +95,7 @@ def back_to_lobby(d: Draft, seat: int | None) -> None:
     require_host(d.state, seat)
     match = d.state.match
     if match is None or not match.finished:
-        raise RoomError("wrong_phase", "back to the lobby is for after the match")
+        raise RoomError(ErrorCode.WRONG_PHASE, "back to the lobby is for after the match")
     d.record(BackInLobby())
     _tell(d, seat, TableLine.BACK_TO_LOBBY)
 
@@ -116,7 +116,7 @@ def new_match(d: Draft) -> None:
     """A new match under the room's rules (the first, or a rematch): a checkpoint of the
     room, then the match and its first deal."""
     state = d.state
-    state.checkpoint()
+    d.checkpoint()
     d.record(MatchBegun(dealer=state.chance.below(len(state.seats))))
     d.happen({"type": "match_started", "number": state.match_number})
     deal(d)

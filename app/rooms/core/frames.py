@@ -312,7 +312,7 @@ def wire_text(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
-def error_frame(code: str, message: str, option: str | None = None,
+def error_frame(code: ErrorCode, message: str, option: str | None = None,
                 reason: str | None = None,
                 params: dict[str, str | int] | None = None) -> ErrorFrame:
     """An error frame: its texts may echo what a client sent (``wire_text``)."""

@@ -18,7 +18,7 @@ from .frames import JoinedRoom
 from .messages import Hello, SettingsMessage
 from .records import NextDealAt, RulesSet, Seat, SeatSet, SettingsSet
 from .state import Conn, Draft, RoomState
-from .wire_enums import ChatKind, SeatEventKind, TableLine
+from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 
 def checked_name(raw: str) -> str:
@@ -27,7 +27,7 @@ def checked_name(raw: str) -> str:
     try:
         return clean_name(raw)
     except TextError as exc:
-        raise RoomError(exc.code, exc.message, 400) from None
+        raise RoomError(ErrorCode(exc.code), exc.message, 400) from None
 
 
 def require_free_name(state: RoomState, name: str) -> None:
@@ -35,7 +35,7 @@ def require_free_name(state: RoomState, name: str) -> None:
     key = name_key(name)
     for seat in state.seats:
         if seat.name is not None and name_key(seat.name) == key:
-            raise RoomError("name_taken", f"{seat.name} is already at this table: choose "
+            raise RoomError(ErrorCode.NAME_TAKEN, f"{seat.name} is already at this table: choose "
                             "another name", 409)
 
 
@@ -43,7 +43,7 @@ def checked_rules(raw: object) -> RuleSet:
     try:
         return RuleSet.shared(raw)
     except RulesetError as exc:
-        raise RoomError("bad_rules", str(exc), 400, option=exc.option) from None
+        raise RoomError(ErrorCode.BAD_RULES, str(exc), 400, option=exc.option) from None
 
 
 def checked_level(level: str) -> BotLevel:
@@ -51,18 +51,18 @@ def checked_level(level: str) -> BotLevel:
     try:
         return level_name(level)
     except ValueError:
-        raise RoomError("bad_level", f"unknown bot {level!r}; one of "
+        raise RoomError(ErrorCode.BAD_LEVEL, f"unknown bot {level!r}; one of "
                         f"{', '.join(BOT_LEVELS)}") from None
 
 
 def require_host(state: RoomState, seat: int | None) -> None:
     if seat is None or seat != state.host:
-        raise RoomError("not_host", "only the host can do that", 403)
+        raise RoomError(ErrorCode.NOT_HOST, "only the host can do that", 403)
 
 
 def require_lobby(state: RoomState) -> None:
     if state.match is not None:
-        raise RoomError("wrong_phase", "the match has started", 409)
+        raise RoomError(ErrorCode.WRONG_PHASE, "the match has started", 409)
 
 
 def joinable_seats(state: RoomState) -> list[int]:
@@ -79,16 +79,17 @@ def join(d: Draft, name: str, seat: int | None) -> JoinedRoom:
     name = checked_name(name)
     state = d.state
     if state.practice:
-        raise RoomError("private_room", "this is a private practice table", 403)
+        raise RoomError(ErrorCode.PRIVATE_ROOM, "this is a private practice table", 403)
     require_free_name(state, name)
     free = joinable_seats(state)
     if seat is not None:
         if seat >= len(state.seats):
-            raise RoomError("bad_seat", f"this room has seats 0 to {len(state.seats) - 1}", 409)
+            raise RoomError(ErrorCode.BAD_SEAT,
+                            f"this room has seats 0 to {len(state.seats) - 1}", 409)
         if seat not in free:
-            raise RoomError("seat_taken", f"seat {seat} is not free", 409)
+            raise RoomError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not free", 409)
     elif not free:
-        raise RoomError("no_free_seat", "every seat is taken", 409)
+        raise RoomError(ErrorCode.NO_FREE_SEAT, "every seat is taken", 409)
     else:
         seat = free[0]
     token = state.chance.token()
@@ -104,13 +105,13 @@ def join(d: Draft, name: str, seat: int | None) -> JoinedRoom:
 def leave(d: Draft, seat: int | None) -> None:
     """Give the seat back: in the lobby, or after the match (the seat goes to a bot)."""
     if seat is None:
-        raise RoomError("not_seated", "you have no seat to leave")
+        raise RoomError(ErrorCode.NOT_SEATED, "you have no seat to leave")
     state = d.state
     match = state.match
     if match is not None and not match.finished:
-        raise RoomError("wrong_phase", "you can leave in the lobby or after the match", 409)
+        raise RoomError(ErrorCode.WRONG_PHASE, "you can leave in the lobby or after the match", 409)
     if seat == state.host:
-        raise RoomError("host_cannot_leave", "the host cannot give the seat back")
+        raise RoomError(ErrorCode.HOST_CANNOT_LEAVE, "the host cannot give the seat back")
     name = state.seats[seat].name or ""
     d.record(SeatSet(seat=seat, data=Seat(seat, bot=DEFAULT_SEAT_BOT).to_data()))
     for conn in d.rt.conns.values():
@@ -127,7 +128,8 @@ def set_rules(d: Draft, seat: int | None, raw: object) -> None:
     n = rules.options.players
     cut = [s for s in d.state.seats[n:] if s.human]
     if cut:
-        raise RoomError("seats_taken", f"seat {cut[0].index} is taken: {n} players do not fit")
+        raise RoomError(ErrorCode.SEATS_TAKEN,
+                        f"seat {cut[0].index} is taken: {n} players do not fit")
     d.record(RulesSet(rules=rules.to_json()))
 
 
@@ -136,7 +138,7 @@ def seat_bot(d: Draft, seat: int | None, target: int, level: str) -> None:
     require_lobby(d.state)
     state = d.state
     if target >= len(state.seats) or state.seats[target].human:
-        raise RoomError("bad_seat", f"seat {target} is not an empty seat")
+        raise RoomError(ErrorCode.BAD_SEAT, f"seat {target} is not an empty seat")
     d.record(SeatSet(seat=target,
                      data=state.seats[target].copy(bot=checked_level(level)).to_data()))
 
@@ -146,7 +148,7 @@ def settings(d: Draft, seat: int | None, message: SettingsMessage) -> None:
     require_host(d.state, seat)
     changes = SettingsSet.model_validate(message.model_dump(exclude={"type"}))
     if changes == SettingsSet():
-        raise RoomError("bad_message", "settings: name at least one setting")
+        raise RoomError(ErrorCode.BAD_MESSAGE, "settings: name at least one setting")
     state = d.state
     d.record(changes)
     if changes.grace_seconds is not None or changes.turn_seconds is not None:
@@ -161,7 +163,7 @@ def speaker(state: RoomState, seat: int | None) -> str:
     """Who a chat line is from: a seated person, or a spectator when the host allows."""
     if seat is None:
         if not state.spectator_chat:
-            raise RoomError("not_seated", "the host has turned spectators' chat off")
+            raise RoomError(ErrorCode.NOT_SEATED, "the host has turned spectators' chat off")
         return "Spectator"
     return state.seats[seat].name or f"Seat {seat + 1}"
 
@@ -171,7 +173,7 @@ def chat(d: Draft, seat: int | None, text: str) -> None:
     try:
         text = clean_chat(text)
     except TextError as exc:
-        raise RoomError(exc.code, exc.message) from None
+        raise RoomError(ErrorCode(exc.code), exc.message) from None
     d.say(seat, name, text, ChatKind.TEXT)
 
 
@@ -182,11 +184,11 @@ def react(d: Draft, seat: int | None, reaction: str) -> None:
 def connect(d: Draft, conn: int, hello: Hello) -> None:
     state, rt = d.state, d.rt
     if hello.token is not None and hello.spectate:
-        raise RoomError("bad_message", "hello: either a token or spectate, not both")
+        raise RoomError(ErrorCode.BAD_MESSAGE, "hello: either a token or spectate, not both")
     if hello.token is not None:
         seat = seat_for_token(state, hello.token)
         if seat is None:
-            raise RoomError("bad_token", "this token holds no seat in this room")
+            raise RoomError(ErrorCode.BAD_TOKEN, "this token holds no seat in this room")
         rt.conns[conn] = Conn(seat.index)
         rt.grace.pop(seat.index, None)
         if seat.away:
@@ -194,10 +196,10 @@ def connect(d: Draft, conn: int, hello: Hello) -> None:
             d.announce(SeatEventKind.RETURNED, seat.index)
     elif hello.spectate:
         if state.practice:
-            raise RoomError("private_room", "a practice table cannot be watched")
+            raise RoomError(ErrorCode.PRIVATE_ROOM, "a practice table cannot be watched")
         rt.conns[conn] = Conn(None)
     else:
-        raise RoomError("bad_message", "hello: give your token, or spectate: true")
+        raise RoomError(ErrorCode.BAD_MESSAGE, "hello: give your token, or spectate: true")
     d.changed = True
     d.welcomed.append(conn)
     d.emit(Send((conn,), {"type": "welcome", "room": state.code,

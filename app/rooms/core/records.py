@@ -68,7 +68,7 @@ class SeatData(BaseModel):
     again: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
     """A seat of a room as it is now (``SeatData`` is its logged form): who holds it (a
     person's token hash, or nobody) and who plays it.
@@ -111,7 +111,7 @@ class Seat:
         return self.name if self.name and not self.bot else f"Bot {self.index + 1}"
 
     def copy(self, **changes: object) -> Seat:
-        """This seat with ``changes`` (seats are replaced, never edited, once logged)."""
+        """This seat with ``changes`` (a seat is frozen: it is replaced, never edited)."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def claimed(self, name: str, token: str) -> Seat:
@@ -198,6 +198,9 @@ class Dealt(_Record):
     kitty: list[str]
 
 
+_NOT_ACTION = frozenset({"k", "seat"})
+
+
 class Acted(_Record):
     """A game action in the game record's shape: ``seat`` and the action's own keys."""
 
@@ -216,7 +219,9 @@ class Acted(_Record):
 
     @property
     def action(self) -> Action:
-        return parse_action(self.model_dump(exclude_none=True, exclude={"k", "seat"}))
+        # the fields as they are (a dump would copy them): read on every replayed move
+        return parse_action({k: v for k, v in self.__dict__.items()
+                             if v is not None and k not in _NOT_ACTION})
 
 
 class SeatSet(_Record):

@@ -36,24 +36,24 @@ def ask(d: Draft, seat: int | None, index: int | None = None,
     ``match_number`` (``None``: this one), sent when ready; at any time, so that a
     review asked late is never lost."""
     if seat is None:
-        raise RoomError("not_seated", "a review is of your own decisions: take a seat")
+        raise RoomError(ErrorCode.NOT_SEATED, "a review is of your own decisions: take a seat")
     state = d.state
     match = state.match
     if match is not None and match_number in (None, state.match_number):
         _ask_this_match(d, seat, index)
         return
     if match_number is None:
-        raise RoomError("wrong_phase", "a review is for a finished deal of a match")
+        raise RoomError(ErrorCode.WRONG_PHASE, "a review is for a finished deal of a match")
     summary = next((h for h in state.history if h["number"] == match_number), None)
     if summary is None:
-        raise RoomError("no_record", f"this room has no finished match number {match_number}"
-                        " to review")
+        raise RoomError(ErrorCode.NO_RECORD,
+                        f"this room has no finished match number {match_number} to review")
     deals = summary.get("reviewable", [])
     index = deals[-1] if index is None and deals else index
     if index is None or index not in deals:
-        raise RoomError("no_deal", _no_deal(summary, index))
+        raise RoomError(ErrorCode.NO_DEAL, _no_deal(summary, index))
     if seat >= len(summary["players"]):
-        raise RoomError("not_seated", f"you had no seat in match {match_number}")
+        raise RoomError(ErrorCode.NOT_SEATED, f"you had no seat in match {match_number}")
     _require_holder(state, match_number, seat)
     key = (match_number, index, seat)
     if _sent_or_asked(d, key):
@@ -113,11 +113,11 @@ def _ask_this_match(d: Draft, seat: int, index: int | None) -> None:
     index = last if index is None else index
     if index not in reviewable(match):
         if 0 <= index <= last and not match.deals[index].over:
-            raise RoomError("wrong_phase", "a review is for a finished deal: this one is "
+            raise RoomError(ErrorCode.WRONG_PHASE, "a review is for a finished deal: this one is "
                             "being played")
-        raise RoomError("no_deal", f"this match has no played deal {index + 1} to review")
+        raise RoomError(ErrorCode.NO_DEAL, f"this match has no played deal {index + 1} to review")
     if index == last and state.seats[seat].takeover:
-        raise RoomError("not_your_turn", "you did not play this deal")
+        raise RoomError(ErrorCode.NOT_YOUR_TURN, "you did not play this deal")
     key = (state.match_number, index, seat)
     if _sent_or_asked(d, key):
         return

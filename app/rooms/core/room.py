@@ -1,15 +1,21 @@
 """``decide``: one room's answer to one input (``RoomCore``, room_core.py, holds the room
 it decides for).
 
-``decide(state, runtime, timing, input, now)`` applies the input (a game action here;
-flow.py: the match's course, start to rematch; lobby.py: the room around it and who
-connects; reviews.py: hints and reviews), settles what follows (``settle``), and returns
-a ``Step``: the records to save (each already applied to the state by ``evolve``,
-state.py), then the frames to send (views.py), bots and hints to ask for, and when to be
-woken.  A refusal raises ``RoomError`` before anything changed.
+``decide(state, runtime, timing, input, now)`` reads the room and returns a ``Step``: the
+records to save, then the frames to send (views.py), bots and hints to ask for, and when
+to be woken.  It never changes ``state``: the step is worked out on a fork of it
+(``Draft``, state.py), where each record is applied by ``evolve`` as it is made so that
+the rest of the step sees it (a game action here; flow.py: the match's course, start to
+rematch; lobby.py: the room around it and who connects; reviews.py: hints and reviews;
+then ``settle``, what follows).  The room's owner saves the records and folds ``evolve``
+over them (``fold``, state.py), the same fold that rebuilds a room from its log.  The
+runtime (connections, timers, bots asked: what a restart forgets anyway) is updated in
+place.  A refusal raises ``RoomError``: the state is as it was wherever it comes, and the
+handlers refuse before they touch the runtime (tests/rooms/test_core_decider.py checks
+both).
 
 Every game action goes through the engine (``evolve`` -> ``Match.apply``), which checks
-the turn and the rules and raises before changing anything; this module adds what the
+the turn and the rules and raises before changing the fork; this module adds what the
 engine cannot know: the game number the sender saw, and who plays a seat now (the person,
 their bot while they are away, a bot until a takeover).
 
@@ -82,7 +88,7 @@ from .records import (
     SeatSet,
 )
 from .state import Draft, RoomState, Runtime, Timing, controller
-from .wire_enums import ChatKind, SeatEventKind, TableLine
+from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 __all__ = ["decide", "next_wake", "settle"]
 
@@ -90,8 +96,10 @@ PACE = {"relaxed": 1.2, "normal": 0.7, "fast": 0.3}  # seconds a bot move takes,
 
 
 def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: float) -> Step:
-    """Apply one input; the step to carry out.  ``RoomError``: refused, nothing
-    changed."""
+    """The step that answers ``event``: the records to save (for the caller to fold
+    ``evolve`` over once saved: ``fold``) and the effects.  ``state`` is read, never
+    changed; ``rt``, the room's runtime, is updated.  ``RoomError``: refused, and
+    neither changed."""
     d = Draft(state, rt, timing, now)
     reply: JoinedRoom | None = None
     match event:
@@ -113,14 +121,14 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
         case JoinRequest(name=name, seat=seat):
             reply = lobby.join(d, name, seat)
     settle(d)
-    entries = state.take_pending()
+    entries = d.records
     if d.changed or entries:
         rt.version += 1
-        d.effects.extend(views.state_sends(state, rt, d.happened))
+        d.effects.extend(views.state_sends(d.state, rt, d.happened))
         _resend_hint(d)
     save = None
     if entries or d.kept:
-        save = Save(state.seq - len(entries), entries, d.kept,
+        save = Save(d.state.seq - len(entries), entries, d.kept,
                     checkpoint=bool(entries) and isinstance(entries[0], Checkpoint))
     return Step(save, d.effects, next_wake(d), reply)
 
@@ -128,7 +136,7 @@ def decide(state: RoomState, rt: Runtime, timing: Timing, event: Input, now: flo
 def _received(d: Draft, conn: int, message: RoomMessage) -> None:
     c = d.rt.conns.get(conn)
     if c is None:
-        raise RoomError("hello_required", "say hello first")
+        raise RoomError(ErrorCode.HELLO_REQUIRED, "say hello first")
     seat = c.seat
     match message:
         case ActionMessage(game=game, action=action):
@@ -158,30 +166,32 @@ def _received(d: Draft, conn: int, message: RoomMessage) -> None:
         case Leave():
             lobby.leave(d, seat)
         case _:  # pragma: no cover - the parser admits nothing else
-            raise RoomError("unknown_type", "unknown message")
+            raise RoomError(ErrorCode.UNKNOWN_TYPE, "unknown message")
 
 
 def play(d: Draft, seat: int | None, game: int, raw: object) -> None:
     """A person's game action, answering ``game``."""
     if seat is None:
-        raise RoomError("not_seated", "spectators cannot play")
+        raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
     state = d.state
     match = state.match
     if match is None:
-        raise RoomError("wrong_phase", "the match has not started")
+        raise RoomError(ErrorCode.WRONG_PHASE, "the match has not started")
     try:
         action = parse_action(raw)  # a malformed action is refused as such, stale or not
     except ActionError as exc:
-        raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
+        raise RoomError(ErrorCode(exc.code), str(exc), reason=exc.reason,
+                        params=exc.params) from None
     if game != state.game:
-        raise RoomError("stale_game", f"the game is at {state.game}, not {game}: look at "
+        raise RoomError(ErrorCode.STALE_GAME, f"the game is at {state.game}, not {game}: look at "
                         "the new state and try again", 409)
     if state.seats[seat].takeover:
-        raise RoomError("not_your_turn", "a bot plays this seat until the next deal")
+        raise RoomError(ErrorCode.NOT_YOUR_TURN, "a bot plays this seat until the next deal")
     try:
         d.act(seat, action)
     except ActionError as exc:
-        raise RoomError(exc.code, str(exc), reason=exc.reason, params=exc.params) from None
+        raise RoomError(ErrorCode(exc.code), str(exc), reason=exc.reason,
+                        params=exc.params) from None
     # Their own move: they have seen what the stand-in did for them.
     d.rt.stood_in.pop(seat, None)
 

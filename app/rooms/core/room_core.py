@@ -2,8 +2,10 @@
 rebuilds), its runtime (connections, clocks, bots asked) and the server's timing; made
 new (``create``, its first save) or loaded from its log (``restore``).
 
-Each input goes to ``decide`` (room.py) with the room's three parts; the runner carries
-out the step it returns.
+Each input goes to ``decide`` (room.py) with the room's three parts, which returns the
+step (its records, its effects) without changing the room's state; once the records are
+saved, the runner folds ``evolve`` over them (``fold``, state.py) and carries out the
+effects.
 """
 
 from __future__ import annotations
@@ -15,7 +17,17 @@ from app.rules import Match, RuleSet
 from . import lobby, views
 from .effects import Save
 from .records import Record, RestoreError, Seat
-from .state import Chance, Conn, RoomState, Runtime, Timing, controller, replay
+from .state import (
+    Chance,
+    Conn,
+    RoomState,
+    Runtime,
+    Timing,
+    checkpoint_of,
+    controller,
+    evolve,
+    replay,
+)
 
 
 class RoomCore:
@@ -45,9 +57,9 @@ class RoomCore:
             state.seats[1:] = [s.copy(bot=bot_level) for s in state.seats[1:]]
         if bot_pace is not None:
             state.bot_pace = bot_pace
-        state.checkpoint()
-        entries = state.take_pending()
-        return cls(state, timing), token, Save(0, entries, [], checkpoint=True)
+        first = checkpoint_of(state)
+        evolve(state, first)
+        return cls(state, timing), token, Save(0, [first], [], checkpoint=True)
 
     @classmethod
     def restore(cls, entries: Sequence[Record | object], first_seq: int, timing: Timing,

@@ -2,15 +2,18 @@
 
 The lasting state (``RoomState``: what the log rebuilds) and the runtime state
 (``Runtime``: connections and timers, which a restart forgets) are what ``decide``
-(room.py) reads; ``Draft`` is one step being decided: the records it makes (each applied
-at once, so that what follows sees it), the happenings the views will tell, the effects.
+(room.py) reads.  ``decide`` never changes the ``RoomState`` it is given: ``Draft``, one
+step being decided, works on a fork of it (``RoomState.fork``), on which each record it
+makes is applied by ``evolve`` at once, so that the rest of the step sees it; it returns
+the records, and the room's owner folds ``evolve`` over them on its own state (``fold``)
+once they are saved.  A refusal, even after a record, leaves the room as it was: only the
+fork saw the record.
 
-A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``).  A
-live room takes the same way: what it decides becomes records (records.py), and each is
-applied with ``evolve`` as it is made (``RoomState.record``), so a room rebuilt from its
-log is by construction the room that wrote it.  ``evolve`` changes the state it is given
-(the engine's ``Match`` is mutable: copying it for every card would cost more than the
-rest of a move) and returns it, for the fold.
+A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``); a
+live room takes the same way, so a room rebuilt from its log is by construction the room
+that wrote it.  ``evolve`` changes the state it is given (the engine's ``Match`` is
+mutable: copying it for every card would cost more than the rest of a move), which is
+why a step forks once rather than copying at every record.
 
 ``game`` counts the match's records (``match``, ``deal``, ``act``): the number actions
 name.
@@ -19,9 +22,8 @@ name.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import reduce
 
 from app.bot_levels import ALIASES, BOT_LEVELS, DEFAULT_SEAT_BOT
 from app.double_dummy import DoubleDummy
@@ -175,30 +177,22 @@ class RoomState:
         self.chance = chance
         self.seq = 0                     # records in the log so far (the next one's number)
         self.game = 0                    # records of the match so far
-        self.pending: list[Record] = []  # records made since the last ``take_pending``
 
-    def record(self, record: Record, action: Action | None = None) -> list[Event]:
-        """Log ``record`` and apply it; the game events it made.  The engine raises (and
-        nothing is logged or changed) if a game action is not allowed; ``action`` is an
-        ``Acted`` record's, when the caller has it (not read back from the record)."""
-        events = apply(self, record, action)
-        self.pending.append(record)
-        return events
-
-    def take_pending(self) -> list[Record]:
-        records, self.pending = self.pending, []
-        return records
-
-    def checkpoint(self) -> None:
-        """Record the whole room but its match (which is then ``None``): the log before
-        this record is no longer needed."""
-        self.match = None
-        # This step's earlier records (a seat's "again" before the match it starts) are
-        # in the checkpoint: dropped, so that the save starts with it and the store moves
-        # its checkpoint here (a checkpoint after other records would not replay).
-        self.seq -= len(self.pending)
-        self.pending = []
-        self.record(checkpoint_of(self))
+    def fork(self) -> RoomState:
+        """A copy that ``evolve`` may change without changing this one (what ``decide``
+        works on): what records change in place (the lists of seats, the chat, the
+        history, the holders, the match's current deal) is copied; the rest is shared, as
+        nothing changes it in place (seats, frozen; chat lines, summaries, finished deals,
+        the rule set)."""
+        other = RoomState.__new__(RoomState)
+        other.__dict__.update(self.__dict__)
+        other.seats = list(self.seats)
+        other.chat = self.chat.copy()
+        other.history = self.history.copy()
+        other.holders = dict(self.holders)
+        if self.match is not None:
+            other.match = self.match.copy()
+        return other
 
 
 def controller(state: RoomState, seat: int) -> str | None:
@@ -210,8 +204,10 @@ def controller(state: RoomState, seat: int) -> str | None:
 
 
 class Draft:
-    """One step being decided: the records it made (applied as made), what happened, the
-    effects so far."""
+    """One step being decided: a fork of the room (``state``: the room as this step has
+    made it so far), the records it made (each applied to the fork by ``evolve`` as it is
+    made), what happened, the effects so far.  The room it was made from is never
+    changed."""
 
     __slots__ = (
         "changed",
@@ -219,6 +215,7 @@ class Draft:
         "happened",
         "kept",
         "now",
+        "records",
         "rt",
         "state",
         "timing",
@@ -226,10 +223,11 @@ class Draft:
     )
 
     def __init__(self, state: RoomState, rt: Runtime, timing: Timing, now: float) -> None:
-        self.state = state
+        self.state = state.fork()
         self.rt = rt
         self.timing = timing
         self.now = now
+        self.records: list[Record] = []
         self.happened: list[Happening] = []
         self.effects: list[Effect] = []
         self.kept: list[tuple[int, JsonObject]] = []  # finished matches' game records
@@ -238,15 +236,30 @@ class Draft:
 
     def record(self, record: Record, deal: DealState | None = None,
                action: Action | None = None) -> None:
-        """Log and apply ``record``; its game events happened in ``deal`` (``action``: an
-        ``Acted`` record's, see ``RoomState.record``)."""
-        events = self.state.record(record, action)
+        """Make ``record`` and ``evolve`` the fork by it; its game events happened in
+        ``deal`` (``action``: an ``Acted`` record's, when the caller has it: not parsed
+        back from the record).  The engine raises (and nothing is recorded) if a game
+        action is not allowed."""
+        events = evolve(self.state, record, action)
+        self.records.append(record)
         if events:
             self.happened.append((deal, events))
 
+    def checkpoint(self) -> None:
+        """Record the whole room but its match (which is then ``None``): the log before
+        this record is no longer needed."""
+        state = self.state
+        state.match = None
+        # This step's earlier records (a seat's "again" before the match it starts) are
+        # in the checkpoint: dropped, so that the save starts with it and the store moves
+        # its checkpoint here (a checkpoint after other records would not replay).
+        state.seq -= len(self.records)
+        self.records = []
+        self.record(checkpoint_of(state))
+
     def act(self, seat: int, action: Action) -> None:
-        """Log and apply a game action (the engine raises, and nothing changes, if the
-        rules refuse it)."""
+        """Record a game action and evolve the fork by it (the engine raises, and nothing
+        is recorded, if the rules refuse it)."""
         match = self.state.match
         assert match is not None
         self.record(Acted.of(seat, action), match.deal, action)
@@ -286,23 +299,37 @@ def checkpoint_of(state: RoomState) -> Checkpoint:
 def from_checkpoint(data: Checkpoint, chance: Chance) -> RoomState:
     state = RoomState(data.code, RuleSet.shared(data.rules), data.practice,
                       data.grace_seconds, data.next_deal_pause, chance)
+    _take_checkpoint(state, data)
+    return state
+
+
+def _take_checkpoint(state: RoomState, data: Checkpoint) -> None:
+    """``state`` as checkpoint ``data`` has it, whatever it was (a step's records before
+    its checkpoint are dropped from its save: the checkpoint holds what they did)."""
+    state.code = data.code
+    state.rules = RuleSet.shared(data.rules)
+    state.practice = data.practice
+    state.grace_seconds = data.grace_seconds
+    state.next_deal_pause = data.next_deal_pause
     state.seats = [Seat.from_data(i, s) for i, s in enumerate(data.seats)]
     state.host = data.host
     state.turn_seconds = data.turn_seconds
     state.bot_pace = data.bot_pace
     state.spectator_chat = data.spectator_chat
-    state.chat.extend(data.chat)
-    state.history.extend(data.history)
+    state.chat = deque(data.chat, maxlen=CHAT_KEEP)
+    state.history = deque(data.history, maxlen=HISTORY_KEEP)
     state.holders = dict(data.holders)
+    state.match = None
     state.match_number = data.match_number
     state.recorded_match = data.recorded_match
+    state.next_deal_at = None
     state.game = data.game
-    return state
 
 
-def evolve(state: RoomState, record: Record) -> RoomState:
-    """``state`` after ``record`` (changed in place; see the module)."""
-    apply(state, record)
+def fold(state: RoomState, records: Iterable[Record]) -> RoomState:
+    """``state`` after ``records``: ``evolve`` by each in turn (in place, as ``evolve``)."""
+    for record in records:
+        evolve(state, record)
     return state
 
 
@@ -319,7 +346,7 @@ def replay(entries: Sequence[Record | object], first_seq: int, chance: Chance) -
         state = from_checkpoint(records[0], chance)
         state.seq = first_seq + 1
         _check_whole(state)  # the checkpoint, then what the records made of it
-        state = reduce(evolve, records[1:], state)
+        fold(state, records[1:])
     except Exception as exc:
         # Stored data of any shape: whatever it makes fail is damage (the engine's
         # RulesetError and ActionError, a seat out of range, rules nested too deep...).
@@ -354,8 +381,9 @@ def _check_whole(state: RoomState) -> None:
         raise RestoreError(f"the stored room does not hold together: {', '.join(found)}")
 
 
-def apply(state: RoomState, record: Record, action: Action | None = None) -> list[Event]:
-    """Apply ``record`` to ``state``; the game events it made (``evolve``'s work)."""
+def evolve(state: RoomState, record: Record, action: Action | None = None) -> list[Event]:
+    """``state`` after ``record``, changed in place (see the module); the game events it
+    made.  ``action``: an ``Acted`` record's action, when the caller has it."""
     events: list[Event] = []
     match record:
         case Acted(seat=seat):
@@ -366,15 +394,14 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
             if match is None or match.dealer != dealer:
                 raise RestoreError(f"a deal by seat {dealer} out of turn")
             events = match.start_deal([mask_of_ids(h) for h in hands], mask_of_ids(kitty))
-            for s in state.seats:
-                s.ready = False
+            state.seats[:] = [s.copy(ready=False) if s.ready else s for s in state.seats]
             state.next_deal_at = None
         case SeatSet(seat=index, data=data):
             scored = None if state.match is None else len(state.match.scored)
             state.seats[index] = Seat.from_data(index, data).after(state.seats[index],
                                                                    scored)
         case ReadySet(seat=index):
-            state.seats[index].ready = True
+            state.seats[index] = state.seats[index].copy(ready=True)
         case NextDealAt(at=at):
             state.next_deal_at = at
         case Chatted():
@@ -382,9 +409,8 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
         case MatchBegun(dealer=dealer):
             state.match = state.chance.match(state.rules, dealer)
             state.match_number += 1
-            for s in state.seats:
-                s.again = False
-                s.from_deal = 0  # everyone seated now plays from the first deal
+            # everyone seated now plays from the first deal
+            state.seats[:] = [s.copy(again=False, from_deal=0) for s in state.seats]
         case HostSet(seat=host):
             state.host = host
         case RulesSet(rules=raw):
@@ -403,11 +429,10 @@ def apply(state: RoomState, record: Record, action: Action | None = None) -> lis
             _note_holders(state, summary["number"])
         case BackInLobby():
             state.match = None
-            for s in state.seats:
-                s.again = s.ready = False
+            state.seats[:] = [s.copy(again=False, ready=False) for s in state.seats]
             state.next_deal_at = None
         case Checkpoint():
-            state.match = None
+            _take_checkpoint(state, record)
     state.seq += 1
     if isinstance(record, GAME_KINDS):
         state.game += 1

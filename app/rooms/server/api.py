@@ -33,6 +33,7 @@ from app.rooms.core.frames import (
 )
 from app.rooms.core.messages import CreateRoomBody, JoinBody
 from app.rooms.core.views import public_room
+from app.rooms.core.wire_enums import ErrorCode
 from app.rooms.store import StoreError
 from app.rules.wire import FORBID
 from app.runtime import memory
@@ -141,7 +142,7 @@ class Health(TypedDict):
     search: PoolStats         # the worker processes of the searching bots (search_pool.py)
 
 
-def error_response(code: str, message: str, status: int, option: str | None = None,
+def error_response(code: ErrorCode, message: str, status: int, option: str | None = None,
                    params: dict[str, str | int] | None = None) -> JSONResponse:
     metrics.refused(code, "http")
     error: HttpError = {"code": code, "message": wire_text(message)}  # may echo the client
@@ -173,7 +174,7 @@ async def _body(request: Request, model: type[M]) -> M:
             message = f"{where} is not a field here"
         else:
             message = f"{where}: {err['msg']}"
-        raise RoomError("bad_request", message, 422) from None
+        raise RoomError(ErrorCode.BAD_REQUEST, message, 422) from None
 
 
 @router.post("/api/rooms", status_code=201, operation_id="create_room",
@@ -205,7 +206,7 @@ def _creation_limit(request: Request) -> JSONResponse | None:
         return None
     audit.refused("rate_limit", what="create_room", address=address, limit=limit.limit,
                   window=int(limit.window))
-    response = error_response("rate_limited", f"at most {limit.limit} new rooms a minute "
+    response = error_response(ErrorCode.RATE_LIMITED, f"at most {limit.limit} new rooms a minute "
                               "from one address: try again shortly", 429)
     response.headers["Retry-After"] = str(math.ceil(wait))
     return response
@@ -247,9 +248,9 @@ async def get_record(code: str, request: Request,
         except StoreError:
             raise unavailable(NO_DATABASE) from None
     if record is None and match is not None:
-        raise RoomError("no_record", f"this room has no finished match number {match}", 404)
+        raise RoomError(ErrorCode.NO_RECORD, f"this room has no finished match number {match}", 404)
     if record is None:
-        raise RoomError("match_not_over", "the record is ready when the match is over", 403)
+        raise RoomError(ErrorCode.MATCH_NOT_OVER, "the record is ready when the match is over", 403)
     return Response(record, media_type="application/json")
 
 
@@ -260,7 +261,7 @@ def seat_token_check(room: RoomRunner, request: Request, what: str) -> None:
     scheme, _, token = auth.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or room.core.seat_for_token(token) is None:
-        raise RoomError("unauthorized", f"{what} is for the players of this room: "
+        raise RoomError(ErrorCode.UNAUTHORIZED, f"{what} is for the players of this room: "
                         "send your seat token as Authorization: Bearer", 401)
 
 

@@ -275,7 +275,7 @@ class Connection:
         if not self.limiter.allow():
             metrics.refused(ErrorCode.RATE_LIMITED, "ws")
             if self.limiter.strikes == 1:
-                self.send(error_frame("rate_limited", "slow down: too many messages"))
+                self.send(error_frame(ErrorCode.RATE_LIMITED, "slow down: too many messages"))
             return
         try:
             msg = parse_client_message(raw, self.max_bytes)
@@ -283,10 +283,10 @@ class Connection:
                 self.send({"type": "pong"})
                 return
             if isinstance(msg, Hello):
-                raise BadMessage("already_hello", "this connection has said hello already")
+                raise BadMessage(ErrorCode.ALREADY_HELLO, "this connection has said hello already")
             await runner.submit(Received(self.id, msg))
         except RoomError as exc:  # BadMessage included
-            if runner.closed and exc.code == "unavailable":
+            if runner.closed and exc.code == ErrorCode.UNAVAILABLE:
                 # The room broke off (its error and close, 1013, are on their way) or was
                 # handed over (1012): this message was not taken; the client comes back.
                 self.close_after_flush(runner.close_code)

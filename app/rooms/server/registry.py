@@ -37,7 +37,7 @@ from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.records import RestoreError
 from app.rooms.core.room_core import RoomCore
 from app.rooms.core.state import Chance, Timing
-from app.rooms.core.wire_enums import CloseCode
+from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.rooms.store import RoomStore, StoreError
 from app.runtime import memory
 from app.settings import Settings
@@ -61,7 +61,7 @@ class RoomElsewhere(RoomError):
     """Another live server process serves this room now."""
 
     def __init__(self) -> None:
-        super().__init__("unavailable", "another server process serves this room now; "
+        super().__init__(ErrorCode.UNAVAILABLE, "another server process serves this room now; "
                          "try again in a moment", 503)
 
 
@@ -100,8 +100,8 @@ class Registry:
         held = self.settings.rooms_held
         if held and sum(1 for r in self.rooms.values() if r.creator == creator) >= held:
             audit.refused("rooms_held", address=creator, limit=held)
-            raise RoomError("too_many_rooms", f"you have {held} rooms open already: play in "
-                            "one of them, or wait until some close", 429)
+            raise RoomError(ErrorCode.TOO_MANY_ROOMS, f"you have {held} rooms open already: "
+                            "play in one of them, or wait until some close", 429)
         rules = checked_rules(rules_raw)
         if bot_level is not None:
             bot_level = checked_level(bot_level)
@@ -189,7 +189,7 @@ class Registry:
                                     self._chance(), code)
         except RestoreError as exc:  # whatever is wrong with what the store holds
             audit.refused("room_load", room=code, reason=str(exc))  # kept for inspection
-            raise RoomError("room_damaged", "this room's saved state is damaged and cannot "
+            raise RoomError(ErrorCode.ROOM_DAMAGED, "this room's saved state is damaged and cannot "
                             "be loaded; the server's operator has been told", 500) from None
         except StoreError as exc:
             log.warning("room %s: the store does not answer: %s", code, exc)
@@ -200,7 +200,7 @@ class Registry:
     async def require(self, code: str) -> RoomRunner:
         runner = await self.get(code)
         if runner is None:
-            raise RoomError("room_not_found", "there is no room with this code", 404)
+            raise RoomError(ErrorCode.ROOM_NOT_FOUND, "there is no room with this code", 404)
         return runner
 
     def _activate(self, core: RoomCore) -> RoomRunner:

@@ -33,7 +33,7 @@ ACTIONS_MAX = LIMITS["RECORD_ACTIONS_MAX"]
 
 Done = tuple[Literal["ok"], DealReplay]
 # (an error: its code, message, HTTP status and the facts it states, ``params``)
-Refusal = tuple[Literal["error"], str, str, int, dict[str, str | int]]
+Refusal = tuple[Literal["error"], ErrorCode, str, int, dict[str, str | int]]
 Outcome = Done | Refusal
 
 # A surrogate escape in the JSON text ("\ud800"): only then can a parsed string hold a

@@ -73,7 +73,7 @@ async def get_replay(code: str, request: Request,
             except StoreError:
                 raise unavailable(NO_DATABASE) from None
         if record is None:
-            raise RoomError("no_record", f"this room has no match number {number} to "
+            raise RoomError(ErrorCode.NO_RECORD, f"this room has no match number {number} to "
                             "replay", 404)
         number = match if match is not None else state.recorded_match
     async with admitted(request):

@@ -1,11 +1,13 @@
 """``RoomRunner``: carries out one room's steps.  The room decides; this does the I/O.
 
-Inputs reach the room one at a time (a lock per room).  For each step: save first, and
-only if the store took it, send the frames, start the bots, hints and reviews (off the
-loop, thinking.py; their answers come back as inputs), and set the room's one timer.  A
-save that fails breaks the runner: nothing of that step happened, every connection hears
-``unavailable`` and is closed with 1013 (try again), and the registry forgets the room,
-which the next request loads afresh from the store.
+Inputs reach the room one at a time (a lock per room).  For each step: ``decide`` (which
+changes nothing lasting: a refusal is only answered), then save its records, and only if
+the store took them, fold ``evolve`` over them (``fold``, state.py), send the frames,
+start the bots, hints and reviews (off the loop, thinking.py; their answers come back as
+inputs), and set the room's one timer.  A save that fails breaks the runner: nothing of
+that step happened, every connection hears ``unavailable`` and is closed with 1013 (try
+again), and the registry forgets the room, which the next request loads afresh from the
+store.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from app.rooms.core.frames import ReviewPayload, error_frame
 from app.rooms.core.records import Acted
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.wire_enums import CloseCode
+from app.rooms.core.state import fold
+from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.rooms.store import RoomStore, StoreError
 from app.rules import Match, RuleSet
 from app.web import metrics
@@ -108,16 +111,13 @@ class RoomRunner:
         async with self._lock:
             if self.closed:
                 raise unavailable()
+            core = self.core
             try:
-                core = self.core
                 step = decide(core.state, core.rt, core.timing, event, time.time())
             except RoomError:
-                if self.core.state.pending:  # a refusal after a change: a bug; start afresh
-                    log.error("room %s: %s was refused after changing the room",
-                              self.code, type(event).__name__)
-                    self.break_off()
-                raise
+                raise  # refused: decide changed nothing
             except Exception:
+                # A bug: the state is as it was, but the runtime may be half updated.
                 log.exception("room %s: %s failed; the room is reloaded from the store",
                               self.code, type(event).__name__)
                 self.break_off()
@@ -131,6 +131,7 @@ class RoomRunner:
                                 "store (%s)", self.code, exc)
                     self.break_off()
                     raise unavailable() from None
+                fold(core.state, save.entries)  # saved: the room in memory takes them
             self._carry_out(step)
             if save is not None:
                 moves = sum(1 for entry in save.entries if isinstance(entry, Acted))
@@ -202,7 +203,7 @@ class RoomRunner:
         try:
             await self.submit(event)
         except RoomError as exc:
-            if exc.code != "unavailable":
+            if exc.code != ErrorCode.UNAVAILABLE:
                 log.warning("room %s: %s refused: %s", self.code, type(event).__name__,
                             exc.message)
         except Exception:
@@ -215,7 +216,7 @@ class RoomRunner:
         except Exception:  # the pool itself failed (a dead worker): never stall the table
             log.exception("room %s: the bot for seat %d failed; the random bot plays",
                           self.code, seat)
-            action = thinking.decide("random", match, seat, seed)
+            action = thinking.choose_bot_action("random", match, seat, seed)
         if not self.closed:
             await self._quietly(BotMoved(seat, level, game, action))
 

@@ -72,7 +72,7 @@ def rebuild(rules: dict[str, Any], deal: dict[str, Any]) -> Match:
     return match
 
 
-def decide(level: str, match: Match, seat: int, seed: float) -> Action:
+def choose_bot_action(level: str, match: Match, seat: int, seed: float) -> Action:
     """The bot's choice for ``seat``, checked by the rules on ``match`` (used up here)."""
     view = SeatView(match, seat)
     rng = random.Random(seed)
@@ -88,7 +88,7 @@ def decide(level: str, match: Match, seat: int, seed: float) -> Action:
 
 def think_job(level: str, job: Job, seed: float) -> dict[str, Any]:
     rules, deal, seat = job
-    return decide(level, rebuild(rules, deal), seat, seed).to_json()
+    return choose_bot_action(level, rebuild(rules, deal), seat, seed).to_json()
 
 
 def hint_job(job: Job) -> HintPayload:
@@ -175,7 +175,7 @@ class Thinkers:
     async def _think(self, level: str, match: Match, seat: int, seed: float,
                      room: str) -> Action:
         if level in QUICK_LEVELS:
-            return await self._run(decide, level, match, seat, seed)
+            return await self._run(choose_bot_action, level, match, seat, seed)
         try:
             wire = await self.pool.run(Lane.BOT, think_job, level, job_of(match, seat), seed,
                                        room=room, hard=BOT_HARD_SECONDS,
@@ -185,7 +185,7 @@ class Thinkers:
             # The table does not wait for the pool: the quick bot decides this move.
             log.warning("room %s: bot %s for seat %d decided by %s (%s)", room, level, seat,
                         FALLBACK_LEVEL, exc)
-            return await self._run(decide, FALLBACK_LEVEL, match, seat, seed)
+            return await self._run(choose_bot_action, FALLBACK_LEVEL, match, seat, seed)
 
     async def hint(self, match: Match, seat: int, room: str = "",
                    address: str = "") -> HintPayload:

@@ -145,13 +145,14 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
         async with asyncio.timeout(settings.hello_timeout):
             raw = await conn.receive()
     except TimeoutError:
-        await _refuse(conn, RoomError("hello_required", "say hello first"), CloseCode.NO_HELLO)
+        await _refuse(conn, RoomError(ErrorCode.HELLO_REQUIRED, "say hello first"),
+                      CloseCode.NO_HELLO)
         return None, None
     seat_key: tuple[str, int] | None = None
     try:
         msg = parse_client_message(raw, settings.max_message_bytes)
         if not isinstance(msg, Hello):
-            raise RoomError("hello_required", "the first message must be a hello")
+            raise RoomError(ErrorCode.HELLO_REQUIRED, "the first message must be a hello")
         if runner.closed:  # it broke off while we waited: the registry loads it afresh
             runner = await registry.require(code)
         seat = runner.core.seat_for_token(msg.token) if msg.token is not None else None
@@ -161,7 +162,7 @@ async def _hello(code: str, registry: Registry, conn: Connection, settings: Sett
                 seat_key = None
                 audit.refused("websocket_seat", address=address, room=runner.code,
                               limit=settings.ws_per_seat)
-                raise RoomError("too_many_connections", "this seat has too many open "
+                raise RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "this seat has too many open "
                                 "connections: close a tab", 429)
         runner.attach(conn)
         try:

@@ -137,7 +137,8 @@ def check_example(page: Any, lang: str) -> None:
     facts = worked_example()
     steps = example.get_by_role("list").first.locator(":scope > li")
     expect(steps).to_have_count(6)
-    bidder, partner = (facts["names"][facts[k]] for k in ("bidder", "partner"))
+    assert facts["partner"] is not None
+    bidder, partner = (facts["names"][seat] for seat in (facts["bidder"], facts["partner"]))
     expect(steps.nth(0)).to_contain_text(re.compile(rf"{bidder}\D+\b{facts['bid']}\b"))
     kitty = RuleSet(facts["preset"]).options.kitty
     expect(steps.nth(1)).to_contain_text(re.compile(rf"\b{kitty}\b"))
@@ -157,5 +158,5 @@ def check_example(page: Any, lang: str) -> None:
         points = deal["points"][seat]
         expect(row.get_by_role("cell")).to_have_text(
             [str(deal["tricks"][seat]), f"+{points}" if points > 0 else str(points)])
-    side = deal["tricks"][facts["bidder"]] + deal["tricks"][facts["partner"]]
+    side = deal["tricks"][facts["bidder"]] + deal["tricks"][facts["partner"]]  # (not None above)
     expect(steps.nth(5)).to_contain_text(re.compile(rf"\b{side}\b\D+\b{side + 1}\b"))

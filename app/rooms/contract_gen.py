@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
+from pydantic.json_schema import JsonSchemaMode
 
 from app.rules import wire
 
@@ -46,7 +47,7 @@ def build_schema() -> dict[str, Any]:
     """Every wire type, enum and union as one JSON Schema document."""
     defs: dict[str, Any] = {}
 
-    def add(name: str, kind: Any, mode: Any, description: str = "") -> None:
+    def add(name: str, kind: Any, mode: JsonSchemaMode, description: str = "") -> None:
         schema = TypeAdapter(kind).json_schema(ref_template=REF, mode=mode)
         for sub, body in schema.pop("$defs", {}).items():
             if defs.setdefault(sub, body) != body:

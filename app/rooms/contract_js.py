@@ -9,6 +9,7 @@ class, as in docs/protocol.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import schema_doc
@@ -35,7 +36,7 @@ def _enum_name(name: str) -> str:
     return f"{name}Value"
 
 
-def ts_type(schema: dict[str, Any], enums: dict[str, frozenset[Any]]) -> str:
+def ts_type(schema: dict[str, Any], enums: Mapping[str, frozenset[str | int]]) -> str:
     """The TypeScript type (as JSDoc reads it) of one JSON Schema; ``enums`` maps each
     enum's name to its values (a ``Literal`` of exactly those values is that enum)."""
     if "$ref" in schema:
@@ -82,7 +83,7 @@ def _union(parts: list[str]) -> str:
     return unique[0] if len(unique) == 1 else "(" + " | ".join(unique) + ")"
 
 
-def _typedef(name: str, schema: dict[str, Any], enums: dict[str, frozenset[Any]],
+def _typedef(name: str, schema: dict[str, Any], enums: Mapping[str, frozenset[str | int]],
              comments: dict[str, tuple[str, str]]) -> list[str]:
     description = " ".join(str(schema.get("description", "")).replace("``", "`").split())
     if name == "JsonValue":  # pydantic's JsonValue: any JSON, which the schema leaves open;
@@ -147,6 +148,6 @@ def render(schema: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _frozen_list(items: list[Any]) -> str:
+def _frozen_list(items: Sequence[object]) -> str:
     return "Object.freeze(/** @type {const} */ ([" + ", ".join(json.dumps(i) for i in items) + "]))"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from .actions import Action, Bid, LegalActionJson
+from .actions import Action, Bid, BidValue, LegalActionJson
 from .cards import CARD_IDS, SUITS, cards_of, ids_of, sort_key
 from .deal import AUCTION, DISCARD, OVER, DealState
 from .match import DEAL_OVER, MATCH_OVER, Match
@@ -79,7 +79,7 @@ class SeatView:
         return [h.bit_count() for h in self._deal.hands]
 
     @property
-    def auction(self) -> list[tuple[int, int | str]]:
+    def auction(self) -> list[tuple[int, BidValue]]:
         d = self._deal
         if d is None:
             return []

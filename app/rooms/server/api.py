@@ -14,7 +14,7 @@ import functools
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -231,7 +231,7 @@ async def get_room(code: str, request: Request) -> PublicRoom:
 
 
 @router.get("/api/rooms/{code}/record", operation_id="get_record",
-            response_model=dict[str, Any], responses=errors(401, 403, *ROOM_ERRORS),
+            response_model=dict[str, object], responses=errors(401, 403, *ROOM_ERRORS),
             openapi_extra=SEAT_TOKEN_HEADER)
 async def get_record(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None) -> Response:
@@ -266,7 +266,7 @@ def seat_token_check(room: RoomRunner, request: Request, what: str) -> None:
 
 
 @router.get("/api/rules", operation_id="get_rules")
-async def get_rules() -> dict[str, Any]:
+async def get_rules() -> dict[str, object]:
     return rules_info()
 
 

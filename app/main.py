@@ -147,8 +147,12 @@ def watch_metrics(registry: Registry) -> None:
 def watch_search_pool(pool: SearchPool) -> None:
     """The pool's figures in /metrics, read from its ``stats()`` when scraped (its queue
     waits are told by its ``on_wait``: thinking.py)."""
-    metrics.SEARCH_QUEUE.watch(pool, lambda p: {
-        (lane,): float(waiting) for lane, waiting in p.stats()["waiting"].items()})
+    def queue(p: SearchPool) -> dict[tuple[str, ...], float]:
+        waiting = p.stats()["waiting"]
+        return {("bot",): float(waiting["bot"]), ("hint",): float(waiting["hint"]),
+                ("review",): float(waiting["review"])}
+
+    metrics.SEARCH_QUEUE.watch(pool, queue)
     metrics.SEARCH_FALLBACKS.watch(pool, lambda p: {(): float(p.stats()["no_worker_in_time"])})
     metrics.SEARCH_WORKERS_REPLACED.watch(pool, lambda p: {(): float(p.stats()["replaced"])})
     metrics.SEARCH_REFUSED.watch(pool, lambda p: {(): float(p.stats()["refused"])})

@@ -13,7 +13,9 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
+
+from pydantic import JsonValue
 
 from .rules.record import RecordError, error_line, replay_record
 
@@ -38,7 +40,7 @@ def run_replay(files: Sequence[str]) -> int:
     return 0 if all_ok else 1
 
 
-def replay_file(path: str) -> dict[str, Any]:
+def replay_file(path: str) -> dict[str, object]:
     """The result line for one file, ``file`` first."""
     try:
         line = replay_record(read_record(path))
@@ -85,9 +87,9 @@ def parse_record(data: bytes) -> object:
         raise RecordError(f"the file cannot be read as a game record: {exc}") from None
 
 
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _object(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     """A JSON object; a key given twice is ambiguous (which value counts?), so refused."""
-    out: dict[str, Any] = {}
+    out: dict[str, JsonValue] = {}
     for key, value in pairs:
         if key in out:
             raise ValueError(f'the key "{key[:40]}" appears twice in one object')

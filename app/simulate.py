@@ -20,7 +20,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
 from app.bots import ALIASES, BOT_LEVELS, BOTS, Bot
 from app.rules import Match, RuleSet, RulesetError, SeatView
@@ -99,7 +99,7 @@ def play_deal(rules: RuleSet, seat_bots: list[Bot], deal_seed: int) -> Match:
 
 def simulate(rules: RuleSet, bots: list[str], deals: int, seed: int, rotate: bool,
              on_deal: Callable[[Match, list[str]], None] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int, int], None] | None = None) -> dict[str, object]:
     """Play the deals and return the summary (see docs/bots.md)."""
     n = rules.options.players
     seeds = random.Random(seed)

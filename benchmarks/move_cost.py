@@ -147,7 +147,7 @@ def _pick(core: RoomCore, seat: int, rng: random.Random) -> dict[str, Any]:
     match = core.state.match
     assert match is not None
     view = SeatView(match, seat)
-    choice = rng.choice(view.legal).to_json()
+    choice: dict[str, Any] = dict(rng.choice(view.legal).to_json())
     if "discard" in choice:
         choice["discard"] = rng.sample(ids_of(view.hand), choice["discard"])
     return choice

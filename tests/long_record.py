@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 
+from pydantic import JsonValue
+
 from app.bots import choose_action
 from app.rules import Match, RuleSet, SeatView
 from app.rules.record import FORMAT, deal_to_record
@@ -25,7 +27,7 @@ def long_record(max_bytes: int, seed: int = 0, max_deals: int = 10_000,
     head = {"format": FORMAT, "rules": rules, "players": PLAYERS, "deals": []}
     size = len(json.dumps(head, separators=(",", ":")).encode())
     actions = 0
-    kept: list[dict[str, object]] = []
+    kept: list[dict[str, JsonValue]] = []
     while not match.finished and len(kept) < max_deals:
         match.start_deal()
         seat = match.turn

@@ -445,7 +445,8 @@ def test_a_json_log_line_holds_the_record_and_its_extra_fields() -> None:
                                ("127.0.0.1:5", "GET", "/healthz", "1.1", 200), None)
     fields = json.loads(formatter.format(access))
     assert (fields["method"], fields["path"], fields["status"]) == ("GET", "/healthz", 200)
-    assert log_config("debug")["root"]["level"] == "DEBUG"
+    config: dict[str, Any] = log_config("debug")
+    assert config["root"]["level"] == "DEBUG"
 
 
 def test_audit_fields_ride_on_the_record(caplog: pytest.LogCaptureFixture) -> None:

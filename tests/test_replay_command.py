@@ -97,7 +97,7 @@ def test_bad_content_gives_the_error_shape(tmp_path: Path, what: str, content: b
                                            words: str) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
-    line = replay_file(str(path))
+    line: dict[str, Any] = replay_file(str(path))
     assert line["file"] == str(path) and line["ok"] is False
     assert line["error"]["deal"] is None and line["error"]["action"] is None
     assert words in line["error"]["message"]

@@ -25,27 +25,30 @@ def test_the_example_replays_as_a_legal_standard_deal() -> None:
 
 def test_the_example_tells_the_deal_as_played() -> None:
     example = worked_example()
-    rules = RuleSet(example["preset"]).resolved()
-    assert example["players"] == rules["players"] == len(NAMES)
+    rules = RuleSet(example["preset"])
+    assert example["players"] == rules.options.players == len(NAMES)
     # The auction opens left of the dealer and ends when the others have passed.
     auction = example["auction"]
     assert auction[0]["seat"] == (example["dealer"] + 1) % 4
     assert [a["bid"] for a in auction[-3:]] == ["pass"] * 3
-    assert example["bid"] == max(a["bid"] for a in auction if isinstance(a["bid"], int))
-    assert rules["min_bid"] <= example["bid"] <= rules["max_bid"]
+    bid = example["bid"]
+    assert bid == max(a["bid"] for a in auction if isinstance(a["bid"], int))
+    assert isinstance(bid, int) and rules.shape.min_bid <= bid <= rules.shape.max_bid
     # The kitty goes to the bidder, who discards as many cards.
     assert sorted(example["kitty"]) == sorted(DEAL["kitty"])
-    assert len(example["discards"]) == len(example["kitty"]) == rules["kitty"]
+    assert len(example["discards"]) == len(example["kitty"]) == rules.options.kitty
     bidder_cards = set(DEAL["hands"][example["bidder"]]) | set(DEAL["kitty"])
     assert set(example["discards"]) <= bidder_cards
     # The lead sets trump; the call is that suit's card in the partner's hand, played to
     # the first trick.
     first, second = example["tricks"]
+    call, partner = example["call"], example["partner"]
+    assert call is not None and partner is not None
     assert first["leader"] == example["bidder"] and first["cards"][0] == example["lead"]
-    assert example["lead"][1] == example["call"][1] == example["trump"]
-    assert example["call"] in DEAL["hands"][example["partner"]]
-    assert first["cards"][(example["partner"] - first["leader"]) % 4] == example["call"]
-    assert first["winner"] == example["partner"] and second["leader"] == first["winner"]
+    assert example["lead"][1] == call[1] == example["trump"]
+    assert call in DEAL["hands"][partner]
+    assert first["cards"][(partner - first["leader"]) % 4] == call
+    assert first["winner"] == partner and second["leader"] == first["winner"]
     # Trick 2: the winner trumped a led suit it did not have.
     ruff = second["cards"][(second["winner"] - second["leader"]) % 4]
     assert ruff[1] == example["trump"] != second["cards"][0][1]
@@ -54,8 +57,9 @@ def test_the_example_tells_the_deal_as_played() -> None:
 def test_the_example_scores_as_rules_md_section_9_says() -> None:
     example = worked_example()
     bidder, partner, bid = example["bidder"], example["partner"], example["bid"]
+    assert partner is not None and isinstance(bid, int)
     won = example["tricks_won"]
-    assert sum(won) == RuleSet(example["preset"]).resolved()["hand_size"]
+    assert sum(won) == RuleSet(example["preset"]).shape.hand_size
     assert example["kitty_trick"] == 1  # standard: the kitty counts as a trick
     side = won[bidder] + won[partner] + example["kitty_trick"]
     assert example["side_tricks"] == won[bidder] + won[partner]

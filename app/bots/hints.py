@@ -19,8 +19,8 @@ winning the trick, whether the card wins or ruffs, whether it is the master.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.rules import AMERIKANER, PASS, Action, Bid, Discard, Lead, Play, SeatView
 from app.rules.cards import CARD_IDS, JOKER1, SUIT_MASKS, SUITS, highest, ids_of
@@ -36,10 +36,10 @@ class Hint:
 
     action: Action
     key: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)
     samples: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"action": self.action.to_json(), "key": self.key, "params": self.params,
                 "samples": self.samples}
 
@@ -73,7 +73,7 @@ def _points(estimate: Estimate, action: Action) -> float | None:
     return None if p is None else round(p, 1)
 
 
-def _card_params(action: Action) -> dict[str, Any]:
+def _card_params(action: Action) -> dict[str, object]:
     if isinstance(action, Play | Lead):
         return {"card": CARD_IDS[action.card]}
     if isinstance(action, Bid):
@@ -131,7 +131,7 @@ def _discard_hint(view: SeatView, action: Discard, e: Estimate) -> Hint:
 
 
 def _lead_hint(view: SeatView, action: Lead, e: Estimate) -> Hint:
-    params: dict[str, Any] = {"card": CARD_IDS[action.card], "points": _points(e, action),
+    params: dict[str, object] = {"card": CARD_IDS[action.card], "points": _points(e, action),
                               "trump": None if action.grand else SUITS[action.card // 13]}
     if action.call is None:
         return Hint(action, "hint.lead_alone", params, e.samples)
@@ -148,7 +148,7 @@ def _lead_hint(view: SeatView, action: Lead, e: Estimate) -> Hint:
 def _play_hint(view: SeatView, action: Play, e: Estimate) -> Hint:
     f = TableFacts(view)
     card = action.card
-    params: dict[str, Any] = {"card": CARD_IDS[card], "points": _points(e, action)}
+    params: dict[str, object] = {"card": CARD_IDS[card], "points": _points(e, action)}
     if f.mode == MINUS:
         if f.trick_cards and not f.wins_now(card):
             return Hint(action, "hint.play_duck", params, e.samples)

@@ -32,13 +32,15 @@ deal: a caller that has it (``known``, from an earlier review) skips the solve.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
 from app.rules import Action, Bid, DiscardAny, Match, RuleSet, SeatView, parse_action, scoring
+from app.rules.actions import ActionJson, taken_json
+from app.rules.deal import DealState
 from app.rules.phases import Phase
-from app.rules.record import match_of_deal
+from app.rules.record import match_of_deal, recorded_actions
 
 from . import search
 from .rollout import sides
@@ -96,8 +98,8 @@ class Decision:
     index: int  # position in the deal's ``actions``
     phase: Phase  # auction, discard, lead, play
     trick: int | None  # 1-based trick number for plays
-    chosen: dict[str, Any]
-    best: dict[str, Any]
+    chosen: ActionJson
+    best: ActionJson
     chosen_points: float | None
     best_points: float | None
     loss: float  # best_points - chosen_points (0 when the choice was the best found)
@@ -114,7 +116,7 @@ class Decision:
             return self.loss >= BID_MARGIN
         return self.loss > NOISE_ERRORS * self.loss_error
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {**self.__dict__, "clear": self.clear}
 
 
@@ -130,14 +132,14 @@ class Review:
     double_dummy_skipped: DoubleDummySkipped | None = None  # why there is none
     points: float | None = None  # the seat's points in the deal
 
-    def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in self.__dict__.items() if k != "decisions"}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {k: v for k, v in self.__dict__.items() if k != "decisions"}
         out["decisions"] = [d.to_json() for d in self.decisions]
         out["total_loss"] = round(sum(d.loss for d in self.decisions), 2)
         return out
 
 
-def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Random,
+def review_deal(rules: RuleSet, deal: Mapping[str, object], seat: int, rng: random.Random,
                 deadline: float | None = None, known: DoubleDummy | None = None) -> Review:
     """The review of ``seat``'s decisions in ``deal`` (record shape; see the module);
     ``known``: the deal's double dummy, if an earlier review found it."""
@@ -146,8 +148,7 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
     seconds = max(0.0, end - start)
     match = _start(rules, deal)
     try:
-        actions = [parse_action(a) for a in deal["actions"]]
-        seats = [a["seat"] for a in deal["actions"]]
+        recorded = list(recorded_actions(deal))
     except (KeyError, TypeError, ValueError) as exc:
         raise ReviewError(f"not a deal of a game record: {exc}") from None
     # Replay first: the seat's decisions (a copy of the match at each) and the moment
@@ -155,7 +156,9 @@ def review_deal(rules: RuleSet, deal: dict[str, Any], seat: int, rng: random.Ran
     d = match.deals[-1]
     moments: list[tuple[int, Match, Action]] = []
     dd_start: Match | None = None
-    for i, (s, action) in enumerate(zip(seats, actions, strict=True)):
+    seats = [s for s, _ in recorded]
+    actions = [action for _, action in recorded]
+    for i, (s, action) in enumerate(recorded):
         if d.turn != s:
             raise ReviewError(f"action {i}: it is not seat {s}'s turn")
         if s == seat and _has_choice(d.legal_actions()):
@@ -213,7 +216,7 @@ def _judge_all(review: Review, searched: list[tuple[int, Match, Action]], seat: 
         left = max(0.0, left - (clocks.cpu() - before))
 
 
-def _hints(deal: dict[str, Any]) -> dict[int, Action]:
+def _hints(deal: Mapping[str, object]) -> dict[int, Action]:
     """The practice hints the seat was given in this deal (``hints``: action index ->
     action, added by the room), read as actions; an unreadable one is ignored."""
     out: dict[int, Action] = {}
@@ -233,7 +236,7 @@ def _followed(match: Match, action: Action, index: int) -> Decision:
     could rank it otherwise: one judgement, the hint's)."""
     d = match.deals[-1]
     trick = d.tricks_played + 1 if d.phase == Phase.PLAY else None
-    wire = action.to_json()
+    wire = taken_json(action)
     return Decision(index, d.phase, trick, wire, wire, None, None, 0.0, None, 0, hinted=True)
 
 
@@ -241,7 +244,7 @@ def _has_choice(legal: tuple[Action, ...]) -> bool:
     return len(legal) > 1 or (len(legal) == 1 and type(legal[0]) is DiscardAny)
 
 
-def _start(rules: RuleSet, deal: dict[str, Any]) -> Match:
+def _start(rules: RuleSet, deal: Mapping[str, object]) -> Match:
     try:
         match = match_of_deal(rules, deal)
     except (KeyError, TypeError, ValueError) as exc:
@@ -268,7 +271,7 @@ def _judge(bot: SearchBot, match: Match, seat: int, action: Action, index: int,
     mine, theirs = estimate.per_sample.get(action), estimate.per_sample.get(best)
     if mine and theirs and action != best:
         error = round(paired_difference(theirs, mine)[1], 2)
-    return Decision(index, phase, trick, action.to_json(), best.to_json(),
+    return Decision(index, phase, trick, taken_json(action), taken_json(best),
                     _round(chosen_points), _round(best_points), round(loss, 2), error,
                     estimate.samples)
 
@@ -277,7 +280,7 @@ def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 2)
 
 
-def _kitty_trick(d: Any) -> int:
+def _kitty_trick(d: DealState) -> int:
     return 0 if d.amerikaner else scoring.kitty_tricks(d.rules.options)
 
 

@@ -276,9 +276,9 @@ class Knowledge:
         deal = DealState(rules, self.dealer, dealt, kitty)
         try:
             for s, value in self.auction:
-                deal.apply(s, bid(value))  # type: ignore[arg-type]
-            if deal.phase == Phase.DISCARD and discards:
-                deal.apply(bidder, Discard(discards))  # type: ignore[arg-type]
+                deal.apply(s, bid(value))
+            if deal.phase == Phase.DISCARD and discards and bidder is not None:
+                deal.apply(bidder, Discard(discards))
             first = True
             for s, c in self.sequence:
                 if first and deal.phase == Phase.LEAD:

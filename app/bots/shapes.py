@@ -6,9 +6,11 @@ tests/bots/test_bots_legal.py checks the bots see no hidden card in each."""
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from app.rules import RuleSet
 
-SHAPES: dict[str, dict[str, object]] = {
+SHAPES: dict[str, dict[str, JsonValue]] = {
     "standard": {},
     "3 players": {"players": 3},
     "5 players": {"players": 5},
@@ -22,7 +24,7 @@ SHAPES: dict[str, dict[str, object]] = {
 }
 
 
-def shape_rules(name: str, **changes: object) -> RuleSet:
+def shape_rules(name: str, **changes: JsonValue) -> RuleSet:
     """The rule set of shape ``name`` (``KeyError`` for an unknown one), with ``changes``."""
     options = {**SHAPES[name], **changes}
     preset = str(options.pop("preset", "standard"))

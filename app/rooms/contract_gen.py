@@ -21,11 +21,13 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, JsonValue, TypeAdapter
+from pydantic.json_schema import JsonSchemaMode
 
 from app.rules import wire
 
 from . import contract_js, schema_doc
+from .contract_js import json_object
 from .core import frames, messages
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,11 +44,11 @@ UNIONS: list[tuple[str, Any, str]] = [
 ]
 
 
-def build_schema() -> dict[str, Any]:
+def build_schema() -> dict[str, JsonValue]:
     """Every wire type, enum and union as one JSON Schema document."""
-    defs: dict[str, Any] = {}
+    defs: dict[str, JsonValue] = {}
 
-    def add(name: str, kind: Any, mode: Any, description: str = "") -> None:
+    def add(name: str, kind: Any, mode: JsonSchemaMode, description: str = "") -> None:
         schema = TypeAdapter(kind).json_schema(ref_template=REF, mode=mode)
         for sub, body in schema.pop("$defs", {}).items():
             if defs.setdefault(sub, body) != body:
@@ -70,7 +72,8 @@ def build_schema() -> dict[str, Any]:
                 missing = [shape.__name__ for shape in shapes if shape.__name__ not in defs]
                 if missing:
                     raise ValueError(f"{cls.__name__}.{field}: {missing} are not wire types")
-                defs[cls.__name__]["properties"][field] = {"anyOf": [
+                properties = json_object(json_object(defs[cls.__name__])["properties"])
+                properties[field] = {"anyOf": [
                     {"$ref": REF.format(model=shape.__name__)} for shape in shapes]}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -9,7 +9,9 @@ class, as in docs/protocol.md.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping, Sequence
+
+from pydantic import JsonValue
 
 from . import schema_doc
 from .core import wire_enums
@@ -35,24 +37,38 @@ def _enum_name(name: str) -> str:
     return f"{name}Value"
 
 
-def ts_type(schema: dict[str, Any], enums: dict[str, frozenset[Any]]) -> str:
+def json_object(value: JsonValue) -> dict[str, JsonValue]:
+    """``value``, a JSON Schema's object (``TypeError`` if it is none)."""
+    if isinstance(value, dict):
+        return value
+    raise TypeError(f"a JSON Schema object was expected, not {value!r}")
+
+
+def _array(value: JsonValue) -> list[JsonValue]:
+    if isinstance(value, list):
+        return value
+    raise TypeError(f"a JSON Schema list was expected, not {value!r}")
+
+
+def ts_type(schema: Mapping[str, JsonValue], enums: Mapping[str, frozenset[str | int]]) -> str:
     """The TypeScript type (as JSDoc reads it) of one JSON Schema; ``enums`` maps each
     enum's name to its values (a ``Literal`` of exactly those values is that enum)."""
     if "$ref" in schema:
-        name = schema["$ref"].rsplit("/", 1)[1]
+        name = str(schema["$ref"]).rsplit("/", 1)[1]
         return _enum_name(name) if name in enums else name
     if "const" in schema:
         return json.dumps(schema["const"])
     if "enum" in schema:
-        same = [name for name, values in enums.items() if values == frozenset(schema["enum"])]
+        members = _array(schema["enum"])
+        same = [name for name, values in enums.items() if values == frozenset(members)]
         if len(same) == 1:
             return _enum_name(same[0])
-        return _union([json.dumps(v) for v in schema["enum"]])
+        return _union([json.dumps(v) for v in members])
     for key in ("anyOf", "oneOf"):
         if key in schema:
-            return _union([ts_type(s, enums) for s in schema[key]])
-    if "allOf" in schema and len(schema["allOf"]) == 1:
-        return ts_type(schema["allOf"][0], enums)
+            return _union([ts_type(json_object(s), enums) for s in _array(schema[key])])
+    if "allOf" in schema and len(_array(schema["allOf"])) == 1:
+        return ts_type(json_object(_array(schema["allOf"])[0]), enums)
     kind = schema.get("type")
     if kind == "string":
         return "string"
@@ -64,13 +80,14 @@ def ts_type(schema: dict[str, Any], enums: dict[str, frozenset[Any]]) -> str:
         return "null"
     if kind == "array":
         if "prefixItems" in schema:
-            return "[" + ", ".join(ts_type(s, enums) for s in schema["prefixItems"]) + "]"
-        return f"Array<{ts_type(schema.get('items', {}), enums)}>"
+            items = _array(schema["prefixItems"])
+            return "[" + ", ".join(ts_type(json_object(s), enums) for s in items) + "]"
+        return f"Array<{ts_type(json_object(schema.get('items', {})), enums)}>"
     if kind == "object":
         if "properties" in schema:
-            required = set(schema.get("required", ()))
-            fields = [f"{name}{'' if name in required else '?'}: {ts_type(s, enums)}"
-                      for name, s in schema["properties"].items()]
+            required = set(_array(schema.get("required", [])))
+            fields = [f"{name}{'' if name in required else '?'}: {ts_type(json_object(s), enums)}"
+                      for name, s in json_object(schema["properties"]).items()]
             return "{ " + ", ".join(fields) + " }"
         extra = schema.get("additionalProperties", True)
         return f"Record<string, {ts_type(extra, enums) if isinstance(extra, dict) else 'any'}>"
@@ -82,7 +99,8 @@ def _union(parts: list[str]) -> str:
     return unique[0] if len(unique) == 1 else "(" + " | ".join(unique) + ")"
 
 
-def _typedef(name: str, schema: dict[str, Any], enums: dict[str, frozenset[Any]],
+def _typedef(name: str, schema: Mapping[str, JsonValue],
+             enums: Mapping[str, frozenset[str | int]],
              comments: dict[str, tuple[str, str]]) -> list[str]:
     description = " ".join(str(schema.get("description", "")).replace("``", "`").split())
     if name == "JsonValue":  # pydantic's JsonValue: any JSON, which the schema leaves open;
@@ -94,11 +112,11 @@ def _typedef(name: str, schema: dict[str, Any], enums: dict[str, frozenset[Any]]
         return [*lines, f" * @typedef {{{ts_type(schema, enums)}}} {name}", " */"]
     lines = ["/**"] + ([f" * {description}"] if description else [])
     lines.append(f" * @typedef {{object}} {name}")
-    required = set(schema.get("required", ()))
-    for field, sub in schema["properties"].items():
+    required = set(_array(schema.get("required", [])))
+    for field, sub in json_object(schema["properties"]).items():
         label = field if field in required else f"[{field}]"
         meaning = comments.get(field, ("", ""))[1].replace("``", "`")
-        lines.append(f" * @property {{{ts_type(sub, enums)}}} {label}"
+        lines.append(f" * @property {{{ts_type(json_object(sub), enums)}}} {label}"
                      + (f" {meaning}" if meaning else ""))
     return [*lines, " */"]
 
@@ -107,7 +125,7 @@ def _const(name: str, value: str, doc: str = "") -> list[str]:
     return [*_doc(doc), f"export const {name} = {value};"]
 
 
-def render(schema: dict[str, Any]) -> str:
+def render(schema: Mapping[str, JsonValue]) -> str:
     """protocol.js for ``schema`` (``contract_gen.build_schema()``)."""
     out = [HEADER]
     docs = schema_doc.enum_docs()
@@ -140,13 +158,13 @@ def render(schema: dict[str, Any]) -> str:
     out += ["});", "", "// -- wire types " + "-" * 73]
     comments = {cls.__name__: schema_doc.comments(cls)
                 for _, classes in schema_doc.SECTIONS for cls in classes}
-    for name, body in schema["$defs"].items():
+    for name, body in json_object(schema["$defs"]).items():
         if name not in enums:
-            out += ["", *_typedef(name, body, enums, comments.get(name, {}))]
+            out += ["", *_typedef(name, json_object(body), enums, comments.get(name, {}))]
     out.append("")
     return "\n".join(out)
 
 
-def _frozen_list(items: list[Any]) -> str:
+def _frozen_list(items: Sequence[object]) -> str:
     return "Object.freeze(/** @type {const} */ ([" + ", ".join(json.dumps(i) for i in items) + "]))"
 

@@ -12,12 +12,39 @@ unknown keys).
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
+
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
 
 from .cards import CARD_IDS, NUM_CARDS, CardError, ids_of, mask_of, parse_card
 from .errors import BadActionShape
 
 BidValue = int | Literal["pass", "amerikaner"]
+FORBID = ConfigDict(extra="forbid")  # the wire's TypedDicts: pydantic refuses unknown keys
+
+
+@with_config(FORBID)
+class ActionJson(TypedDict, total=False):
+    """An action in the game record's shape (docs/spec/GAME-RECORD.md)."""
+
+    bid: BidValue
+    discard: list[str]
+    play: str
+    call: str
+    grand: bool
+
+
+@with_config(FORBID)
+class LegalActionJson(TypedDict, total=False):
+    """A legal action on the wire (a view's ``legal``): ``ActionJson``'s shape, except that
+    the discard is a pattern, ``{"discard": K}``: any K cards of the hand."""
+
+    bid: BidValue
+    discard: list[str] | int
+    play: str
+    call: str
+    grand: bool
 
 
 class Bid(NamedTuple):
@@ -26,7 +53,7 @@ class Bid(NamedTuple):
     value: BidValue
     kind: str = "bid"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ActionJson:
         return {"bid": self.value}
 
 
@@ -36,7 +63,7 @@ class Discard(NamedTuple):
     cards: int
     kind: str = "discard"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ActionJson:
         return {"discard": ids_of(self.cards)}
 
 
@@ -46,7 +73,7 @@ class DiscardAny(NamedTuple):
     number: int
     kind: str = "discard_any"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LegalActionJson:
         return {"discard": self.number}
 
 
@@ -58,8 +85,8 @@ class Lead(NamedTuple):
     grand: bool = False
     kind: str = "lead"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"play": CARD_IDS[self.card]}
+    def to_json(self) -> ActionJson:
+        out: ActionJson = {"play": CARD_IDS[self.card]}
         if self.call is not None:
             out["call"] = CARD_IDS[self.call]
         if self.grand:
@@ -68,12 +95,12 @@ class Lead(NamedTuple):
 
 
 class Play(NamedTuple):
-    """Any other card played."""
+    """Every other card played."""
 
     card: int
     kind: str = "play"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ActionJson:
         return {"play": CARD_IDS[self.card]}
 
 
@@ -171,5 +198,13 @@ def parse_action(data: object) -> Action:
     raise BadActionShape(f"an action cannot have the keys {', '.join(sorted(keys))}")
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action) -> ActionJson | LegalActionJson:
+    return action.to_json()
+
+
+def taken_json(action: Action) -> ActionJson:
+    """The record shape of an action taken: any action but the discard pattern
+    (``DiscardAny``), which only ``legal_actions`` lists."""
+    if isinstance(action, DiscardAny):
+        raise ValueError("the discard pattern is no action taken: discard the cards")
     return action.to_json()

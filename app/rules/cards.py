@@ -110,7 +110,7 @@ def ids_of(mask: int) -> list[str]:
     return [CARD_IDS[c] for c in cards_of(mask)]
 
 
-def mask_of_ids(ids: Iterable[str]) -> int:
+def mask_of_ids(ids: Iterable[object]) -> int:
     return mask_of(parse_card(i) for i in ids)
 
 

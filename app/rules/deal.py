@@ -10,7 +10,7 @@ the events it caused.  It never consults a random source: the cards come in deal
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import cast
 
 from . import events as ev
 from .actions import PLAYS, Action, Bid, Discard, DiscardAny, Lead, Play, lead
@@ -177,7 +177,7 @@ class DealState:
 
     # -- transitions -----------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> Sequence[Any]:
+    def apply(self, seat: int, action: Action) -> Sequence[ev.Event]:
         """Apply ``action`` by ``seat``; return the events, or raise and change nothing."""
         # The hot path of every simulation first, written out in place: a listed card in
         # trick play.  ``seat`` plays ``card``: it opens, follows or ends the trick.
@@ -223,7 +223,7 @@ class DealState:
             return self._bid(seat, action)  # type: ignore[arg-type]
         return self._lead(seat, action)  # type: ignore[arg-type]
 
-    def _apply_unlisted(self, seat: int, action: Action) -> Sequence[Any]:
+    def _apply_unlisted(self, seat: int, action: Action) -> Sequence[ev.Event]:
         """The actions ``legal_actions`` cannot list (a discard; a first lead alone written
         as a plain play), or the precise error for anything not allowed."""
         if self.turn is None:
@@ -253,10 +253,10 @@ class DealState:
             raise lead_error_for(self, seat, action)
         raise play_error(self, seat, action)
 
-    def _bid(self, seat: int, action: Bid) -> list[Any]:
+    def _bid(self, seat: int, action: Bid) -> list[ev.Event]:
         n = self.n
         value = action.value
-        events: list[Any] = [_new_event(ev.BidMade, (seat, value, "bid"))]
+        events: list[ev.Event] = [_new_event(ev.BidMade, (seat, value, "bid"))]
         if type(value) is int:
             self.high = value
             self.high_bidder = seat
@@ -278,12 +278,12 @@ class DealState:
         self._legal = self.rules.auction_legal[self.high]
         return events
 
-    def _auction_won(self) -> list[Any]:
+    def _auction_won(self) -> list[ev.Event]:
         b = self.high_bidder
         assert b is not None
         self.bidder = b
         self.contract_bid = "amerikaner" if self.amerikaner else self.high
-        events: list[Any] = [_new_event(ev.AuctionWon, (b, self.contract_bid, "auction_won"))]
+        events: list[ev.Event] = [_new_event(ev.AuctionWon, (b, self.contract_bid, "auction_won"))]
         o = self.rules.options
         if o.kitty:
             if o.show_kitty:
@@ -297,7 +297,7 @@ class DealState:
             return events
         return events + self._begin_play()
 
-    def _all_passed(self) -> list[Any]:
+    def _all_passed(self) -> list[ev.Event]:
         if self.rules.options.all_pass == "minus_round":
             self.minus_round = True
             first = self.next_seat[self.dealer]
@@ -305,7 +305,7 @@ class DealState:
             return [ev.AllPassed(AllPassedOutcome.MINUS_ROUND)]
         return [ev.AllPassed(AllPassedOutcome.REDEAL), *self._void(VoidReason.ALL_PASSED)]
 
-    def _void(self, reason: VoidReason) -> list[Any]:
+    def _void(self, reason: VoidReason) -> list[ev.Event]:
         self.phase = OVER
         self.turn = None
         self._legal = ()
@@ -314,13 +314,13 @@ class DealState:
         self.points = (0,) * self.n
         return [ev.DealVoid(reason)]
 
-    def _discard(self, seat: int, cards: int) -> list[Any]:
+    def _discard(self, seat: int, cards: int) -> list[ev.Event]:
         self.hands[seat] &= ~cards
         self.discards = cards
         return [_new_event(ev.Discarded, (seat, cards.bit_count(), "discarded")),
                 *self._begin_play()]
 
-    def _begin_play(self) -> list[Any]:
+    def _begin_play(self) -> list[ev.Event]:
         b = self.bidder
         assert b is not None
         if self.amerikaner:
@@ -335,7 +335,7 @@ class DealState:
             return self._void(VoidReason.NO_CALLABLE)
         return []
 
-    def _lead(self, seat: int, action: Lead) -> Sequence[Any]:
+    def _lead(self, seat: int, action: Lead) -> Sequence[ev.Event]:
         card = action.card
         self.grand = action.grand
         self.trump = None if action.grand else card // 13
@@ -374,7 +374,7 @@ class DealState:
             self.best = LEADER_WINS  # and the joker wins
         self.leader = self.best_seat = seat
 
-    def _trick_done(self, seat: int, card: int) -> tuple[Any, ...]:
+    def _trick_done(self, seat: int, card: int) -> tuple[ev.Event, ...]:
         """``seat``'s ``card`` completed the trick: record it; the winner leads next, or the
         deal is scored."""
         winner = self.best_seat

@@ -8,7 +8,9 @@ rooms layer adds, for the bidder alone, the cards of the kitty it took and of it
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from pydantic import JsonValue
 
 from .outcomes import AllPassedOutcome, VoidReason
 
@@ -100,22 +102,21 @@ Event = (DealStarted | BidMade | AuctionWon | AllPassed | KittyShown | KittyTake
          | MatchEnded)
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
-    """The wire form: card indices become ids."""
+def event_to_json(event: Event) -> dict[str, JsonValue]:
+    """The wire form: card indices become ids (``wire.GameEventWire`` declares each kind's
+    shape)."""
     from .cards import CARD_IDS
 
-    out: dict[str, Any] = {"type": event.kind}
-    value: Any
+    out: dict[str, JsonValue] = {"type": event.kind}
     for key, value in zip(event._fields, event, strict=True):  # no dict per event
         if key == "kind":
             continue
         if key in ("card", "called") and isinstance(value, int):
-            value = CARD_IDS[value]
+            out[key] = CARD_IDS[value]
         elif key == "trump" and isinstance(value, int):
-            value = "SHDC"[value]
-        elif key == "cards":
-            value = [CARD_IDS[c] for c in value]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[key] = value
+            out[key] = "SHDC"[value]
+        elif isinstance(value, tuple):  # cards become ids; points, winners stay numbers
+            out[key] = [CARD_IDS[c] for c in value] if key == "cards" else list(value)
+        else:
+            out[key] = value
     return out

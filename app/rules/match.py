@@ -12,7 +12,6 @@ import random
 import secrets
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from . import events as ev
 from .actions import Action
@@ -112,7 +111,7 @@ class Match:
             return ()
         return deal.legal_actions()
 
-    def start_deal(self, hands: list[int] | None = None, kitty: int = 0) -> list[Any]:
+    def start_deal(self, hands: list[int] | None = None, kitty: int = 0) -> list[ev.Event]:
         """Deal the next deal (shuffled, or these hands when replaying a record)."""
         if self.finished:
             raise MatchOver("the match is over")
@@ -123,7 +122,7 @@ class Match:
         self.deals.append(DealState(self.rules, self.dealer, hands, kitty))
         return [ev.DealStarted(self.dealer, len(self.deals))]
 
-    def apply(self, seat: int, action: Action) -> Sequence[Any]:
+    def apply(self, seat: int, action: Action) -> Sequence[ev.Event]:
         """Apply ``seat``'s action to the current deal; a finished deal updates the match."""
         deals = self.deals
         if not deals or deals[-1].turn is None:  # a finished match has no deal in play
@@ -136,7 +135,7 @@ class Match:
             return [*events, *self._deal_ended(deal)]
         return events
 
-    def _deal_ended(self, deal: DealState) -> list[Any]:
+    def _deal_ended(self, deal: DealState) -> list[ev.Event]:
         o = self.rules.options
         if deal.outcome == Outcome.VOID:
             if deal.void_reason == VoidReason.ALL_PASSED and o.all_pass == "redeal_next_dealer":

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import random
 import reprlib
-from typing import Any, NoReturn
+from typing import Literal, NoReturn
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from .actions import Action, Bid, Discard, Lead, Play, lead, parse_action
 from .cards import CARD_IDS, CARD_INDEX, JOKER1, ids_of
@@ -27,12 +30,54 @@ from .match import Match
 from .outcomes import Outcome, VoidReason
 from .ruleset import RuleSet, RulesetError
 from .view import contract_to_wire
-from .wire import ContractWire
+from .wire import FORBID, ContractWire
 
 FORMAT = "amerikaner-record/1"
 RECORD_KEYS = ("format", "rules", "players", "deals")
 DEAL_KEYS = ("dealer", "hands", "kitty", "actions")
 MAX_MESSAGE = 300  # messages quote bad input: a huge value must not flood the line
+
+
+
+@with_config(FORBID)
+class ReplayDealLine(TypedDict):
+    """One deal of ``amerikaner replay``'s result line (docs/spec/GAME-RECORD.md, "Replay")."""
+
+    dealer: int
+    outcome: Outcome | Literal["incomplete"]  # incomplete: the record stops in this deal
+    contract: ContractWire | None
+    tricks: list[int]          # tricks won per seat
+    made: bool | None
+    points: list[int] | None   # null while incomplete
+
+
+class ReplayDone(TypedDict):
+    """The result line of a record that replays (without ``file``)."""
+
+    ok: Literal[True]
+    deals: list[ReplayDealLine]
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+
+
+class ReplayFault(TypedDict):
+    """Where a record first breaks a rule (0-based; null: the record as a whole)."""
+
+    deal: int | None
+    action: int | None
+    message: str
+
+
+class ReplayFailed(TypedDict):
+    """The result line of a record that breaks a rule (without ``file``)."""
+
+    ok: Literal[False]
+    error: ReplayFault
+
+
+ReplayLine = ReplayDone | ReplayFailed
+
 
 _short = reprlib.Repr()
 _short.maxstring = _short.maxother = 40
@@ -54,7 +99,7 @@ class RecordError(ValueError):
 
 
 def error_line(message: str, deal: int | None = None,
-               action: int | None = None) -> dict[str, Any]:
+               action: int | None = None) -> ReplayFailed:
     """The replay result for a record that breaks a rule (docs/spec/GAME-RECORD.md, without
     ``file``)."""
     if len(message) > MAX_MESSAGE:
@@ -62,7 +107,7 @@ def error_line(message: str, deal: int | None = None,
     return {"ok": False, "error": {"deal": deal, "action": action, "message": message}}
 
 
-def replay_record(data: object) -> dict[str, Any]:
+def replay_record(data: object) -> ReplayLine:
     """Replay a parsed record; the result line of docs/spec/GAME-RECORD.md without ``file``."""
     try:
         return _replay(data)
@@ -89,10 +134,10 @@ def _show(value: object) -> str:
         return "a number too long to quote"
 
 
-def _replay(data: object) -> dict[str, Any]:
+def _replay(data: object) -> ReplayDone:
     rules, deals = _read_header(data)
     match: Match | None = None
-    results: list[dict[str, Any]] = []
+    results: list[ReplayDealLine] = []
     for i, raw in enumerate(deals):
         if match is not None:
             if match.deals[-1].phase != OVER:
@@ -124,7 +169,7 @@ def _replay(data: object) -> dict[str, Any]:
 # -- the record and its deals ----------------------------------------------------------
 
 
-def _read_header(data: object) -> tuple[RuleSet, list[Any]]:
+def _read_header(data: object) -> tuple[RuleSet, list[object]]:
     """The rule set and the deals of a record whose format, rules and players are right."""
     if not isinstance(data, dict):
         _fail("a game record is a JSON object")
@@ -170,7 +215,7 @@ def _read_rules(raw: object, count: int) -> RuleSet:
 
 
 def _read_deal(raw: object, i: int, rules: RuleSet,
-               match: Match | None) -> tuple[int, list[int], int, list[Any]]:
+               match: Match | None) -> tuple[int, list[int], int, list[object]]:
     """The dealer, hands, kitty (masks) and raw actions of deal ``i``, all checked but the
     actions."""
     if not isinstance(raw, dict):
@@ -336,10 +381,11 @@ def _how_it_ended(deal: DealState) -> str:
 # -- results ---------------------------------------------------------------------------
 
 
-def _deal_result(deal: DealState) -> dict[str, Any]:
+def _deal_result(deal: DealState) -> ReplayDealLine:
     """One deal of the result line (docs/spec/GAME-RECORD.md)."""
     over = deal.phase == OVER
-    outcome = deal.outcome if over and deal.outcome else "incomplete"
+    outcome: Outcome | Literal["incomplete"] = (deal.outcome if over and deal.outcome
+                                                 else "incomplete")
     return {
         "dealer": deal.dealer,
         "outcome": outcome,

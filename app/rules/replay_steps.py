@@ -17,20 +17,21 @@ engine raises for anything else.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
 
 from pydantic import with_config
 from typing_extensions import TypedDict
 
-from .actions import Bid, parse_action
+from .actions import ActionJson, Bid, taken_json
 from .cards import CARD_IDS, cards_of, ids_of, sort_key
 from .deal import LEAD, OVER, PLAY, DealState
 from .outcomes import Outcome, VoidReason
 from .phases import Phase
-from .record import match_of_deal
+from .record import match_of_deal, recorded_actions
+from .replay import ReplayDealLine as ReplayDealLine
 from .ruleset import RuleSet
 from .view import contract_to_wire
-from .wire import FORBID, ActionJson, AuctionEntry, ContractWire, LastTrick, TrickCard
+from .wire import FORBID, AuctionEntry, ContractWire, LastTrick, TrickCard
 
 
 @with_config(FORBID)
@@ -49,18 +50,6 @@ class ReplayStep(TypedDict):
     tricks_won: list[int]      # per seat, so far
     points: list[int] | None   # the deal's points, at its last step
     made: bool | None          # the contract made, at the last step (null: no contract)
-
-
-@with_config(FORBID)
-class ReplayDealLine(TypedDict):
-    """One deal of ``amerikaner replay``'s result line (docs/spec/GAME-RECORD.md, "Replay")."""
-
-    dealer: int
-    outcome: Outcome | Literal["incomplete"]  # incomplete: the record stops in this deal
-    contract: ContractWire | None
-    tricks: list[int]          # tricks won per seat
-    made: bool | None
-    points: list[int] | None   # null while incomplete
 
 
 @with_config(FORBID)
@@ -86,31 +75,34 @@ class DealReplay(TypedDict):
     steps: list[ReplayStep]    # the table as dealt, then after each action
 
 
-def replay_steps(rules: RuleSet, deal: dict[str, Any]) -> tuple[DealState, list[ReplayStep]]:
+def replay_steps(rules: RuleSet,
+                 deal: Mapping[str, object]) -> tuple[DealState, list[ReplayStep]]:
     """Play ``deal`` (a record's deal) through the engine: its final state and the table
     as dealt and after each action."""
     match = match_of_deal(rules, deal)
     state = match.deal
     assert state is not None
     steps = [_step(state, None, None)]
-    for raw in deal["actions"]:
-        seat = int(raw["seat"])
-        action = parse_action(raw)
+    for seat, action in recorded_actions(deal):
         match.apply(seat, action)
-        steps.append(_step(state, seat, action.to_json()))  # type: ignore[arg-type]
+        steps.append(_step(state, seat, taken_json(action)))
     return state, steps
 
 
-def deal_replay(data: dict[str, Any], lines: list[ReplayDealLine], rules: RuleSet,
+def deal_replay(data: Mapping[str, object], lines: list[ReplayDealLine], rules: RuleSet,
                 index: int, match: int | None = None) -> DealReplay:
     """Deal ``index`` of the record ``data`` as ``DealReplay``: ``lines`` are the deals of
     its ``replay_record`` line, ``rules`` its rule set; the deal must be over."""
-    state, steps = replay_steps(rules, data["deals"][index])
+    deals, players = data["deals"], data["players"]
+    assert isinstance(deals, list) and isinstance(players, list)  # replay_record accepted it
+    deal = deals[index]
+    assert isinstance(deal, dict)
+    state, steps = replay_steps(rules, deal)
     if state.phase != OVER or state.outcome is None or state.points is None:
         raise ValueError(f"deal {index} is not over")
     o = rules.options
     return {
-        "players": [str(name) for name in data["players"]],
+        "players": [str(name) for name in players],
         "match": match,
         "deal": index,
         "deals": lines,

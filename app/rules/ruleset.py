@@ -11,13 +11,18 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from .cards import JOKER1, JOKER2, NUM_CARDS, TWO_REMOVAL_ORDER
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 PresetName = Literal["standard", "guide", "norsk", "fullstokk"]
 PRESET_NAMES: tuple[str, ...] = ("standard", "guide", "norsk", "fullstokk")
@@ -73,7 +78,7 @@ class Options(BaseModel):
 OPTION_NAMES: tuple[str, ...] = tuple(Options.model_fields)
 
 # Section 2. `max_below_t` is how far the derived max bid stays under T (norsk: T - 1).
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: dict[str, dict[str, JsonValue]] = {
     "standard": {"kitty": 4, "kitty_trick": True, "no_callable": "play_alone",
                  "first_bidder": "left_of_dealer"},
     "guide": {"kitty": 4, "kitty_trick": False, "no_callable": "redeal",
@@ -144,7 +149,7 @@ class RuleSet:
     __slots__ = ("_hash", "_resolved", "auction_legal", "deals_limit", "options", "overrides",
                  "preset", "shape")
 
-    def __init__(self, preset: str = "standard", **overrides: Any) -> None:
+    def __init__(self, preset: str = "standard", **overrides: JsonValue) -> None:
         if preset not in PRESETS:
             raise RulesetError(
                 "preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
@@ -152,7 +157,7 @@ class RuleSet:
         if unknown:
             raise RulesetError(unknown[0], "there is no such option")
         try:
-            options = Options(**{**PRESETS[preset], **overrides})
+            options = Options.model_validate({**PRESETS[preset], **overrides})
         except ValidationError as exc:
             err = exc.errors()[0]
             option = str(err["loc"][0]) if err["loc"] else "rules"
@@ -209,14 +214,14 @@ class RuleSet:
             raise RulesetError("preset", "the preset must be a name")
         return cls(preset, **data)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JsonValue]:
         return {"preset": self.preset, **self.overrides}
 
-    def resolved(self) -> dict[str, Any]:
+    def resolved(self) -> dict[str, JsonValue]:
         """Every option with its value in force, the bid range included (a new dict)."""
         return dict(self._resolved)
 
-    def with_changes(self, changes: dict[str, Any]) -> RuleSet:
+    def with_changes(self, changes: Mapping[str, JsonValue]) -> RuleSet:
         """A new rule set with these overrides on top (``preset`` switches the preset)."""
         data = {**self.to_json(), **changes}
         return RuleSet.from_json(data)
@@ -232,7 +237,7 @@ class RuleSet:
         return f"RuleSet({self.to_json()!r})"
 
 
-def _auction_table(shape: DeckShape, amerikaner: bool) -> tuple[tuple[Any, ...], ...]:
+def _auction_table(shape: DeckShape, amerikaner: bool) -> tuple[tuple[Action, ...], ...]:
     from .actions import AMERIKANER, PASS, bid
 
     tail = (AMERIKANER,) if amerikaner else ()
@@ -242,7 +247,7 @@ def _auction_table(shape: DeckShape, amerikaner: bool) -> tuple[tuple[Any, ...],
     )
 
 
-def _pydantic_message(err: Any) -> str:
+def _pydantic_message(err: ErrorDetails) -> str:
     kind = err.get("type", "")
     ctx = err.get("ctx") or {}
     if kind == "literal_error":

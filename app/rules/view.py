@@ -10,14 +10,15 @@ discards only for the bidder.  Bots read a ``SeatView``; ``to_wire()`` is the pr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from .actions import Action, Bid
+from .actions import Action, Bid, BidValue, LegalActionJson
 from .cards import CARD_IDS, SUITS, cards_of, ids_of, sort_key
 from .deal import AUCTION, DISCARD, OVER, DealState
 from .match import DEAL_OVER, MATCH_OVER, Match
 from .outcomes import Outcome, VoidReason
 from .phases import Phase
+from .ruleset import RuleSet
 from .wire import ContractWire, LastTrick, ResultWire, WireView
 
 
@@ -38,7 +39,7 @@ class SeatView:
         return self._match.n
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> RuleSet:
         return self._match.rules
 
     @property
@@ -78,7 +79,7 @@ class SeatView:
         return [h.bit_count() for h in self._deal.hands]
 
     @property
-    def auction(self) -> list[tuple[int, int | str]]:
+    def auction(self) -> list[tuple[int, BidValue]]:
         d = self._deal
         if d is None:
             return []
@@ -204,12 +205,12 @@ class SeatView:
         trump = self.trump
         view["you"] = seat
         view["hand"] = (memo.hand if memo else _hand_wire)(self.hand, trump)
-        view["legal"] = [a.to_json() for a in self.legal]
+        view["legal"] = _legal_wire(self.legal)
         view["kitty"] = _ids(self.kitty)
         view["discards"] = _ids(self.discards)
         mine = d is not None and d.partner is not None and d.partner == seat
         view["you_are_partner"] = mine
-        if mine and not d.partner_revealed:  # type: ignore[union-attr]
+        if mine and d is not None and not d.partner_revealed:
             view["contract"] = self._contract_wire()  # the holder knows from the call
         return view
 
@@ -222,7 +223,7 @@ class SeatView:
             "you": seat,
             "turn": self.turn,
             "hand": (memo.hand if memo else _hand_wire)(self.hand, trump),
-            "legal": [a.to_json() for a in self.legal],
+            "legal": _legal_wire(self.legal),
             "contract": self._contract_wire(),
             "trick": [{"seat": s, "card": CARD_IDS[c]} for s, c in self.trick],
             "tricks_won": self.tricks_won,
@@ -348,3 +349,10 @@ class WireMemo:
         wire = _tricks_wire(tricks)
         self._tricks_of = (tricks[0], wire)
         return wire
+
+
+def _legal_wire(legal: tuple[Action, ...]) -> list[LegalActionJson]:
+    """The legal actions on the wire.  Each action's JSON is a ``LegalActionJson``: an
+    ``ActionJson``, or the discard pattern's ``{"discard": K}``; the cast only says so,
+    as mypy holds a TypedDict's keys invariant (``list[str]`` is not ``list[str] | int``)."""
+    return cast("list[LegalActionJson]", [a.to_json() for a in legal])

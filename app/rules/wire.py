@@ -11,31 +11,21 @@ by the same rule as the views (docs/spec/RULES.md section 5).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, NotRequired, cast
+from typing import Literal, NotRequired, cast
 
-from pydantic import ConfigDict, with_config
+from pydantic import with_config
 from typing_extensions import TypedDict
 
 from . import events as ev
-from .actions import BidValue
+from .actions import FORBID as FORBID
+from .actions import ActionJson as ActionJson
+from .actions import LegalActionJson as LegalActionJson
 from .cards import ids_of
 from .deal import DealState
 from .outcomes import AllPassedOutcome, Outcome, VoidReason
 from .phases import Phase
 
-FORBID = ConfigDict(extra="forbid")
 BidWire = int | str
-
-
-@with_config(FORBID)
-class ActionJson(TypedDict, total=False):
-    """An action in the game record's shape (docs/spec/GAME-RECORD.md)."""
-
-    bid: BidValue
-    discard: list[str]
-    play: str
-    call: str
-    grand: bool
 
 
 @with_config(FORBID)
@@ -83,7 +73,7 @@ class WireView(TypedDict):
     you: int | None            # this connection's seat; null for a spectator or a pending takeover
     turn: int | None           # the seat to act; null when nobody is
     hand: list[str]            # this seat's cards, sorted (trump first once known)
-    legal: list[dict[str, Any]]  # legal actions, record shape; the discard is {"discard": K}
+    legal: list[LegalActionJson]  # legal actions, record shape; the discard is {"discard": K}
     contract: ContractWire | None  # from the end of the auction on
     trick: list[TrickCard]     # the current trick in play order
     tricks_won: list[int]      # per seat, this deal

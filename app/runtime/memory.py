@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import ctypes
 import gc
-from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _ctypes import CFuncPtr  # what a CDLL's attribute is
 
 GC_YOUNG_THRESHOLD = 10_000  # allocations between young collections (Python's default: 700)
 
@@ -35,10 +38,10 @@ def tune_collector() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
-def c_function(name: str) -> Callable[..., object] | None:
+def c_function(name: str) -> CFuncPtr | None:
     """A function of the process's C library, or ``None`` where it has none by that name."""
     try:
-        function: Callable[..., object] = getattr(ctypes.CDLL(None), name)
+        function: CFuncPtr = getattr(ctypes.CDLL(None), name)
     except (OSError, AttributeError):
         return None
     return function
@@ -57,7 +60,7 @@ class MallInfo2(ctypes.Structure):
 
 MALLINFO2 = c_function("mallinfo2")
 if MALLINFO2 is not None:
-    MALLINFO2.restype = MallInfo2  # type: ignore[attr-defined]
+    MALLINFO2.restype = MallInfo2
 
 
 def heap_bytes() -> int | None:

@@ -11,8 +11,9 @@ IPv6 client is its /64 network (one subscriber usually holds a whole /64).
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+
+from starlette.types import Scope
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 UNKNOWN = "unknown"
@@ -63,7 +64,7 @@ def resolve(peer: str | None, forwarded_for: str | None, trusted: TrustedProxies
     return client
 
 
-def client_address(scope: Mapping[str, Any], trusted: TrustedProxies) -> str:
+def client_address(scope: Scope, trusted: TrustedProxies) -> str:
     """The client's address for an ASGI ``http`` or ``websocket`` scope."""
     peer = scope.get("client")
     forwarded: str | None = None

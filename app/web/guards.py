@@ -4,9 +4,9 @@ asked per minute and open at once per address."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from starlette.types import Scope
 
 from app.settings import Settings
 
@@ -31,7 +31,7 @@ class Guards:
                    WindowLimit(settings.replays_per_minute, 60.0),
                    OpenCounter(settings.replays_at_once))
 
-    def address(self, scope: Mapping[str, Any]) -> str:
+    def address(self, scope: Scope) -> str:
         """The client's address for an ASGI scope (``request.scope``, ``websocket.scope``)."""
         return client_address(scope, self.trusted)
 

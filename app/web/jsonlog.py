@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-from typing import Any
 
 # The attributes every LogRecord has: anything else on a record is an extra field.
 STANDARD_ATTRIBUTES = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
@@ -34,13 +33,13 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per record, on one line (see the module)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        fields: dict[str, Any] = {
+        fields: dict[str, object] = {
             key: value for key, value in record.__dict__.items()
             if key not in STANDARD_ATTRIBUTES and not key.startswith("_")}
         if (record.name == ACCESS_LOGGER and isinstance(record.args, tuple)
                 and len(record.args) == len(ACCESS_FIELDS)):
             fields.update(zip(ACCESS_FIELDS, record.args, strict=True))
-        entry: dict[str, Any] = {
+        entry: dict[str, object] = {
             "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC)
             .isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "level": record.levelname.lower(),
@@ -57,7 +56,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
-def log_config(level: str) -> dict[str, Any]:
+def log_config(level: str) -> dict[str, object]:
     """Every logger (the root, so ``amerikaner.*``; uvicorn's own) in JSON, at ``level``
     (``info``...); uvicorn's split kept: its access lines on standard output, the rest on
     standard error."""

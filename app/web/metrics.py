@@ -22,7 +22,7 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
 ``amerikaner_store_append_failures_total`` (counter)
     Writes of a room's changes that the store did not take (a full disk, a locked or
     read-only file, a database gone; not a PostgreSQL lease lost to another process):
-    each room broke off and was reloaded.  Any rise: ``/healthz`` fails (``saves``) for
+    each room broke off and was reloaded.  A rise: ``/healthz`` fails (``saves``) for
     30 s after it.
 ``amerikaner_event_loop_lag_seconds`` (histogram)
     How late the event loop woke a task that sleeps a quarter of a second again and again
@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from prometheus_client import (
     REGISTRY,
@@ -98,6 +98,11 @@ from prometheus_client.registry import Collector
 from app.bot_levels import ALIASES, BOT_LEVELS
 from app.rooms.core.wire_enums import ErrorCode
 from app.rooms.server.pool_stats import LANES  # the search pool's lanes, declared once
+
+if TYPE_CHECKING:  # the owners watched (app/main.py): types only, no import at run time
+    from app.rooms.server.registry import Registry
+    from app.rooms.server.replay_pool import ReplayPool
+    from app.rooms.server.search_pool import SearchPool
 
 # No ``*_created`` series beside each counter and histogram: they double the output and
 # no dashboard here reads them.
@@ -137,7 +142,7 @@ class LiveMetric(Collector, Generic[Owner]):
         self.documentation = documentation
         self.labels = labels
         self.always = tuple(always)
-        self._owners: weakref.WeakKeyDictionary[Any, Callable[[Any], Mapping[
+        self._owners: weakref.WeakKeyDictionary[Owner, Callable[[Owner], Mapping[
             tuple[str, ...], float]]] = weakref.WeakKeyDictionary()
         if registry is not None:
             registry.register(self)
@@ -180,7 +185,7 @@ class LiveCounter(LiveMetric[Owner]):
     family = CounterMetricFamily
 
 
-ROOMS: LiveGauge[Any] = LiveGauge(
+ROOMS: LiveGauge[Registry] = LiveGauge(
     "amerikaner_rooms", "Rooms in this process's memory")
 WEBSOCKETS = Gauge(
     "amerikaner_websocket_connections", "Open WebSocket connections")
@@ -214,23 +219,23 @@ BOT_DECISION = Histogram(
 REFUSALS = Counter(
     "amerikaner_refusals_total", "Errors sent to clients, by wire code and transport",
     ("code", "via"))
-SEARCH_QUEUE: LiveGauge[Any] = LiveGauge(
+SEARCH_QUEUE: LiveGauge[SearchPool] = LiveGauge(
     "amerikaner_search_queue_length", "Jobs waiting for a search worker, by lane",
     ("lane",), always=[(lane,) for lane in LANES])
-REPLAYS_OPEN: LiveGauge[Any] = LiveGauge(
+REPLAYS_OPEN: LiveGauge[ReplayPool] = LiveGauge(
     "amerikaner_replays_open", "Replays admitted and not yet answered (upload being read, "
     "waiting for a replay worker, or being made)")
 SEARCH_QUEUE_WAIT = Histogram(
     "amerikaner_search_queue_wait_seconds",
     "A search job's wait for a worker, by lane, from its admission until it was handed "
     "to one", ("lane",), buckets=QUEUE_BUCKETS)
-SEARCH_FALLBACKS: LiveCounter[Any] = LiveCounter(
+SEARCH_FALLBACKS: LiveCounter[SearchPool] = LiveCounter(
     "amerikaner_search_fallbacks_total",
     "Bot moves decided by the quick bot because no search worker was free in time")
-SEARCH_WORKERS_REPLACED: LiveCounter[Any] = LiveCounter(
+SEARCH_WORKERS_REPLACED: LiveCounter[SearchPool] = LiveCounter(
     "amerikaner_search_workers_replaced_total",
     "Search workers that died or overran a job, and were replaced")
-SEARCH_REFUSED: LiveCounter[Any] = LiveCounter(
+SEARCH_REFUSED: LiveCounter[SearchPool] = LiveCounter(
     "amerikaner_search_refused_total",
     "Hints and reviews refused over a room's or a client address's bound")
 

@@ -21,14 +21,13 @@ Each refusal logs one ``amerikaner.audit`` line (``refused kind=metrics ...``).
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from app.settings import Settings
 
@@ -59,7 +58,7 @@ class MetricsAccess:
         return cls(settings.metrics_token, TrustedProxies(settings.metrics_allow),
                    TrustedProxies(settings.trusted_proxies))
 
-    def verdict(self, scope: Mapping[str, Any]) -> Verdict:
+    def verdict(self, scope: Scope) -> Verdict:
         headers = scope.get("headers", ())
         if self.token:
             given = b""

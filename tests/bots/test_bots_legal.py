@@ -8,6 +8,7 @@ import random
 
 import pytest
 from bot_helpers import OPTION_VALUES, QUICK, play_checked
+from pydantic import JsonValue
 
 from app.bots import (
     ALIASES,
@@ -75,7 +76,7 @@ def test_search_bots_play_legally_under_random_options(preset: str, players: int
     {"all_pass": "minus_round", "jokers": 2, "led_two_wins": True},
     {"grand": True, "bidder_double": True, "amerikaner_points": 20},
 ])
-def test_heuristic_table_under_house_rules(options: dict[str, object]) -> None:
+def test_heuristic_table_under_house_rules(options: dict[str, JsonValue]) -> None:
     """Four heuristic seats (the bot meets itself in rooms) over many deals."""
     rules = RuleSet("standard", match="single_deal", **options)
     rng = random.Random(5)

@@ -5,6 +5,7 @@ leaves its partner's tricks alone and ducks in minus rounds."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, exact_match, hands_of
@@ -58,7 +59,8 @@ def hand_before_trick(deal: DealState, seat: int, trick: int) -> int:
 def test_beats_random_by_a_clear_margin(rules: str) -> None:
     parsed = parse_rules(rules)
     players = parsed.options.players
-    summary = simulate(parsed, ["heuristic"] + ["random"] * (players - 1), 150, 3, True)
+    summary: dict[str, Any] = simulate(parsed, ["heuristic"] + ["random"] * (players - 1),
+                                       150, 3, True)
     means = summary["mean_points"]
     assert means["heuristic"] > means["random"] + 2.0, means
     contracts = summary["contracts"]["heuristic"]

@@ -111,7 +111,7 @@ def decision_samples(clocks: Clocks, wall_step: float, seconds: float = 2.0) -> 
     assert deal.bidder is not None
     clocks.cpu = Ticking(STEP)
     clocks.wall = Ticking(wall_step)
-    done = review_deal(rules, deal_to_record(deal), deal.bidder, random.Random(1),
+    done: dict[str, Any] = review_deal(rules, deal_to_record(deal), deal.bidder, random.Random(1),
                        clocks.wall() + seconds, known=DoubleDummy(8, 1)).to_json()
     return [d["samples"] for d in done["decisions"] if d["phase"] == Phase.PLAY]
 

@@ -8,6 +8,7 @@ import json
 import math
 import random
 import time
+from typing import Any
 
 import pytest
 from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, QUICK_STRONG, exact_match, hands_of
@@ -181,10 +182,10 @@ def test_a_deal_review_lists_the_seats_decisions_biggest_loss_first() -> None:
     match = play_deal(rules, [EASY] * 4, 5)
     deal = match.deals[-1]
     assert deal.bidder is not None
-    record = deal_to_record(deal)
+    record: dict[str, Any] = deal_to_record(deal)
     seat = deal.bidder
     review = review_deal(rules, record, seat, random.Random(1), time.monotonic() + 3.0)
-    data = review.to_json()
+    data: dict[str, Any] = review.to_json()
     json.dumps(data)
     mine = [i for i, a in enumerate(record["actions"]) if a["seat"] == seat]
     assert {d["index"] for d in data["decisions"]} <= set(mine)
@@ -200,7 +201,7 @@ def test_a_deal_review_lists_the_seats_decisions_biggest_loss_first() -> None:
 def test_a_review_needs_a_finished_deal() -> None:
     rules = RuleSet("standard", match="single_deal")
     match = play_deal(rules, [EASY] * 4, 6)
-    record = deal_to_record(match.deals[-1])
+    record: dict[str, Any] = deal_to_record(match.deals[-1])
     record["actions"] = record["actions"][:-3]
     with pytest.raises(ReviewError, match="not finished"):
         review_deal(rules, record, 0, random.Random(1), time.monotonic() + 1.0)

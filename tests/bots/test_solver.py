@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from pydantic import JsonValue
 
 from app.bots import solver as solver_module
 from app.bots.solver import Endgame
@@ -75,7 +76,7 @@ CASES = [
 @pytest.mark.parametrize(("relative_from", "full_window"),
                          [(1, 0), (solver_module.RELATIVE_FROM, solver_module.FULL_WINDOW)])
 @pytest.mark.parametrize(("preset", "options"), CASES)
-def test_solver_agrees_with_brute_force(preset: str, options: dict[str, object],
+def test_solver_agrees_with_brute_force(preset: str, options: dict[str, JsonValue],
                                         relative_from: int, full_window: int,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Also as big endgames are solved (too slow to brute-force): the table keyed by

@@ -166,7 +166,8 @@ def test_a_practice_deal_replays_from_the_score_sheet_and_from_its_file(
 def test_a_record_file_replays_on_a_phone(new_page: Any, tmp_path: Path, artifacts: Path,
                                           lang: str, viewport: dict[str, int]) -> None:
     words = WORDS[lang]
-    record = example_record()  # the rules page's worked example: one standard deal
+    # the rules page's worked example: one standard deal
+    record: dict[str, Any] = dict(example_record())
     path = tmp_path / "example.json"
     path.write_text(json.dumps(record, indent=2), encoding="utf-8")
     line = replay_record(record, tmp_path / "checked.json")

@@ -156,9 +156,10 @@ def check_example(page: Any, lang: str) -> None:
     facts = worked_example()
     steps = example.get_by_role("list").first.locator(":scope > li")
     expect(steps).to_have_count(6)
-    bidder, partner = (facts["names"][facts[k]] for k in ("bidder", "partner"))
+    assert facts["partner"] is not None
+    bidder, partner = (facts["names"][seat] for seat in (facts["bidder"], facts["partner"]))
     expect(steps.nth(0)).to_contain_text(re.compile(rf"{bidder}\D+\b{facts['bid']}\b"))
-    kitty = RuleSet(facts["preset"]).resolved()["kitty"]
+    kitty = RuleSet(facts["preset"]).options.kitty
     expect(steps.nth(1)).to_contain_text(re.compile(rf"\b{kitty}\b"))
     expect(steps.nth(1).locator(".chip")).to_have_count(2 * kitty)
     expect(steps.nth(2)).to_contain_text(partner)
@@ -166,12 +167,15 @@ def check_example(page: Any, lang: str) -> None:
     for i, trick in enumerate(facts["tricks"]):
         expect(steps.nth(3 + i).locator(".chip")).to_have_count(len(trick["cards"]))
         expect(steps.nth(3 + i)).to_contain_text(facts["names"][trick["winner"]])
-    [deal] = replay_record(example_record())["deals"]
+    line = replay_record(example_record())
+    assert line["ok"] is True
+    [deal] = line["deals"]
+    assert deal["points"] is not None
     table = example.get_by_role("table", name=names["score"])
     for seat, name in enumerate(facts["names"]):
         row = table.get_by_role("row", name=re.compile(f"^{name}"))
         points = deal["points"][seat]
         expect(row.get_by_role("cell")).to_have_text(
             [str(deal["tricks"][seat]), f"+{points}" if points > 0 else str(points)])
-    side = deal["tricks"][facts["bidder"]] + deal["tricks"][facts["partner"]]
+    side = deal["tricks"][facts["bidder"]] + deal["tricks"][facts["partner"]]  # (not None above)
     expect(steps.nth(5)).to_contain_text(re.compile(rf"\b{side}\b\D+\b{side + 1}\b"))

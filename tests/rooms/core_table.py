@@ -222,7 +222,7 @@ class Table:
     def legal_for(self, seat: int) -> dict[str, Any]:
         """A legal action for ``seat`` (which must be to act), in the wire's shape."""
         view = SeatView(self.match, seat).to_wire()
-        choice = dict(self.rng.choice(view["legal"]))
+        choice: dict[str, Any] = dict(self.rng.choice(view["legal"]))
         if isinstance(choice.get("discard"), int):
             choice["discard"] = self.rng.sample(view["hand"], choice["discard"])
         return choice

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from core_table import Table, play_until
 from example_budget import examples
@@ -80,7 +81,7 @@ def test_the_review_reads_the_hints_it_is_given_and_ignores_broken_ones() -> Non
     ann = t.connect(0)
     t.send(ann, {"type": "start"})
     play_until(t, lambda: t.match.phase in (Phase.DEAL_OVER, Phase.MATCH_OVER), {0: ann})
-    record = deal_to_record(t.match.deals[-1])
+    record: dict[str, Any] = deal_to_record(t.match.deals[-1])
     ours = [i for i, a in enumerate(record["actions"]) if a["seat"] == 0]
     record["hints"] = {str(i): {k: v for k, v in record["actions"][i].items() if k != "seat"}
                        for i in ours}

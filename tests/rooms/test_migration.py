@@ -54,7 +54,7 @@ def a_match_in_its_second_deal() -> Match:
         seat = match.turn
         assert seat is not None
         view = SeatView(match, seat).to_wire()
-        choice = dict(rng.choice(view["legal"]))
+        choice: dict[str, Any] = dict(rng.choice(view["legal"]))
         if isinstance(choice.get("discard"), int):
             choice["discard"] = rng.sample(view["hand"], choice["discard"])
         match.apply(seat, parse_action(choice))

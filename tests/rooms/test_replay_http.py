@@ -97,7 +97,7 @@ def test_a_rooms_deals_replay_for_its_players_once_over(server: ServerThread,
 def one_deal_record() -> dict[str, Any]:
     from app.rooms.server.rules_example import example_record
 
-    return copy.deepcopy(example_record())  # its deal is the rules page's: never changed
+    return copy.deepcopy(dict(example_record()))  # its deal is the rules page's: never changed
 
 
 def test_an_uploaded_record_replays_or_is_refused_precisely(server: ServerThread) -> None:

@@ -18,7 +18,16 @@ from typing import Any
 from shared_helpers import card_ids_in
 
 from app.rules import DealState, Match, RuleSet, SeatView, parse_action
-from app.rules.actions import Action, Bid, Discard, DiscardAny, Lead, Play
+from app.rules.actions import (
+    Action,
+    ActionJson,
+    Bid,
+    Discard,
+    DiscardAny,
+    Lead,
+    LegalActionJson,
+    Play,
+)
 from app.rules.cards import CARD_IDS, CARD_INDEX, cards_of, mask_of, mask_of_ids, parse_card
 
 JOKER_CARDS = (52, 53)
@@ -120,7 +129,7 @@ def replay_example(path: Path) -> Match:
     return m
 
 
-def legal_json(m: Match, seat: int | None = None) -> list[dict[str, Any]]:
+def legal_json(m: Match, seat: int | None = None) -> list[ActionJson | LegalActionJson]:
     return [a.to_json() for a in m.legal_actions(seat)]
 
 
@@ -385,7 +394,7 @@ def check_view(m: Match, seat: int | None) -> None:
         assert wire["hand"] == [] and wire["legal"] == []
 
 
-def check_legal_wire(m: Match, seat: int | None, legal: list[dict[str, Any]]) -> None:
+def check_legal_wire(m: Match, seat: int | None, legal: list[LegalActionJson]) -> None:
     """``legal`` is in the record's shape, only for the seat to act, and names no card that
     seat may not know."""
     deal = m.deal

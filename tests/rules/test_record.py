@@ -23,6 +23,7 @@ from app.bots import choose_action
 from app.rules import AMERIKANER, Match, RuleSet, SeatView, parse_action
 from app.rules.cards import CARD_IDS
 from app.rules.record import FORMAT, match_to_record, replay_record
+from app.rules.replay import ReplayDone
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "spec" / "examples"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -45,6 +46,13 @@ RULE_VARIANTS: list[dict[str, Any]] = [
     {"preset": "standard", "kitty": 0, "no_callable": "play_alone", "amerikaner_points": 30,
      "match": "single_deal"},
 ]
+
+
+def replayed(data: object) -> ReplayDone:
+    """``replay_record``'s line for a record that replays."""
+    line = replay_record(data)
+    assert line["ok"] is True, line
+    return line
 
 
 def example(name: str) -> dict[str, Any]:
@@ -120,7 +128,7 @@ def test_example_exports_back_to_itself() -> None:
     m.start_deal(hands=hands, kitty=sum(1 << CARD_IDS.index(c) for c in deal["kitty"]))
     for raw in deal["actions"]:
         m.apply(raw["seat"], parse_action(raw))
-    out = match_to_record(m, data["players"])
+    out: dict[str, Any] = match_to_record(m, data["players"])
     assert out["format"] == FORMAT and out["rules"] == {"preset": "guide"}
     assert out["players"] == data["players"]
     [mine] = out["deals"]
@@ -159,6 +167,7 @@ def test_random_matches_replay_to_their_scores(options: dict[str, Any], seed: in
         assert line["tricks"] == deal.tricks_won
         if deal.outcome == "played":
             contract = line["contract"]
+            assert contract is not None
             assert contract["bidder"] == deal.bidder and contract["bid"] == deal.contract_bid
             assert contract["partner"] == deal.partner and contract["grand"] == deal.grand
         else:
@@ -214,13 +223,13 @@ def test_an_unfinished_auction_has_no_contract() -> None:
 
 
 def test_the_contract_shows_from_the_auction_on_and_the_partner_from_the_call() -> None:
-    before_lead = replay_record(with_actions(made8(), 5))["deals"][0]
+    before_lead = replayed(with_actions(made8(), 5))["deals"][0]
     assert before_lead["contract"] == {"bidder": 1, "bid": 7, "trump": None, "called": None,
                                        "partner": None, "grand": False}
-    after_lead = replay_record(with_actions(made8(), 6))["deals"][0]
+    after_lead = replayed(with_actions(made8(), 6))["deals"][0]
     assert after_lead["contract"] == {"bidder": 1, "bid": 7, "trump": "H", "called": "AH",
                                       "partner": 2, "grand": False}
-    after_trick = replay_record(with_actions(made8(), 9))["deals"][0]
+    after_trick = replayed(with_actions(made8(), 9))["deals"][0]
     assert after_trick["tricks"] == [0, 0, 1, 0] and after_trick["outcome"] == "incomplete"
 
 
@@ -267,7 +276,7 @@ def test_an_amerikaner_contract() -> None:
 def test_a_single_deal_match_finishes_with_its_winners() -> None:
     data = made8()
     data["rules"]["match"] = "single_deal"
-    result = replay_record(data)
+    result = replayed(data)
     assert result["finished"] is True and result["winners"] == [1, 2]
 
 
@@ -646,7 +655,8 @@ def test_swapping_two_dealt_cards_gives_ok_or_a_clean_error(record: dict[str, An
     hands[a][x], hands[b][y] = hands[b][y], hands[a][x]
     result = replay_record(rec)
     if not result["ok"]:
-        assert result["error"]["deal"] >= i
+        deal = result["error"]["deal"]
+        assert deal is not None and deal >= i
 
 
 json_values = st.recursive(

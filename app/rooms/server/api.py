@@ -14,11 +14,11 @@ import functools
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ValidationError, with_config
+from pydantic import BaseModel, JsonValue, ValidationError, with_config
 from typing_extensions import TypedDict
 
 from app.rooms.core.effects import JoinRequest
@@ -72,40 +72,41 @@ ERROR_STATUSES = {
 # any route that names a room; 422: FastAPI's own parameter checks, answered in our shape
 ROOM_ERRORS = (404, 422, 500, 503)
 # a route that reads a seat's token from the Authorization header itself
-SEAT_TOKEN_HEADER: dict[str, Any] = {"parameters": [{
+SEAT_TOKEN_HEADER: dict[str, JsonValue] = {"parameters": [{
     "name": "Authorization", "in": "header", "required": False,
     "description": "Bearer T, T the token of a seat of this room",
     "schema": {"type": "string"}}]}
 
 
-def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def errors(*statuses: int) -> dict[int | str, dict[str, object]]:
     """``responses`` for the OpenAPI schema: these statuses answer ``HttpErrorBody``."""
     return {s: {"model": HttpErrorBody, "description": ERROR_STATUSES[s]} for s in statuses}
 
 
-def json_error(status: int) -> dict[str, Any]:
+def json_error(status: int) -> dict[str, JsonValue]:
     """A ``responses`` entry for a route whose own answers are not JSON (the pages): its
     errors are (``HttpErrorBody``, declared by the API's routes)."""
-    schema = {"$ref": "#/components/schemas/HttpErrorBody"}
+    schema: JsonValue = {"$ref": "#/components/schemas/HttpErrorBody"}
     return {"description": ERROR_STATUSES[status],
             "content": {"application/json": {"schema": schema}}}
 
 
-def json_body(model: type[BaseModel], example: dict[str, Any]) -> dict[str, Any]:
+def json_body(model: type[BaseModel], example: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """``openapi_extra`` for a route that reads ``model`` itself (``_body``): the request
     body FastAPI cannot see."""
     schema = model.model_json_schema()
     defs = schema.pop("$defs", {})  # the enums (BotPace): written out where they are used
-    media = {"schema": _inline(schema, defs), "example": example}
+    media: JsonValue = {"schema": _inline(schema, defs), "example": example}
     return {"requestBody": {"required": True, "content": {"application/json": media}}}
 
 
-def _inline(schema: Any, defs: dict[str, Any]) -> Any:
+def _inline(schema: JsonValue, defs: dict[str, JsonValue]) -> JsonValue:
     """``schema`` with each ``$ref`` to ``defs`` replaced by what it names (the bodies
     hold no recursive type, so this ends)."""
     if isinstance(schema, dict):
-        if "$ref" in schema:
-            return _inline(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            return _inline(defs[ref.rsplit("/", 1)[1]], defs)
         return {k: _inline(v, defs) for k, v in schema.items()}
     if isinstance(schema, list):
         return [_inline(v, defs) for v in schema]
@@ -231,7 +232,7 @@ async def get_room(code: str, request: Request) -> PublicRoom:
 
 
 @router.get("/api/rooms/{code}/record", operation_id="get_record",
-            response_model=dict[str, Any], responses=errors(401, 403, *ROOM_ERRORS),
+            response_model=dict[str, object], responses=errors(401, 403, *ROOM_ERRORS),
             openapi_extra=SEAT_TOKEN_HEADER)
 async def get_record(code: str, request: Request,
                      match: Annotated[int | None, Query(ge=1)] = None) -> Response:
@@ -266,7 +267,7 @@ def seat_token_check(room: RoomRunner, request: Request, what: str) -> None:
 
 
 @router.get("/api/rules", operation_id="get_rules")
-async def get_rules() -> dict[str, Any]:
+async def get_rules() -> dict[str, object]:
     return rules_info()
 
 

@@ -11,7 +11,7 @@ goes out over HTTP.  Issue 36.
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import JsonValue
 
 from app.rooms.core.errors import RoomError
 from app.rooms.core.wire_enums import ErrorCode
@@ -19,13 +19,15 @@ from app.rules import Match
 from app.rules.record import match_to_record
 
 
-def finished_deals_record(match: Match, players: list[str]) -> dict[str, Any]:
+def finished_deals_record(match: Match, players: list[str]) -> dict[str, JsonValue]:
     """The game record of ``match`` without its deal in progress (if any): what every
     seat may know of it, once each of those deals is over."""
     record = match_to_record(match, players)
     deal = match.deal
     if deal is not None and not deal.over:
-        record["deals"] = record["deals"][:-1]
+        deals = record["deals"]
+        assert isinstance(deals, list)  # match_to_record's deals
+        record["deals"] = deals[:-1]
     return record
 
 

@@ -29,7 +29,8 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import Any
+
+from pydantic import JsonValue
 
 from app.rooms.core.codes import normalize_code
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
@@ -88,7 +89,7 @@ class Registry:
         3.4).  It keeps no state, so every room shares one (a ``Random`` costs 2.5 KB)."""
         return SYSTEM_CHANCE
 
-    async def create(self, name: str, rules_raw: dict[str, Any] | None, practice: bool,
+    async def create(self, name: str, rules_raw: dict[str, JsonValue] | None, practice: bool,
                      creator: str, bot_level: str | None = None,
                      bot_pace: str | None = None) -> tuple[str, str]:
         """A new room with its creator in seat 0 as the host: ``(code, token)``.

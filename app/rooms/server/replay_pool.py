@@ -24,7 +24,7 @@ import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypedDict, TypeVar
+from typing import TypedDict, TypeVar
 
 from .search_workers import die_with_parent
 
@@ -92,7 +92,7 @@ class ReplayPool:
         finally:
             self._pending -= 1
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` in a worker (within a ``slot``): its result; ``ReplayFailed``
         when the worker dies during it."""
         if self._closed:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Literal
+
+from pydantic import JsonValue
 
 from app.replay_command import parse_record
 from app.rooms.core.errors import RoomError
@@ -51,7 +53,8 @@ def upload_replay(raw: bytes, deal: int | None) -> Outcome:
         return "error", exc.code, exc.message, exc.status, exc.params
 
 
-def record_replay(record: dict[str, Any] | str, deal: int | None, match: int) -> Outcome:
+def record_replay(record: dict[str, JsonValue] | str, deal: int | None,
+                  match: int) -> Outcome:
     """Deal ``deal`` of a room's match ``match`` (``GET /api/rooms/{code}/replay``): its
     record, or the JSON text the store holds of it (decoded here, off the event loop)."""
     try:
@@ -106,7 +109,7 @@ def check_work(record: object) -> None:
     replay may cost; what is not a record's shape is left to ``replay_record`` to word."""
     if not isinstance(record, dict) or not isinstance(record.get("deals"), list):
         return
-    deals: list[Any] = record["deals"]
+    deals: list[object] = record["deals"]
     if len(deals) > DEALS_MAX:
         raise RoomError(ErrorCode.TOO_MUCH_WORK, f"this record holds {len(deals)} deals; the "
                         f"server replays records of at most {DEALS_MAX} (amerikaner replay "

@@ -22,9 +22,10 @@ from __future__ import annotations
 import math
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
+from pydantic import JsonValue
 
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.wire_enums import LIMITS, ErrorCode
@@ -64,7 +65,7 @@ async def get_replay(code: str, request: Request,
         # the deal in progress stays out of what goes over HTTP (live_record.py)
         refuse_deal_in_progress(state.match, deal)
         names = [s.player_name for s in state.seats]
-        record: dict[str, Any] | str | None = finished_deals_record(state.match, names)
+        record: dict[str, JsonValue] | str | None = finished_deals_record(state.match, names)
     else:
         record = None
         if state.recorded_match > 0:
@@ -130,7 +131,7 @@ async def admitted(request: Request) -> AsyncIterator[None]:
         guards.replays_open.release(key)
 
 
-async def replayed(request: Request, work: Callable[..., Outcome], *args: Any) -> DealReplay:
+async def replayed(request: Request, work: Callable[..., Outcome], *args: object) -> DealReplay:
     """``work(*args)`` (``replay_work``'s) made in the replay pool, or its refusal."""
     pool: ReplayPool = request.app.state.replay_pool
     try:

@@ -11,11 +11,20 @@ states no result the engine did not reach.  An illegal action in the data raises
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
-from app.rules import Bid, RuleSet, parse_action
+from typing_extensions import TypedDict
+
+from app.rules import Bid, RuleSet
 from app.rules.cards import SUITS, card_id, ids_of
-from app.rules.record import FORMAT, match_of_deal
+from app.rules.record import (
+    FORMAT,
+    DealRecord,
+    MatchRecord,
+    RecordAction,
+    match_of_deal,
+    recorded_actions,
+)
+from app.rules.wire import AuctionEntry
 
 PRESET = "standard"
 NAMES = ("Anna", "Bjørn", "Chloé", "David")
@@ -25,7 +34,7 @@ SHOWN_TRICKS = 2  # the tricks the page shows card by card
 # hearts and calls the ace, which David holds.  In trick 2 Anna, out of diamonds, trumps
 # Chloé's ace of diamonds with a small heart.  The other tricks are played out in full so
 # that the score is the engine's.
-DEAL: dict[str, Any] = {
+DEAL: DealRecord = {
     "dealer": 0,
     "hands": [
         ["6H", "3H", "2H", "TS", "9S", "8S", "5S", "4S", "2S", "5C", "4C", "2C"],
@@ -39,7 +48,7 @@ DEAL: dict[str, Any] = {
         {"seat": 0, "bid": "pass"}, {"seat": 1, "bid": "pass"},
         {"seat": 2, "discard": ["3C", "6C", "2D", "4D"]},
         {"seat": 2, "play": "5H", "call": "AH"},
-        *({"seat": seat, "play": card} for seat, card in [
+        *(RecordAction(seat=seat, play=card) for seat, card in [
             (3, "AH"), (0, "2H"), (1, "7H"),
             (3, "8D"), (0, "6H"), (1, "TD"), (2, "AD"),
             (0, "TS"), (1, "8H"), (2, "7S"), (3, "3S"),
@@ -57,21 +66,51 @@ DEAL: dict[str, Any] = {
 }
 
 
-def example_record() -> dict[str, Any]:
+class ExampleTrick(TypedDict):
+    leader: int
+    cards: list[str]           # in the order played
+    winner: int
+
+
+class WorkedExample(TypedDict):
+    """The facts the rules page tells of the example deal, read from the engine."""
+
+    preset: str
+    players: int
+    names: list[str]
+    dealer: int
+    auction: list[AuctionEntry]
+    bidder: int
+    bid: int | str | None
+    kitty: list[str]
+    discards: list[str]
+    lead: str
+    call: str | None
+    trump: str
+    partner: int | None
+    tricks: list[ExampleTrick]  # the first SHOWN_TRICKS
+    tricks_won: list[int]
+    side_tricks: int
+    kitty_trick: int
+    made: bool | None
+    points: list[int]
+
+
+def example_record() -> MatchRecord:
     """The example as a game record of one deal (``amerikaner replay`` reads it)."""
     return {"format": FORMAT, "rules": RuleSet(PRESET).to_json(), "players": list(NAMES),
             "deals": [DEAL]}
 
 
 @lru_cache(maxsize=1)
-def worked_example() -> dict[str, Any]:
+def worked_example() -> WorkedExample:
     """The example as the page tells it, every fact read from the engine's deal."""
     rules = RuleSet(PRESET)
     match = match_of_deal(rules, DEAL)
     deal = match.deal
     assert deal is not None
-    for raw in DEAL["actions"]:
-        match.apply(raw["seat"], parse_action(raw))
+    for seat, action in recorded_actions(DEAL):
+        match.apply(seat, action)
     if not deal.over or deal.bidder is None or deal.points is None or deal.trump is None:
         raise ValueError("the worked example must be a whole deal with a contract")
     bidder, partner = deal.bidder, deal.partner

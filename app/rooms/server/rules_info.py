@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import typing
 from functools import lru_cache
-from typing import Any
 
 from annotated_types import Ge, Le
+from pydantic import JsonValue
+from pydantic.fields import FieldInfo
 
 from app.bots import BEST_BOT, BOT_LEVELS
 from app.rules import RuleSet, RulesetError
@@ -41,7 +42,7 @@ PROVENANCE: dict[str, dict[str, list[str]]] = {
 OPTION_CONVENTIONS: dict[str, list[str]] = {"bidder_double": ["bidder_double_amerikaner"]}
 
 
-def _option_meta(name: str, field: Any) -> dict[str, Any]:
+def _option_meta(name: str, field: FieldInfo) -> dict[str, object]:
     annotation = field.annotation
     default = field.default
     if typing.get_origin(annotation) is typing.Literal:
@@ -53,7 +54,7 @@ def _option_meta(name: str, field: Any) -> dict[str, Any]:
     if name == "match":
         return {"type": "match", "values": ["target", "single_deal", "deals:N"],
                 "default": default}
-    meta: dict[str, Any] = {"type": "int", "default": default}
+    meta: dict[str, object] = {"type": "int", "default": default}
     for m in field.metadata:
         if isinstance(m, Ge):
             meta["min"] = m.ge
@@ -63,8 +64,8 @@ def _option_meta(name: str, field: Any) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def rules_info() -> dict[str, Any]:
-    resolved: dict[str, dict[str, Any]] = {}
+def rules_info() -> dict[str, object]:
+    resolved: dict[str, dict[str, dict[str, JsonValue]]] = {}
     for preset in PRESETS:
         resolved[preset] = {}
         for players in (3, 4, 5):

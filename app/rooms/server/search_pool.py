@@ -36,10 +36,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from multiprocessing.connection import Connection
-from typing import Any
+from multiprocessing.process import BaseProcess
+from typing import TypeVar, cast
 
 from .pool_stats import PoolStats, PoolWaits, WaitObserver
 from .search_workers import REVIEW_NICE, start_worker
+
+T = TypeVar("T")
 
 log = logging.getLogger("amerikaner.rooms")
 
@@ -71,19 +74,19 @@ class WorkerLost(Exception):
 @dataclass(eq=False)
 class _Job:
     lane: Lane
-    fn: Callable[..., Any]
-    args: tuple[Any, ...]
+    fn: Callable[..., object]
+    args: tuple[object, ...]
     room: str
     address: str
     hard: float                     # seconds it may run before its worker is killed
-    future: asyncio.Future[Any]
+    future: asyncio.Future[tuple[str, object]]  # the worker's reply: ("ok", result)
     admitted: float                 # the pool's clock when it was asked for
     expiry: asyncio.TimerHandle | None = None   # a bot move's "no worker in time"
 
 
 @dataclass(eq=False)
 class _Worker:
-    process: Any                    # multiprocessing's spawned Process
+    process: BaseProcess            # multiprocessing's spawned Process
     conn: Connection
     reviews: bool                   # a review worker (lower priority, reviews only)
     ready: bool = False             # its imports are done: it may be given jobs
@@ -135,8 +138,8 @@ class SearchPool:
 
     # -- asking -------------------------------------------------------------------------
 
-    async def run(self, lane: Lane, fn: Callable[..., Any], *args: Any, room: str,
-                  address: str = "", hard: float, start_within: float | None = None) -> Any:
+    async def run(self, lane: Lane, fn: Callable[..., T], *args: object, room: str,
+                  address: str = "", hard: float, start_within: float | None = None) -> T:
         """``fn(*args)`` on a worker; its result, or the exception that ended it (the
         worker's own exceptions come back as ``RuntimeError`` with their text)."""
         loop = self._start()
@@ -155,7 +158,7 @@ class SearchPool:
         status, value = await job.future
         if status == "error":
             raise RuntimeError(value)
-        return value
+        return cast(T, value)  # what fn returned, across the pipe
 
     def _admit(self, job: _Job) -> None:
         counts = self._counts
@@ -247,7 +250,7 @@ class SearchPool:
             worker.job = job
             worker.overrun = loop.call_later(job.hard, self._overran, worker)
 
-    def _finished(self, worker: _Worker, reply: tuple[str, Any]) -> None:
+    def _finished(self, worker: _Worker, reply: tuple[str, object]) -> None:
         if reply[0] == "ready":
             worker.ready = True
             self._dispatch()
@@ -344,7 +347,7 @@ class SearchPool:
         self._call(loop, self._exited, worker)
 
     @staticmethod
-    def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> bool:
+    def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: object) -> bool:
         try:
             loop.call_soon_threadsafe(fn, *args)
         except RuntimeError:  # the loop is closed: the server is ending

@@ -22,7 +22,7 @@ import signal
 import sys
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
-from typing import Any
+from multiprocessing.process import BaseProcess
 
 # How many steps of niceness the review workers run below the server: 10 gives a review
 # about a tenth of a core that a nice-0 process wants too (the kernel's weights 110 against
@@ -68,14 +68,14 @@ def worker_main(conn: Connection, parent: int, warm: tuple[str, ...], nice: int)
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, Any] = ("ok", fn(*args))
+            reply: tuple[str, object] = ("ok", fn(*args))
         except Exception as exc:
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
 
 
 def start_worker(context: SpawnContext, warm: tuple[str, ...],
-                 nice: int) -> tuple[Any, Connection]:
+                 nice: int) -> tuple[BaseProcess, Connection]:
     """A new worker process (started) and the server's end of its pipe; ``OSError`` if
     none can be started (no memory, no process left to the user)."""
     parent_end, child_end = context.Pipe()

@@ -31,7 +31,7 @@ from app.rooms.core.frames import JsonObject, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import RecordError, deal_to_record, match_of_deal
 from app.rules.replay import record_rules
-from app.rules.wire import ActionJson
+from app.rules.wire import ActionJson, LegalActionJson
 from app.web import metrics
 
 from .pool_stats import PoolStats
@@ -86,7 +86,7 @@ def choose_bot_action(level: str, match: Match, seat: int, seed: float) -> Actio
         return choose_action("random", view, rng)
 
 
-def think_job(level: str, job: Job, seed: float) -> dict[str, Any]:
+def think_job(level: str, job: Job, seed: float) -> ActionJson | LegalActionJson:
     rules, deal, seat = job
     return choose_bot_action(level, rebuild(rules, deal), seat, seed).to_json()
 

@@ -677,6 +677,16 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * A legal action on the wire (a view's `legal`): `ActionJson`'s shape, except that the discard is a pattern, `{"discard": K}`: any K cards of the hand.
+ * @typedef {object} LegalActionJson
+ * @property {(number | ("pass" | "amerikaner"))} [bid]
+ * @property {(Array<string> | number)} [discard]
+ * @property {string} [play]
+ * @property {string} [call]
+ * @property {boolean} [grand]
+ */
+
+/**
  * @typedef {object} MatchEndedWire
  * @property {"match_ended"} type
  * @property {Array<number>} winners
@@ -988,7 +998,7 @@ export const LIMITS = Object.freeze({
  * @property {(number | null)} you
  * @property {(number | null)} turn
  * @property {Array<string>} hand
- * @property {Array<Record<string, any>>} legal
+ * @property {Array<LegalActionJson>} legal
  * @property {(ContractWire | null)} contract
  * @property {Array<TrickCard>} trick
  * @property {Array<number>} tricks_won

@@ -75,14 +75,17 @@ check python python_checks
 echo "== client checks (npm ci, tsc, node --test), ruff and mypy: running beside pytest"
 
 echo "== pytest"
-# Two workers, a test file each at a time (module fixtures, one Chromium a browser file):
-# most of the suite waits on servers, browsers and timers, not on the CPU, so two
-# workers halve the time even on two cores. AMERIKANER_TEST_WORKERS=0 runs in one process.
+# Three workers, a test file each at a time (module fixtures, one Chromium a browser
+# file): most of the suite waits on servers, browsers and timers, not on the CPU. With two
+# workers the suite's own processes kept about 1.1 of 2 cores busy on average (2026-12-05,
+# `time .ci/run`: 9 min 46 s, of which pytest 8 min 54 s, for 9 min 18 s user and 1 min
+# 10 s system CPU), so a third worker runs in the waits. AMERIKANER_TEST_WORKERS sets the
+# number; 0 runs in one process.
 # Files go to the workers in tests/conftest.py's order, the longest first
 # (--no-loadscope-reorder: xdist would order them by their number of tests, and a long
 # file of one test came last, alone).
 set +e
-"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile \
+"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-3}" --dist loadfile \
   --no-loadscope-reorder "$@"
 status=$?
 wait

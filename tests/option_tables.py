@@ -4,7 +4,9 @@ by every test that reads them without a change to any test:
 
 - ``RULE_OPTIONS``: every option of ``app.rules.ruleset.Options`` (docs/rules.md section 1)
   with the values the tests try (test_ruleset.py accepts each, the random playthroughs of
-  tests/rules/test_properties.py and tests/bots/test_bots_legal.py draw from them);
+  tests/rules/test_properties.py and tests/bots/test_bots_legal.py draw from them,
+  tests/bots/test_scoring_options.py scores each value alone, tests/test_texts.py wants
+  each option's name and help and each named value's label);
 - ``ROOM_SETTINGS``: every setting a host changes, the fields of the ``settings`` message
   (``app.rooms.core.messages.SettingsMessage``), with the values the tests try
   (tests/rooms/test_room_settings.py changes each and checks the room keeps it; the room

@@ -2,7 +2,7 @@
 both derived from the code's own declarations, so that a new option or setting is tried
 by every test that reads them without a change to any test:
 
-- ``RULE_OPTIONS``: every option of ``app.rules.ruleset.Options`` (docs/rules.md section 1)
+- ``RULE_OPTIONS``: every option of ``app.rules.ruleset.Options`` (docs/spec/RULES.md section 1)
   with the values the tests try (test_ruleset.py accepts each, the random playthroughs of
   tests/rules/test_properties.py and tests/bots/test_bots_legal.py draw from them,
   tests/bots/test_scoring_options.py scores each value alone, tests/test_texts.py wants

@@ -21,6 +21,36 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# The checks that need no test server run beside the venv and pytest (below), not before:
+# pytest mostly waits on servers, browsers and timers, so on two cores they cost it
+# little and the whole run takes about their time less. Each writes to a file of its own,
+# printed in order once pytest is done; a failed one fails the run.
+checks=$(mktemp -d)
+trap 'wait; rm -rf "$checks"' EXIT
+check() {  # check NAME COMMAND...: COMMAND in the background, its output in $checks/NAME
+  local name=$1; shift
+  ( set +e; "$@" >"$checks/$name.out" 2>&1; echo $? >"$checks/$name.rc" ) &
+}
+
+# The browser client (app/static/js): TypeScript's checkJs over every module and Node's
+# test runner over the pure ones (docs/client.md). node_modules holds exactly
+# package-lock.json, installed anew by `npm ci` when the lock changes (a stamp, as venv.sh).
+client_checks() {
+  local stamp=node_modules/.amerikaner-lock want
+  want="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+  if [ ! -d node_modules ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "== npm ci (package-lock.json)"
+    npm ci --no-audit --no-fund --loglevel=error || return 1
+    echo "$want" > "$stamp"
+  fi
+  echo "== tsc --noEmit (the client, its tests)"
+  npx --no-install tsc --noEmit -p . || return 1
+  npx --no-install tsc --noEmit -p tests/js || return 1
+  echo "== node --test tests/js"
+  node --test --test-reporter=dot tests/js/
+}
+check client client_checks
+
 # A virtual environment of the suite's own, holding exactly requirements/test.txt (the
 # lock) and the project, made anew when the lock changes: whatever the machine already
 # has installed is never used (scripts/venv.sh).
@@ -35,32 +65,36 @@ py="$VENV/bin/python"
 # Subprocesses the tests start (`amerikaner serve`, python3) come from it as well.
 VIRTUAL_ENV="$(cd "$VENV" && pwd)"; export VIRTUAL_ENV; export PATH="$VIRTUAL_ENV/bin:$PATH"
 
-# The browser client (app/static/js): TypeScript's checkJs over every module and Node's
-# test runner over the pure ones (docs/client.md). node_modules holds exactly
-# package-lock.json, installed anew by `npm ci` when the lock changes (a stamp, as venv.sh).
-stamp=node_modules/.amerikaner-lock
-want="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
-if [ ! -d node_modules ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "== npm ci (package-lock.json)"
-  npm ci --no-audit --no-fund --loglevel=error
-  echo "$want" > "$stamp"
-fi
-echo "== tsc --noEmit (the client, its tests)"
-npx --no-install tsc --noEmit -p .
-npx --no-install tsc --noEmit -p tests/js
-echo "== node --test tests/js"
-node --test --test-reporter=dot tests/js/
+python_checks() {
+  echo "== ruff"
+  "$py" -m ruff check app tests benchmarks scripts || return 1
+  echo "== mypy --strict (app, tests, benchmarks, scripts: one run, pyproject.toml)"
+  "$py" -m mypy
+}
+check python python_checks
+echo "== client checks (npm ci, tsc, node --test), ruff and mypy: running beside pytest"
 
-echo "== ruff"
-"$py" -m ruff check app tests benchmarks scripts
-echo "== mypy --strict (app, tests, benchmarks, scripts: one run, pyproject.toml)"
-"$py" -m mypy
 echo "== pytest"
-# Two workers, a test file each at a time (module fixtures, one Chromium a browser file):
-# most of the suite waits on servers, browsers and timers, not on the CPU, so two
-# workers halve the time even on two cores. AMERIKANER_TEST_WORKERS=0 runs in one process.
+# Three workers, a test file each at a time (module fixtures, one Chromium a browser
+# file): most of the suite waits on servers, browsers and timers, not on the CPU. With two
+# workers the suite's own processes kept about 1.1 of 2 cores busy on average (2026-12-05,
+# `time .ci/run`: 9 min 46 s, of which pytest 8 min 54 s, for 9 min 18 s user and 1 min
+# 10 s system CPU), so a third worker runs in the waits. AMERIKANER_TEST_WORKERS sets the
+# number; 0 runs in one process.
 # Files go to the workers in tests/conftest.py's order, the longest first
 # (--no-loadscope-reorder: xdist would order them by their number of tests, and a long
 # file of one test came last, alone).
-"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-2}" --dist loadfile \
+set +e
+"$py" -m pytest -q -p no:cacheprovider -n "${AMERIKANER_TEST_WORKERS:-3}" --dist loadfile \
   --no-loadscope-reorder "$@"
+status=$?
+wait
+set -e
+for name in client python; do
+  cat "$checks/$name.out"
+  if [ "$(cat "$checks/$name.rc" 2>/dev/null)" != 0 ]; then
+    echo "== FAILED: the $name checks (above)" >&2
+    status=1
+  fi
+done
+exit "$status"

@@ -62,17 +62,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # The files that take longest, longest first: seconds of their tests in all, measured on
 # 2026-12-05 at load 6 to 17 (`pytest -n 2 --dist loadfile --durations=0`, summed by
-# file). scripts/test.sh's workers take files in the collection's order
+# file; "about": scaled by the ratio the file's own change gave at the same load).
+# scripts/test.sh's workers take files in the collection's order
 # (--no-loadscope-reorder): these start first, so that none of them is the last one left
-# running while the other worker idles, and the many short files fill in around them.
+# running while the other workers idle, and the many short files fill in around them.
 LONGEST_FIRST = (
     "tests/e2e/test_three_languages.py",  # 150 s
-    "tests/e2e/test_accessibility.py",  # 124 s
     "tests/cluster/test_cluster.py",  # 109 s
+    "tests/e2e/test_accessibility.py",  # about 105 s (124 s before one language a screen)
     "tests/e2e/test_turns_and_clocks.py",  # 104 s
-    "tests/rooms/test_hint_review.py",  # 99 s
     "tests/e2e/test_reconnect.py",  # 86 s
-    "tests/rooms/test_damaged_log.py",  # 85 s
     "tests/e2e/test_review.py",  # 82 s
     "tests/test_abuse.py",  # 75 s
     "tests/cluster/test_rolling_restart.py",  # 70 s
@@ -80,9 +79,11 @@ LONGEST_FIRST = (
     "tests/cluster/test_placement.py",  # 65 s
     "tests/test_prometheus.py",  # 64 s
     "tests/e2e/test_replay.py",  # 61 s
+    "tests/rooms/test_damaged_log.py",  # about 60 s (85 s at 150 examples a test)
     "tests/rooms/test_http_leaks.py",  # 58 s
     "tests/cluster/test_cluster_benchmark.py",  # 57 s
     "tests/bots/test_bots_legal.py",  # 51 s
+    "tests/rooms/test_hint_review.py",  # about 50 s (99 s at 200 decisions)
     "tests/cluster/test_capacity_model.py",  # 50 s
     "tests/test_simulate.py",  # 47 s
     "tests/e2e/test_table.py",  # 41 s

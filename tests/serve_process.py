@@ -63,6 +63,12 @@ class ServeProcess:
         self._retries = 0
 
     def start(self) -> ServeProcess:
+        """Start the process and wait until it answers (``launch``, then ``wait_ready``)."""
+        return self.launch().wait_ready()
+
+    def launch(self) -> ServeProcess:
+        """Start the process without waiting for it: several servers then start at once
+        (``wait_ready`` each), their imports and their waits overlapping."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
@@ -70,6 +76,12 @@ class ServeProcess:
                  "--port", str(self.port), "--data-dir", str(self.data_dir)],
                 cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 preexec_fn=self._limit_files if self.max_files else None)
+        return self
+
+    def wait_ready(self) -> ServeProcess:
+        """Wait until the launched process answers ``/healthz``; on a port another suite's
+        server took first, launch again on another (a port the caller chose is kept)."""
+        assert self.proc is not None, "launch() first"
         # Generous: on a busy machine the imports alone took 10 s; a crash ends it sooner.
         deadline = time.monotonic() + 120
         while True:

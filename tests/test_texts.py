@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from option_tables import RULE_OPTIONS
 from shared_helpers import catalogue
 
 from app.rooms.server.rules_info import OPTION_CONVENTIONS, PROVENANCE
@@ -83,6 +84,21 @@ def test_same_keys_and_placeholders_in_every_language() -> None:
         for key, text in english.items():
             assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (
                 f"{lang} {key}: {other[key]!r} has other placeholders than {text!r}")
+
+
+def test_every_rule_option_and_named_value_has_its_texts() -> None:
+    """The lobby and the rules page show each option of the engine (tests/option_tables.py)
+    by its name and help, and each named value by its label (lobby.js ``optionName``,
+    ``optionHelp``, ``valueLabel``), falling back to the bare identifier: a new option
+    or value needs its texts (the same keys in every language: the test above)."""
+    english = texts("en")
+    missing = [key for option in RULE_OPTIONS
+               for key in (f"opt.{option}.name", f"opt.{option}.help") if key not in english]
+    missing += [f"value.{option}.{value}" for option, values in RULE_OPTIONS.items()
+                for value in values if isinstance(value, str)
+                and not value.startswith("deals:")  # value.match.deals, with its number
+                and f"value.{option}.{value}" not in english]
+    assert missing == [], f"app/static/i18n/*.json need {missing}"
 
 
 def test_rule_texts_take_their_figures_from_the_engine() -> None:

@@ -4,7 +4,6 @@ setting up exact deals."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from app.bots import BOTS, Bot
 from app.bots.search import SearchBot, SearchSettings
@@ -18,23 +17,6 @@ QUICK_NORMAL = SearchBot("normal", SearchSettings(budget=30.0, samples=2, exact=
 QUICK_STRONG = SearchBot("strong", SearchSettings(budget=30.0, samples=2, exact=3, exact_now=4,
                                                   search_auction=True, bid_bonus=0.3))
 QUICK: dict[str, Bot] = {**BOTS, "normal": QUICK_NORMAL, "strong": QUICK_STRONG}
-
-# Options a room may change, with the values the legality sweep draws from.
-OPTION_VALUES: dict[str, list[Any]] = {
-    "kitty": [0, 4],
-    "kitty_trick": [False, True],
-    "jokers": [0, 1, 2],
-    "remove_twos": ["as_needed", "all"],
-    "amerikaner": [False, True],
-    "first_bidder": ["left_of_dealer", "dealer"],
-    "all_pass": ["redeal_same_dealer", "redeal_next_dealer", "minus_round"],
-    "no_callable": ["redeal", "play_alone"],
-    "show_kitty": [False, True],
-    "grand": [False, True],
-    "led_two_wins": [False, True],
-    "bidder_double": [False, True],
-}
-
 
 class Ticking:
     """A clock that moves ``step`` seconds each time it is read."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_helpers import OPTION_VALUES, QUICK, play_checked
+from bot_helpers import QUICK, play_checked
+from option_tables import PLAY_OPTIONS
 from pydantic import JsonValue
 
 from app.bots import (
@@ -30,9 +31,10 @@ DEALS_PER_COMBO = 6
 
 
 def random_rules(preset: str, players: int, rng: random.Random) -> RuleSet:
-    """A valid rule set with random options (invalid draws are drawn again)."""
+    """A valid rule set with random options, every option of tests/option_tables.py but
+    the table's size and the match's length (invalid draws are drawn again)."""
     while True:
-        options = {name: rng.choice(values) for name, values in OPTION_VALUES.items()
+        options = {name: rng.choice(values) for name, values in PLAY_OPTIONS.items()
                    if rng.random() < 0.6}
         try:
             return RuleSet(preset, players=players, match="single_deal", **options)

@@ -102,9 +102,13 @@ def running_cluster(postgres: PostgresServer, database_url: str, folder: Path,
     apps: list[ServeProcess] = []
     nginx: NginxServer | None = None
     try:
+        # launched together, then waited for: their start-ups (imports, pools, the
+        # store's connections) overlap instead of adding up
         for i in range(processes):
             apps.append(ServeProcess(folder / f"app{i}", env=CLUSTER_ENV | (env or {}) | {
-                "AMERIKANER_DATABASE_URL": database_url}).start())
+                "AMERIKANER_DATABASE_URL": database_url}).launch())
+        for app in apps:
+            app.wait_ready()
         nginx = NginxServer([a.port for a in apps], edit=without_rate_limits).start()
         yield Cluster(apps, nginx, postgres, database_url.rsplit("/", 1)[1])
     finally:

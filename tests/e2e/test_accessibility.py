@@ -306,7 +306,12 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
 def test_second_pass_screens(new_page: Any, audit: Audit) -> None:
     """Issue 12's new screens: the turn timer in the lobby, the deal log, the table settings,
     the seat clock, the result with the kitty trick and the next deal's countdown, the match
-    end with Play again and the earlier matches, the phone's menu, chat with reactions."""
+    end with Play again and the earlier matches, the phone's menu, chat with reactions.
+
+    Each screen in one language, in turn, at both sizes: every language is audited on
+    these screens, and the screens whose words change most (landing, rules, lobby,
+    auction, play, deal over) in two or three languages above. All three languages on
+    each screen here took 30 audits instead of 10, the file's longest test."""
     host = new_page("host", reduced_motion="reduce")
     open_room(host, "Ann", "Create room")
     host.get_by_text("Change the rules").click()
@@ -314,24 +319,24 @@ def test_second_pass_screens(new_page: Any, audit: Audit) -> None:
     host.get_by_role("combobox", name="Turn time").select_option("120")
     host.get_by_role("button", name="Nice!").click()
     expect(host.locator("#chat-log .reaction")).to_have_count(1)
-    audit(host, "lobby with turn time and a reaction", ["en", "nb", "fr"], phase="lobby")
+    audit(host, "lobby with turn time and a reaction", ["nb"], phase="lobby")
     host.get_by_role("button", name="Start").click()
     expect(hand(host).get_by_role("button")).to_have_count(12)
     host.get_by_text("Deal log").click()
     host.get_by_text("Table settings").click()
     host.wait_for_function("() => document.title.startsWith('Your turn')", timeout=20_000)
     expect(host.locator(".seat-clock")).to_be_visible()
-    audit(host, "our turn with the clock, deal log and settings open", ["en", "nb", "fr"])
+    audit(host, "our turn with the clock, deal log and settings open", ["fr"])
     play_until_deal_over([host], bidders={0})
     expect(host.get_by_role("button", name="Play again")).to_be_visible()
-    audit(host, "match over", ["en", "nb", "fr"], phase="match_over")
+    audit(host, "match over", ["en"], phase="match_over")
     host.get_by_role("button", name="Play again").click()
     expect(host.locator("#room")).not_to_have_attribute("data-phase", "match_over")
     host.get_by_text(re.compile(r"^Earlier matches")).click()
-    audit(host, "second match, earlier matches open", ["en", "nb", "fr"])
+    audit(host, "second match, earlier matches open", ["nb"])
 
     host.set_viewport_size(PHONE)
     host.locator("#menu-button").click()
     expect(host.get_by_role("checkbox", name="Sound on your turn")).to_be_visible()
-    audit(host, "the phone's menu open", ["en", "nb", "fr"])
+    audit(host, "the phone's menu open", ["fr"])
     audit.assert_clean()

@@ -36,7 +36,7 @@ from app.rooms.core.effects import (
 from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, StateFrame, frame_adapter
 from app.rooms.core.messages import Hello, RoomMessage
-from app.rooms.core.records import Record
+from app.rooms.core.records import Checkpoint, Record
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
 from app.rooms.core.state import RoomState, Timing, fold, replay
@@ -228,22 +228,20 @@ class Table:
         return choice
 
 
+# Everything lasting about a room but its match: the fields of its checkpoint record, read
+# from the live state under the same names, so that a new setting or anything else a
+# checkpoint keeps is compared after a replay with no change here (an attribute missing
+# from RoomState fails every test that compares).
+LASTING = tuple(name for name in Checkpoint.model_fields if name != "k")
+
+
 def summary(state: RoomState) -> dict[str, Any]:
     """Everything lasting about a room, comparable with ``==``."""
     match = state.match
-    out: dict[str, Any] = {
-        "code": state.code, "practice": state.practice, "rules": state.rules.to_json(),
-        "seats": [(s.to_data(), s.from_deal) for s in state.seats], "host": state.host,
-        "grace": state.grace_seconds, "pause": state.next_deal_pause,
-        "chat": list(state.chat), "match_number": state.match_number,
-        "recorded": state.recorded_match, "next_deal_at": state.next_deal_at,
-        "seq": state.seq, "game": state.game, "match": None,
-        "holders": dict(getattr(state, "holders", {})),  # who held the seats (issue 36)
-        # settings and the match history (issue 12), where the room has them
-        "more": {k: (list(v) if isinstance(v, Iterable) and not isinstance(v, str) else v)
-                 for k in ("turn_seconds", "bot_pace", "spectator_chat", "history")
-                 if (v := getattr(state, k, None)) is not None},
-    }
+    out: dict[str, Any] = {name: _comparable(getattr(state, name)) for name in LASTING}
+    out.update(rules=state.rules.to_json(),
+               seats=[(s.to_data(), s.from_deal) for s in state.seats],
+               next_deal_at=state.next_deal_at, seq=state.seq, match=None)
     if match is not None:
         out["match"] = {
             "phase": match.phase, "turn": match.turn, "dealer": match.dealer,
@@ -253,6 +251,15 @@ def summary(state: RoomState) -> dict[str, Any]:
                        d.discards, d.phase, list(d.tricks), d.outcome) for d in match.deals],
         }
     return out
+
+
+def _comparable(value: Any) -> Any:
+    """``value`` with a deque or other container read out as a list (a dict stays one)."""
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, Iterable) and not isinstance(value, str):
+        return list(value)
+    return value
 
 
 def play_until(table: Table, done: Any, people: dict[int, int], limit: int = 3000) -> None:

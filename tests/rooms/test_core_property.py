@@ -17,6 +17,7 @@ from core_table import Table
 from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from option_tables import setting_messages
 
 from app.rooms.core.effects import Connect, JoinRequest
 from app.rooms.core.errors import RoomError
@@ -32,13 +33,13 @@ MESSAGES: list[dict[str, Any]] = [
     {"type": "rules", "rules": {"min_bid": 9, "max_bid": 8}},
     {"type": "seat_bot", "seat": 2, "level": "random"},
     {"type": "seat_bot", "seat": 1, "level": "nobody"},
-    {"type": "settings", "grace_seconds": 0}, {"type": "settings", "grace_seconds": 20},
-    {"type": "settings", "next_deal_pause": 0}, {"type": "settings", "turn_seconds": 30},
-    {"type": "settings", "spectator_chat": False}, {"type": "settings", "bot_pace": "fast"},
 ]
+# each value of each room setting (tests/option_tables.py), a third of the messages sent
+SETTINGS_MESSAGES = setting_messages()
 
 CONN = st.integers(0, 12)  # an index into the connections made so far (also gone ones)
-SEND = st.tuples(st.just("send"), CONN, st.sampled_from(MESSAGES))
+SEND = st.tuples(st.just("send"), CONN, st.one_of(
+    st.sampled_from(MESSAGES), st.sampled_from(MESSAGES), st.sampled_from(SETTINGS_MESSAGES)))
 ACT = st.tuples(st.just("act"), CONN, st.sampled_from(["legal", "stale", "ahead", "pass"]))
 OPS = st.one_of(
     st.tuples(st.just("connect"), st.sampled_from([0, 1, 2, 3, 4, None, -1])),

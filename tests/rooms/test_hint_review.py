@@ -20,8 +20,10 @@ from app.rooms.core.effects import AskReview
 from app.rules import Phase, RuleSet
 from app.rules.record import deal_to_record
 
-# followed hints, over as many deals as it takes (a tenth in the quick loop)
-DECISIONS = examples(200)
+# followed hints, over as many deals as it takes (about 8: every phase's decisions, bids,
+# discards, leads with calls and plays, several times each; a tenth in the quick loop).
+# Each costs a real hint's search (HINT_SECONDS) and each deal a review's: 200 took 40 s.
+DECISIONS = examples(100)
 
 
 def test_a_followed_hint_is_never_a_review_mistake() -> None:

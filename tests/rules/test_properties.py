@@ -24,27 +24,18 @@ from helpers import (
 )
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from option_tables import DECK_BOUND, PLAY_OPTIONS, RULE_OPTIONS
 
 from app.rules import PRESET_NAMES, ActionError, Match, NotYourTurn, RuleSet, RulesetError
 from app.rules.actions import Action, Bid, Discard, DiscardAny, Lead, Play
 from app.rules.cards import cards_of
 from app.rules.deal import OWN_LISTS, DealState
 
+# Every option but the table's size, the match's length and the bid range, drawn from
+# tests/option_tables.py (the engine's own declaration): a new option is played here.
 OPTIONS: dict[str, st.SearchStrategy[Any]] = {
-    "kitty": st.sampled_from([0, 4]),
-    "kitty_trick": st.booleans(),
-    "jokers": st.sampled_from([0, 1, 2]),
-    "remove_twos": st.sampled_from(["as_needed", "all"]),
-    "amerikaner": st.booleans(),
-    "amerikaner_points": st.integers(1, 60),
-    "first_bidder": st.sampled_from(["left_of_dealer", "dealer"]),
-    "all_pass": st.sampled_from(["redeal_same_dealer", "redeal_next_dealer", "minus_round"]),
-    "no_callable": st.sampled_from(["redeal", "play_alone"]),
-    "show_kitty": st.booleans(),
-    "grand": st.booleans(),
-    "led_two_wins": st.booleans(),
-    "bidder_double": st.booleans(),
-}
+    name: st.sampled_from(values) for name, values in PLAY_OPTIONS.items()
+    if name not in DECK_BOUND}
 SETTINGS = settings(max_examples=examples(120), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 MAX_DEALS = 5  # deals started per example (redeals included), to bound the run time
@@ -53,7 +44,7 @@ MAX_DEALS = 5  # deals started per example (redeals included), to bound the run 
 @st.composite
 def rule_sets(draw: st.DrawFn) -> RuleSet:
     data: dict[str, Any] = {"preset": draw(st.sampled_from(PRESET_NAMES)),
-                            "players": draw(st.sampled_from([3, 4, 5]))}
+                            "players": draw(st.sampled_from(RULE_OPTIONS["players"]))}
     data.update(draw(st.fixed_dictionaries({}, optional=OPTIONS)))
     data["match"] = draw(st.sampled_from(["target", "single_deal", "deals:2", "deals:3"]))
     data["target"] = draw(st.integers(1, 10))

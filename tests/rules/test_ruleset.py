@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 from helpers import cards, ids, rules, whole_deck
+from option_tables import PLAY_OPTIONS, PLAY_SHAPE, RULE_OPTIONS, listed_values
 
 from app.rules import OPTION_NAMES, PRESET_NAMES, RuleSet, RulesetError
+from app.rules.ruleset import Options
 
 # preset -> players -> (hand size, removed twos, min bid, max bid): the numbers of section 2
 # worked out by hand for 3 and 5 players (the 4-player ones are the table's).
@@ -103,23 +105,29 @@ def test_bid_range_follows_the_deck_unless_given(options: dict[str, Any], low: i
     assert (rs.shape.min_bid, rs.shape.max_bid) == (low, high)
 
 
-OPTION_VALUES: dict[str, list[Any]] = {
-    "players": [3, 4, 5], "kitty": [0, 4], "kitty_trick": [True, False], "jokers": [0, 1, 2],
-    "remove_twos": ["as_needed", "all"], "amerikaner": [True, False],
-    "amerikaner_points": [1, 52, 100], "first_bidder": ["left_of_dealer", "dealer"],
-    "all_pass": ["redeal_same_dealer", "redeal_next_dealer", "minus_round"],
-    "no_callable": ["redeal", "play_alone"], "show_kitty": [True, False],
-    "grand": [True, False], "led_two_wins": [True, False], "bidder_double": [True, False],
-    "target": [1, 30, 52, 200], "match": ["target", "single_deal", "deals:1", "deals:12"],
-}
+def test_the_option_table_covers_every_option_with_its_values() -> None:
+    """tests/option_tables.py's table is the engine's declaration: each option with values
+    of its own type, each value accepted (below), and the defaults among them where the
+    type lists its values."""
+    assert list(RULE_OPTIONS) == list(OPTION_NAMES)
+    for option, values in RULE_OPTIONS.items():
+        assert len(values) >= 2 and len(set(values)) == len(values), option
+        listed = listed_values(Options.model_fields[option].annotation)
+        assert listed is None or set(values) == set(listed), option
+    assert set(PLAY_OPTIONS) == set(OPTION_NAMES) - PLAY_SHAPE
 
 
-def test_every_option_of_section_1_exists() -> None:
-    assert set(OPTION_NAMES) == {*OPTION_VALUES, "min_bid", "max_bid"}
+def test_every_option_is_in_the_presets_table() -> None:
+    """Every option is either one the presets set (section 2) or one they share: a new
+    option needs its preset value written in PRESET_OPTIONS or ALL_PRESETS_SHARE above."""
+    for preset, options in PRESET_OPTIONS.items():
+        missing = set(OPTION_NAMES) - {*options, *ALL_PRESETS_SHARE, "min_bid", "max_bid"}
+        assert not missing, (f"{preset}: write the value of {sorted(missing)} under the "
+                             "presets in ALL_PRESETS_SHARE (or PRESET_OPTIONS) above")
 
 
 @pytest.mark.parametrize(("option", "value"),
-                         [(o, v) for o, values in OPTION_VALUES.items() for v in values])
+                         [(o, v) for o, values in RULE_OPTIONS.items() for v in values])
 def test_every_option_value_is_accepted_and_kept(option: str, value: Any) -> None:
     base: dict[str, Any] = {"preset": "standard"}
     if option == "remove_twos" and value == "all":
@@ -224,6 +232,13 @@ def test_a_rule_set_that_cannot_work_is_rejected_naming_the_option(
     assert caught.value.option == option
     assert caught.value.code == "bad_rules"
     assert str(caught.value).startswith(f"{option}: ") and caught.value.message
+
+
+@pytest.mark.parametrize("option", list(RULE_OPTIONS))
+def test_every_option_refuses_a_value_of_no_type_of_its_own(option: str) -> None:
+    with pytest.raises(RulesetError) as caught:
+        RuleSet.from_json({option: ["a list"]})
+    assert caught.value.option == option
 
 
 @pytest.mark.parametrize("data", [[1], "standard", 4])

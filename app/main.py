@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
+from app.clubs import api as clubs_api
 from app.rooms.core.errors import RoomError
 from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         return response
 
     app.include_router(api.router)
+    app.include_router(clubs_api.router)
     app.include_router(replays.router)
     app.include_router(scrape.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's

@@ -1,0 +1,151 @@
+"""Players and clubs over HTTP on a real server on loopback (docs/spec/PROTOCOL.md,
+"Players and clubs"): two players, a club joined by its invite, a match of the club with
+two bots that counts once for both in the standings, and what strangers, former members
+and spectators get of it (nothing)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rooms_harness import Client, ServerThread, act_until
+
+from app.rooms.store.sqlite import DB_NAME
+
+
+def auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def make_player(base: str, name: str) -> dict[str, Any]:
+    r = httpx.post(base + "/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    assert set(data) == {"player", "key", "name"} and data["name"] == name
+    return data
+
+
+def play_club_match(base: str, ann: dict[str, Any], bo: dict[str, Any], club: str
+                    ) -> tuple[str, list[Client]]:
+    """A club room (target 1: one scored deal ends it) with Ann, Bo and two bots, played
+    to its end by random legal moves."""
+    r = httpx.post(base + "/api/rooms", headers=auth(ann["key"]),
+                   json={"name": "Ann", "club": club, "rules": {"preset": "guide",
+                                                                 "target": 1}})
+    assert r.status_code == 201, r.text
+    room = r.json()
+    r = httpx.post(f"{base}/api/rooms/{room['room']}/join", headers=auth(bo["key"]),
+                   json={"name": "Bo"})
+    assert r.status_code == 200, r.text
+    clients = [Client(base, room["room"], room["token"]), Client(base, room["room"],
+                                                                  r.json()["token"])]
+    clients[0].send({"type": "start"})
+    done: list[BaseException] = []
+
+    def play(client: Client, seed: int) -> None:
+        try:
+            act_until(client, lambda v: v["phase"] == "match_over", random.Random(seed),
+                      timeout=120)
+        except BaseException as exc:  # reported by the test's thread
+            done.append(exc)
+
+    threads = [threading.Thread(target=play, args=(c, i)) for i, c in enumerate(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(150)
+    assert not done, done
+    return room["room"], clients
+
+
+def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
+        server: ServerThread, tmp_path: Path) -> None:
+    base = server.base
+    ann, bo, eve = (make_player(base, n) for n in ("Ann", "Bo", "Eve"))
+    r = httpx.post(base + "/api/clubs", headers=auth(ann["key"]), json={"name": "Thursdays"})
+    assert r.status_code == 201, r.text
+    club = r.json()
+    assert club["url"] == f"/c/{club['club']}"
+    # a wrong invite joins nobody; the right one does
+    assert httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(bo["key"]),
+                      json={"invite": "nope"}).status_code == 403
+    r = httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(bo["key"]),
+                   json={"invite": club["invite"]})
+    assert r.status_code == 200, r.text
+    me = httpx.get(base + "/api/players/me", headers=auth(bo["key"])).json()
+    assert me == {"player": bo["player"], "name": "Bo",
+                  "clubs": [{"club": club["club"], "name": "Thursdays"}]}
+    # a non-member cannot make a room of the club
+    assert httpx.post(base + "/api/rooms", headers=auth(eve["key"]),
+                      json={"name": "Eve", "club": club["club"]}).status_code == 404
+
+    code, clients = play_club_match(base, ann, bo, club["club"])
+    page = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"])).json()
+    rows = {row["player"]: row for row in page["standings"]}
+    assert set(rows) == {ann["player"], bo["player"]}  # the bots count for nobody
+    assert [m["room"] for m in page["matches"]] == [code]
+    totals = page["matches"][0]["totals"]
+    assert rows[ann["player"]]["points"] == totals[0]
+    assert rows[bo["player"]]["points"] == totals[1]
+    for row in rows.values():
+        assert row["matches"] == 1 and row["deals"] >= 1
+        assert row["wins"] == (1 if totals[[ann["player"], bo["player"]].index(
+            row["player"])] == max(totals) else 0)
+        assert row["rating"]["sigma"] < 25 / 3  # rated: less unsure than a new player
+
+    # a stranger, and a spectator of the room, get nothing of the club
+    for headers in ({}, auth(eve["key"]), auth("not-a-key")):
+        r = httpx.get(f"{base}/api/clubs/{club['club']}", headers=headers)
+        assert r.status_code in (401, 404) and "Thursdays" not in r.text
+    spectator = Client(base, code, spectate=True)
+    assert club["club"] not in str(spectator.frames) and club["invite"] not in str(
+        spectator.frames)
+    # the host renews the invite: the old one joins nobody
+    new = httpx.post(f"{base}/api/clubs/{club['club']}/invite", headers=auth(ann["key"]))
+    assert new.status_code == 200
+    assert httpx.post(f"{base}/api/clubs/{club['club']}/invite",
+                      headers=auth(bo["key"])).status_code == 403  # not the host
+    assert httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(eve["key"]),
+                      json={"invite": club["invite"]}).status_code == 403
+    # a new season: the old one stays readable, the new one is empty
+    r = httpx.post(f"{base}/api/clubs/{club['club']}/season", headers=auth(ann["key"]))
+    assert r.json() == {"season": 2}
+    page2 = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"])).json()
+    assert page2["season"] == 2 and page2["standings"] == [] and page2["matches"] == []
+    old = httpx.get(f"{base}/api/clubs/{club['club']}?season=1", headers=auth(ann["key"]))
+    assert old.json()["standings"] == page["standings"]
+
+    # a second browser by device code: a new key for the same player
+    code_answer = httpx.post(base + "/api/players/me/device-code", headers=auth(bo["key"]))
+    device = code_answer.json()["code"]
+    claimed = httpx.post(base + "/api/players/claim", json={"code": device.lower()}).json()
+    assert claimed["player"] == bo["player"] and claimed["key"] != bo["key"]
+    assert httpx.post(base + "/api/players/claim",
+                      json={"code": device}).status_code == 403  # used once
+    assert httpx.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 200
+
+    # export, then delete: the match stays under "a former player"
+    export = httpx.get(base + "/api/players/me/export", headers=auth(bo["key"])).json()
+    assert export["player"] == bo["player"] and len(export["matches"]) == 1
+    assert export["browsers"] == 2
+    assert httpx.delete(base + "/api/players/me", headers=auth(bo["key"])).status_code == 204
+    assert httpx.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 401
+    old = httpx.get(f"{base}/api/clubs/{club['club']}?season=1",
+                    headers=auth(ann["key"])).json()
+    names = sorted(row["name"] for row in old["standings"])
+    assert names == ["Ann", "a former player"]
+    assert bo["player"] not in str(old)
+
+    # no key is in the database in the clear, nor in any frame
+    for c in [*clients, spectator]:
+        c.drain(0.05)
+        for key in (ann["key"], bo["key"], eve["key"], claimed["key"]):
+            assert key not in str(c.frames)
+    raw = (Path(server.settings.data_dir) / DB_NAME).read_bytes()
+    wal = Path(server.settings.data_dir) / (DB_NAME + "-wal")
+    raw += wal.read_bytes() if wal.exists() else b""
+    for key in (ann["key"], bo["key"], eve["key"], claimed["key"]):
+        assert key.encode() not in raw

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -118,6 +119,8 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         response = api.error_response(code, str(exc.detail), exc.status_code)
         response.headers.update(exc.headers or {})  # a 405's Allow
+        if exc.status_code == 405:  # every route of the path (one route a method here)
+            response.headers["Allow"] = ", ".join(_allowed(request))
         return response
 
     app.include_router(api.router)
@@ -134,6 +137,21 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods the API takes at the request's path, from its OpenAPI schema
+    (Starlette's 405 names only those of the first route matched, and a path such as
+    /api/players/me has one route a method)."""
+    table: list[tuple[re.Pattern[str], set[str]]] | None = getattr(
+        request.app.state, "allowed_methods", None)
+    if table is None:
+        table = request.app.state.allowed_methods = [
+            (re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"),
+             {m.upper() for m in methods})
+            for path, methods in request.app.openapi()["paths"].items()]
+    path = request.url.path
+    return sorted(set().union(*(m for rx, m in table if rx.match(path))))
 
 
 def watch_metrics(registry: Registry) -> None:

@@ -248,7 +248,7 @@ async def _host(request: Request, club: str) -> None:
 
 
 @router.post("/api/clubs/{club}/invite", operation_id="renew_invite",
-             openapi_extra=KEY_HEADER, responses=errors(401, 403, 404, 503))
+             openapi_extra=KEY_HEADER, responses=errors(401, 403, 404, 422, 503))
 async def renew_invite(club: str, request: Request) -> InviteRenewed:
     await _host(request, club)
     async with store_of(request).club_tx() as tx:
@@ -256,7 +256,7 @@ async def renew_invite(club: str, request: Request) -> InviteRenewed:
 
 
 @router.post("/api/clubs/{club}/season", operation_id="next_season",
-             openapi_extra=KEY_HEADER, responses=errors(401, 403, 404, 503))
+             openapi_extra=KEY_HEADER, responses=errors(401, 403, 404, 422, 503))
 async def next_season(club: str, request: Request) -> SeasonOpened:
     await _host(request, club)
     async with store_of(request).club_tx() as tx:

@@ -5,12 +5,14 @@ and spectators get of it (nothing)."""
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from rooms_harness import Client, ServerThread, act_until
 
 from app.rooms.store.sqlite import DB_NAME
@@ -62,7 +64,8 @@ def play_club_match(base: str, ann: dict[str, Any], bo: dict[str, Any], club: st
 
 
 def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
-        server: ServerThread, tmp_path: Path) -> None:
+        server: ServerThread, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     base = server.base
     ann, bo, eve = (make_player(base, n) for n in ("Ann", "Bo", "Eve"))
     r = httpx.post(base + "/api/clubs", headers=auth(ann["key"]), json={"name": "Thursdays"})
@@ -149,3 +152,5 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
     raw += wal.read_bytes() if wal.exists() else b""
     for key in (ann["key"], bo["key"], eve["key"], claimed["key"]):
         assert key.encode() not in raw
+        assert key not in caplog.text  # nor in any log line
+    assert f"player {bo['player']} deleted" in caplog.text  # (the server's lines are read)

@@ -5,6 +5,8 @@ them), rows as tuples.
 SQLite's transactions run on the event loop on the store's writing connection, as its
 appends do (each query of the clubs touches a handful of rows by key; the one that reads
 a club's matches reads no record text); PostgreSQL's on a pooled connection, awaited.
+A SQLite transaction must not wait on anything but its own queries (``SqliteTx`` never
+suspends): a room's append, run meanwhile on the same connection, would land inside it.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ model), updated by each match's final ranking (the totals: higher is better, equ
 totals share a rank) for the players who held its seats; a bot's seat, or a guest's,
 is left out of the ranking.
 
-Cost: openskill rates a four-player match in about 35 microseconds; a club of 1,000
-matches takes about 40 ms of CPU (benchmarks/club_standings.py), so the caller runs this
-in a thread, and keeps the last fold per club and season (``RatingsMemo``): a new match
-that sorts last, the usual case, costs one update.
+Cost: a club of 1,000 matches takes about 40 ms of CPU from scratch, most of it
+openskill's updates (benchmarks/club_standings.py, docs/clubs.md), so the caller runs
+this in a thread, and keeps the last fold per club and season (``RatingsMemo``): a new
+match that sorts last, the usual case, costs one update.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from app.rooms.core.frames import MatchSummary
 
@@ -30,7 +30,6 @@ from .wire import Rating, StandingsRow
 FORMER_PLAYER = "a former player"
 MODEL = PlackettLuce()
 _DEFAULT = MODEL.rating()
-DEFAULT_RATING = (float(_DEFAULT.mu), float(_DEFAULT.sigma))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,20 +61,23 @@ def canonical(matches: Iterable[MatchRow]) -> list[MatchRow]:
     return sorted(unique.values(), key=lambda m: m.key)
 
 
-Ratings = dict[str, tuple[float, float]]
+# player -> rating.  openskill's ``rate`` copies the ratings it is given and answers new
+# ones, so a rating object is never changed once made: a fold's dict may be shared.
+Ratings = dict[str, PlackettLuceRating]
 
 
 def rate(ratings: Ratings, match: MatchRow) -> None:
-    """Update ``ratings`` (player -> (mu, sigma)) with ``match``'s final ranking."""
-    seats = [(p, match.summary["totals"][i]) for i, p in enumerate(match.players)
-             if p is not None and i < len(match.summary["totals"])]
+    """Update ``ratings`` with ``match``'s final ranking."""
+    totals = match.summary["totals"]
+    seats = [(p, totals[i]) for i, p in enumerate(match.players)
+             if p is not None and i < len(totals)]
     if len(seats) < 2:
         return  # nobody to rank against (the bots are not rated yet)
-    teams = [[MODEL.rating(*ratings.get(p, DEFAULT_RATING))] for p, _ in seats]
+    teams = [[ratings.get(p) or _DEFAULT] for p, _ in seats]
     # ranks: 1 for the highest total; equal totals share a rank
     ranks = [float(1 + sum(1 for _, t in seats if t > total)) for _, total in seats]
     for (player, _), (new,) in zip(seats, MODEL.rate(teams, ranks=ranks), strict=True):
-        ratings[player] = (float(new.mu), float(new.sigma))
+        ratings[player] = new
 
 
 @dataclass
@@ -127,7 +129,8 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
                     line[k] += v
     out: list[StandingsRow] = []
     for player, line in lines.items():
-        mu, sigma = ratings.get(player, DEFAULT_RATING)
+        held = ratings.get(player) or _DEFAULT
+        mu, sigma = float(held.mu), float(held.sigma)
         rating: Rating = {"mu": round(mu, 4), "sigma": round(sigma, 4),
                           "ordinal": round(mu - 3 * sigma, 4)}
         deals = line["deals"]

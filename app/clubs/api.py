@@ -237,6 +237,19 @@ async def join_club(club: str, request: Request) -> PlayerInfo:
     return {"player": player, "name": name, "clubs": clubs}
 
 
+@router.post("/api/clubs/{club}/leave", status_code=204, operation_id="leave_club",
+             openapi_extra=KEY_HEADER, responses=errors(401, 404, 422, 503))
+async def leave_club(club: str, request: Request) -> Response:
+    """Leave the club (a host's club passes to its longest-standing member); the club's
+    matches stay, and its page is no longer yours to read."""
+    player, _ = await _me(request)
+    async with store_of(request).club_tx() as tx:
+        if await club_ops.member_club(tx, club, player) is None:
+            raise club_not_found()
+        await club_ops.leave(tx, club, player, time.time())
+    return Response(status_code=204)
+
+
 async def _host(request: Request, club: str) -> None:
     player, _ = await _me(request)
     async with store_of(request).club_tx() as tx:

@@ -62,6 +62,23 @@ async def member_club(tx: Tx, club: str, player: str) -> tuple[str, str, str, in
     return str(row[0]), str(row[1] or ""), str(row[2]), int(row[3])
 
 
+async def leave(tx: Tx, club: str, player: str, now: float) -> None:
+    """``player`` is no longer a member; a host's club passes to its longest-standing
+    member (the club's matches, theirs too, stay)."""
+    await tx.execute("DELETE FROM club_members WHERE club = ? AND player = ?", club, player)
+    row = await fetchone(tx, "SELECT host FROM clubs WHERE id = ?", club)
+    if row is not None and row[0] == player:
+        await pass_host(tx, club)
+
+
+async def pass_host(tx: Tx, club: str) -> None:
+    """The club's host is its longest-standing member (none when no member is left)."""
+    heir = await fetchone(tx, "SELECT player FROM club_members WHERE club = ? "
+                              "ORDER BY joined_at, player LIMIT 1", club)
+    await tx.execute("UPDATE clubs SET host = ? WHERE id = ?",
+                     None if heir is None else heir[0], club)
+
+
 async def renew_invite(tx: Tx, club: str, now: float) -> str:
     invite = new_invite()
     await tx.execute("UPDATE clubs SET invite = ?, updated_at = ? WHERE id = ?", invite,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from . import club_ops
 from .db import Tx, fetchone
 from .keys import (
     DEVICE_CODE_SECONDS,
@@ -109,10 +110,7 @@ async def delete(tx: Tx, player: str) -> None:
                           ("players", "id")):
         await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", player)
     for club in hosted:
-        heir = await fetchone(tx, "SELECT player FROM club_members WHERE club = ? "
-                                  "ORDER BY joined_at, player LIMIT 1", club)
-        await tx.execute("UPDATE clubs SET host = ? WHERE id = ?",
-                         None if heir is None else heir[0], club)
+        await club_ops.pass_host(tx, club)
     anonymous = new_player_id()
     rows = await tx.fetch("SELECT room_id, match_number, players FROM club_matches WHERE "
                           "players LIKE ?", f'%"{player}"%')

@@ -130,6 +130,19 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
                       json={"code": device}).status_code == 403  # used once
     assert httpx.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 200
 
+    # a former member gets nothing of the club any more
+    cy = make_player(base, "Cy")
+    invite = new.json()["invite"]
+    assert httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(cy["key"]),
+                      json={"invite": invite}).status_code == 200
+    assert httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(cy["key"])
+                     ).status_code == 200
+    assert httpx.post(f"{base}/api/clubs/{club['club']}/leave",
+                      headers=auth(cy["key"])).status_code == 204
+    r = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(cy["key"]))
+    assert r.status_code == 404 and "Thursdays" not in r.text and invite not in r.text
+    assert httpx.get(base + "/api/players/me", headers=auth(cy["key"])).json()["clubs"] == []
+
     # export, then delete: the match stays under "a former player"
     export = httpx.get(base + "/api/players/me/export", headers=auth(bo["key"])).json()
     assert export["player"] == bo["player"] and len(export["matches"]) == 1

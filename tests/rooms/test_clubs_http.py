@@ -5,17 +5,34 @@ and spectators get of it (nothing)."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from rooms_harness import Client, ServerThread, act_until
 
 from app.rooms.store.sqlite import DB_NAME
+
+NAMES = itertools.count()
+
+
+async def database_text(url: str) -> str:
+    """Every row of every table of the PostgreSQL database, as text."""
+    con = await asyncpg.connect(url)
+    try:
+        tables = [r[0] for r in await con.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        return "".join([str(await con.fetch(f"SELECT * FROM {t}")) for t in tables])
+    finally:
+        await con.close()
 
 
 def auth(key: str) -> dict[str, str]:
@@ -63,9 +80,16 @@ def play_club_match(base: str, ann: dict[str, Any], bo: dict[str, Any], club: st
     return room["room"], clients
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
 def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
-        server: ServerThread, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        database: str, make_server: Callable[..., ServerThread],
+        request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
+    url = ""
+    if database == "postgres":
+        postgres = request.getfixturevalue("postgres")
+        url = postgres.create_database(f"clubs{next(NAMES)}")
+    server = make_server(database_url=url, lease_seconds=600.0)
     base = server.base
     ann, bo, eve = (make_player(base, n) for n in ("Ann", "Bo", "Eve"))
     r = httpx.post(base + "/api/clubs", headers=auth(ann["key"]), json={"name": "Thursdays"})
@@ -160,10 +184,12 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
         c.drain(0.05)
         for key in (ann["key"], bo["key"], eve["key"], claimed["key"]):
             assert key not in str(c.frames)
-    raw = (Path(server.settings.data_dir) / DB_NAME).read_bytes()
+    raw = asyncio.run(database_text(url)) if url else (
+        (Path(server.settings.data_dir) / DB_NAME).read_bytes().decode("latin-1"))
     wal = Path(server.settings.data_dir) / (DB_NAME + "-wal")
-    raw += wal.read_bytes() if wal.exists() else b""
+    if not url and wal.exists():
+        raw += wal.read_bytes().decode("latin-1")
     for key in (ann["key"], bo["key"], eve["key"], claimed["key"]):
-        assert key.encode() not in raw
+        assert key not in raw
         assert key not in caplog.text  # nor in any log line
     assert f"player {bo['player']} deleted" in caplog.text  # (the server's lines are read)

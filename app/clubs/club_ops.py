@@ -171,9 +171,15 @@ async def bind_room(tx: Tx, code: str, club: str, room_id: str, now: float) -> N
 
 
 async def bind_seat(tx: Tx, code: str, token_hash: str, player: str) -> None:
-    """The seat that ``token_hash``'s token holds in room ``code`` is ``player``'s."""
-    await tx.execute("INSERT INTO room_players(code, token_hash, player) VALUES (?, ?, ?) "
-                     "ON CONFLICT (code, token_hash) DO NOTHING", code, token_hash, player)
+    """The seat that ``token_hash``'s token holds in room ``code`` is ``player``'s; in a
+    club's room, only if they are a member of the club: a guest at a club's table (a
+    room link, no invite) plays, and their matches count for nobody."""
+    await tx.execute(
+        "INSERT INTO room_players(code, token_hash, player) SELECT ?, ?, ? WHERE NOT EXISTS "
+        "(SELECT 1 FROM club_rooms WHERE code = ?) OR EXISTS (SELECT 1 FROM club_rooms r "
+        "JOIN club_members m ON m.club = r.club WHERE r.code = ? AND m.player = ?) "
+        "ON CONFLICT (code, token_hash) DO NOTHING",
+        code, token_hash, player, code, code, player)
 
 
 async def forget_idle(tx: Tx, older_than: float) -> int:

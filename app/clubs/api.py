@@ -15,11 +15,12 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from app.rooms.core.errors import RoomError
 from app.rooms.core.lobby import checked_name
 from app.rooms.server.api import _body, error_response, errors, json_body
 from app.settings import Settings
@@ -274,6 +275,25 @@ async def next_season(club: str, request: Request) -> SeasonOpened:
     await _host(request, club)
     async with store_of(request).club_tx() as tx:
         return {"season": await club_ops.next_season(tx, club, time.time())}
+
+
+@router.get("/api/clubs/{club}/record", operation_id="get_club_record",
+            response_model=dict[str, Any], openapi_extra=KEY_HEADER,
+            responses=errors(401, 404, 422, 503))
+async def get_club_record(club: str, request: Request,
+                          room: Annotated[str, Query(max_length=40)],
+                          match: Annotated[int, Query(ge=1)]) -> Response:
+    """The game record (docs/spec/GAME-RECORD.md) of one of the club's finished matches,
+    for its members, as the club keeps it (it outlives the room)."""
+    player, _ = await _me(request)
+    async with store_of(request).club_tx() as tx:
+        if await club_ops.member_club(tx, club, player) is None:
+            raise club_not_found()
+        record = await club_ops.record_text(tx, club, room, match)
+    if record is None:
+        raise RoomError("no_record", f"the club has no finished match {match} of room "
+                        f"{room}", 404)
+    return Response(record, media_type="application/json")
 
 
 def _club_match(m: MatchRow, names: dict[str, str]) -> ClubMatch:

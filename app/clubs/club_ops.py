@@ -148,6 +148,15 @@ def match_row(r: tuple[object, ...]) -> MatchRow:
                     None if stats is None else tuple(stats))
 
 
+async def record_text(tx: Tx, club: str, room: str, match: int) -> str | None:
+    """The stored game record of the club's match ``match`` of room ``room`` (the latest,
+    should the code have served two of the club's rooms)."""
+    row = await fetchone(tx, "SELECT record FROM club_matches WHERE club = ? AND room = ? "
+                             "AND match_number = ? ORDER BY finished_at DESC LIMIT 1",
+                         club, room, match)
+    return None if row is None else str(row[0])
+
+
 async def records_without_stats(tx: Tx, club: str) -> list[tuple[str, int, str, str]]:
     """``(room id, match, record text, summary text)`` of the club's matches whose stats
     are not derived yet."""

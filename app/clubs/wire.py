@@ -120,8 +120,8 @@ class MatchSeat(TypedDict):
 
 @with_config(FORBID)
 class ClubMatch(TypedDict):
-    """A finished match of the club: ``GET /api/rooms/{room}/record?match=N`` is its
-    record (for its players), while the room lives."""
+    """A finished match of the club: ``GET /api/clubs/{club}/record?room=R&match=N`` is
+    its game record (for the club's members)."""
 
     room: str
     match: int

@@ -4,13 +4,16 @@ equal standings; the points in the standings add up to the points in the matches
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.clubs.match_stats import empty
+from app.clubs.match_stats import empty, stats_of_record
 from app.clubs.standings import MatchRow, RatingsMemo, standings
+from app.rules.record import replay_record
 
 PLAYERS = [f"p{i}" for i in range(6)]
 
@@ -53,3 +56,32 @@ def test_standings_are_a_pure_function_of_the_set_of_matches(
     assert sum(row["points"] for row in expected) == counted
     assert sum(row["matches"] for row in expected) == sum(
         1 for m in unique for p in m.players if p is not None)
+
+
+def test_each_seat_s_contracts_come_from_the_match_s_record(examples_dir: Path) -> None:
+    """The stats of every example record of the spec: each scored deal's contract counts
+    once for its bidder (and once for a partner other than the bidder), made or not as
+    the replay says; a person who plays from row 1 is not counted for row 0."""
+    checked = 0
+    for path in sorted(examples_dir.glob("*.json")):
+        record = json.loads(path.read_text())
+        line = replay_record(record)
+        if not line.get("ok"):
+            continue
+        seats = len(record["players"])
+        stats = stats_of_record(record, seats)
+        scored = [d for d in line["deals"] if d["points"] is not None and d["contract"]]
+        assert sum(s["bidder_deals"] for s in stats) == len(scored)
+        assert sum(s["bidder_made"] for s in stats) == sum(bool(d["made"]) for d in scored)
+        assert sum(s["amerikaner_bids"] for s in stats) == sum(
+            d["contract"]["bid"] == "amerikaner" for d in scored)
+        partnered = [d for d in scored if d["contract"]["partner"] not in (
+            None, d["contract"]["bidder"])]
+        assert sum(s["partner_deals"] for s in stats) == len(partnered)
+        if scored:
+            first = scored[0]["contract"]["bidder"]
+            late = stats_of_record(record, seats, [1 if i == first else 0
+                                                   for i in range(seats)])
+            assert late[first]["bidder_deals"] == stats[first]["bidder_deals"] - 1
+        checked += 1
+    assert checked > 0

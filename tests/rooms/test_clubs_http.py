@@ -123,6 +123,12 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
             row["player"])] == max(totals) else 0)
         assert row["rating"]["sigma"] < 25 / 3  # rated: less unsure than a new player
 
+    # the match's record, as the club keeps it, for its members only
+    record_url = f"{base}/api/clubs/{club['club']}/record?room={code}&match=1"
+    record = httpx.get(record_url, headers=auth(bo["key"]))
+    assert record.status_code == 200 and record.json()["players"][:2] == ["Ann", "Bo"]
+    assert httpx.get(record_url, headers=auth(eve["key"])).status_code == 404
+
     # a stranger, and a spectator of the room, get nothing of the club
     for headers in ({}, auth(eve["key"]), auth("not-a-key")):
         r = httpx.get(f"{base}/api/clubs/{club['club']}", headers=headers)

@@ -527,7 +527,7 @@ export const LIMITS = Object.freeze({
  */
 
 /**
- * A finished match of the club: `GET /api/rooms/{room}/record?match=N` is its record (for its players), while the room lives.
+ * A finished match of the club: `GET /api/clubs/{club}/record?room=R&match=N` is its game record (for the club's members).
  * @typedef {object} ClubMatch
  * @property {string} room
  * @property {number} match

@@ -199,3 +199,25 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
         assert key not in raw
         assert key not in caplog.text  # nor in any log line
     assert f"player {bo['player']} deleted" in caplog.text  # (the server's lines are read)
+
+
+def test_players_clubs_and_device_codes_are_limited_per_address(
+        make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(players_per_minute=2, clubs_per_minute=1, device_codes_per_minute=1)
+    base = server.base
+    ann = make_player(base, "Ann")
+    make_player(base, "Bo")
+    r = httpx.post(base + "/api/players", json={"name": "Cy"})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+    assert int(r.headers["retry-after"]) > 0
+    assert httpx.post(base + "/api/clubs", headers=auth(ann["key"]),
+                      json={"name": "One"}).status_code == 201
+    assert httpx.post(base + "/api/clubs", headers=auth(ann["key"]),
+                      json={"name": "Two"}).status_code == 429
+    assert httpx.post(base + "/api/players/me/device-code",
+                      headers=auth(ann["key"])).status_code == 200
+    assert httpx.post(base + "/api/players/me/device-code",
+                      headers=auth(ann["key"])).status_code == 429
+    # guessing codes: the claims are counted too
+    assert httpx.post(base + "/api/players/claim", json={"code": "AAAA2222"}).status_code == 403
+    assert httpx.post(base + "/api/players/claim", json={"code": "AAAA3333"}).status_code == 429

@@ -39,7 +39,7 @@ from .errors import (
 )
 from .keys import DEVICE_CODE_SECONDS
 from .match_stats import SeatStats, stats_of_record
-from .standings import MatchRow, RatingsMemo, standings
+from .standings import MatchRow, RatingsMemo, level_ratings, standings
 from .wire import (
     ClaimBody,
     ClubBody,
@@ -332,10 +332,12 @@ async def get_club(club: str, request: Request,
         names = await club_ops.names(tx, {p for m in rows for p in m.players if p})
     memo: RatingsMemo = _memo(request)
     table = await asyncio.to_thread(standings, rows, names, memo, (club, shown))
+    levels = await asyncio.to_thread(level_ratings, rows, memo, (club, shown))
     ordered = sorted(rows, key=lambda m: m.key, reverse=True)
     return {"club": club, "name": name, "url": f"/c/{club}", "invite": invite,
             "you_are_host": host == player, "season": shown, "current_season": current,
             "seasons": seasons, "members": members, "standings": table,
+            "bot_levels": levels,
             "matches": [_club_match(m, names) for m in ordered]}
 
 

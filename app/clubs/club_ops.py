@@ -128,7 +128,7 @@ async def matches(tx: Tx, club: str, season: int | None = None,
     """The club's finished matches of ``season`` (``None``: every season; ``club``
     ``None`` with ``player``: that player's matches in every club)."""
     sql = ("SELECT room_id, match_number, room, season, finished_at, players, summary, "
-           "stats FROM club_matches WHERE club = ?")
+           "stats, bots FROM club_matches WHERE club = ?")
     args: list[object] = [club]
     if season is not None:
         sql += " AND season = ?"
@@ -145,7 +145,8 @@ def match_row(r: tuple[object, ...]) -> MatchRow:
     stats: list[SeatStats] | None = None if r[7] is None else orjson.loads(str(r[7]))
     return MatchRow(str(r[0]), int(str(r[1])), str(r[2]), int(str(r[3])), float(str(r[4])),
                     tuple(orjson.loads(str(r[5]))), summary,
-                    None if stats is None else tuple(stats))
+                    None if stats is None else tuple(stats),
+                    tuple(orjson.loads(str(r[8]))) if len(r) > 8 else ())
 
 
 async def record_text(tx: Tx, club: str, room: str, match: int) -> str | None:

@@ -24,7 +24,7 @@ from .db import Tx, fetchone
 from .seat_mirror import Finished
 
 INSERT_MATCH = """INSERT INTO club_matches(room_id, match_number, club, room, season,
-    finished_at, players, summary, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    finished_at, players, bots, summary, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (room_id, match_number) DO NOTHING"""
 
 
@@ -48,7 +48,8 @@ async def count_finished(tx: Tx, code: str, finished: Sequence[Finished],
         record = by_number.get(match.number, {})
         added += await tx.execute(
             INSERT_MATCH, room_id, match.number, club, code, int(season), float(now),
-            json.dumps(players), json.dumps(match.summary, separators=(",", ":")),
+            json.dumps(players), json.dumps(list(match.bots)),
+            json.dumps(match.summary, separators=(",", ":")),
             json.dumps(record, separators=(",", ":")))
     if added:  # the club is in use: kept from retention (club_ops.forget_idle)
         await tx.execute("UPDATE clubs SET updated_at = ? WHERE id = ?", float(now), club)

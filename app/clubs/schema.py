@@ -11,7 +11,8 @@
   when a player creates or joins a room with their key;
 - ``club_matches``: each finished match of a club room, once: keyed by (room id, match
   number), written in the transaction that logs the finished match (ledger.py), with
-  the players by seat, the match's summary and its game record; ``stats`` is derived
+  the players by seat, the bot level of each seat a bot played at the end (the levels
+  are rated too), the match's summary and its game record; ``stats`` is derived
   from the record later (match_stats.py), off the event loop.
 
 SQLite adds these in its schema version 4, PostgreSQL in its version 3: an older
@@ -82,6 +83,7 @@ TABLES = [
         season integer NOT NULL,
         finished_at double precision NOT NULL,
         players text NOT NULL,
+        bots text NOT NULL DEFAULT '[]',
         summary text NOT NULL,
         record text NOT NULL,
         stats text,

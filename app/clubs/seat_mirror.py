@@ -38,6 +38,7 @@ class Finished:
 
     number: int
     holders: tuple[str | None, ...]
+    bots: tuple[str | None, ...]  # the level of each seat nobody held (a bot's)
     summary: MatchSummary
 
 
@@ -57,8 +58,9 @@ def fold(seats: Seats | None, entries: Sequence[Record]) -> tuple[Seats | None,
                 n = RuleSet.shared(raw).options.players
                 seats = seats[:n] + tuple(SeatHolder(None, "bot") for _ in range(n - len(seats)))
             case HistoryAdded(match=summary) if seats is not None:
-                finished.append(Finished(summary["number"],
-                                         tuple(s.holder for s in seats), summary))
+                finished.append(Finished(
+                    summary["number"], tuple(s.holder for s in seats),
+                    tuple(s.bot if s.holder is None else None for s in seats), summary))
             case _:
                 pass
     return seats, finished

@@ -25,7 +25,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from app.rooms.core.frames import MatchSummary
 
 from .match_stats import SeatStats
-from .wire import Rating, StandingsRow
+from .wire import LevelRating, Rating, StandingsRow
 
 FORMER_PLAYER = "a former player"
 MODEL = PlackettLuce()
@@ -44,6 +44,7 @@ class MatchRow:
     players: tuple[str | None, ...]   # by seat
     summary: MatchSummary
     stats: tuple[SeatStats, ...] | None = None  # None: not derived from the record yet
+    bots: tuple[str | None, ...] = ()  # by seat: the level of a bot's seat (rated too)
 
     @property
     def key(self) -> tuple[float, str, int]:
@@ -66,13 +67,30 @@ def canonical(matches: Iterable[MatchRow]) -> list[MatchRow]:
 Ratings = dict[str, PlackettLuceRating]
 
 
+BOT = "bot:"  # a bot level's name among the rated (``bot:strong``): no player id has it
+
+
+def rated(match: MatchRow) -> list[str | None]:
+    """Who is rated for each seat: its player, else the level of the bot that played it
+    (several seats of one level in a match: the first only), else nobody."""
+    out: list[str | None] = []
+    for seat, player in enumerate(match.players):
+        level = match.bots[seat] if seat < len(match.bots) else None
+        name = player if player is not None else (BOT + level if level else None)
+        out.append(name if name not in out else None)
+    return out
+
+
 def rate(ratings: Ratings, match: MatchRow) -> None:
-    """Update ``ratings`` with ``match``'s final ranking."""
+    """Update ``ratings`` with ``match``'s final ranking, of its players and its bots'
+    levels, the ones a person played against (a match of bots alone rates nobody)."""
     totals = match.summary["totals"]
-    seats = [(p, totals[i]) for i, p in enumerate(match.players)
+    if all(p is None for p in match.players):
+        return
+    seats = [(p, totals[i]) for i, p in enumerate(rated(match))
              if p is not None and i < len(totals)]
     if len(seats) < 2:
-        return  # nobody to rank against (the bots are not rated yet)
+        return  # nobody to rank against
     teams = [[ratings.get(p) or _DEFAULT] for p, _ in seats]
     # ranks: 1 for the highest total; equal totals share a rank
     ranks = [float(1 + sum(1 for _, t in seats if t > total)) for _, total in seats]
@@ -98,6 +116,23 @@ class RatingsMemo:
             rate(ratings, match)
         self.folds[where] = (keys, dict(ratings))
         return ratings
+
+
+def level_ratings(matches: Iterable[MatchRow], memo: RatingsMemo | None = None,
+                  where: Any = None) -> list[LevelRating]:
+    """The bot levels' ratings from the same fold as the standings', the best first: a
+    person reads where they stand among them."""
+    ordered = canonical(matches)
+    ratings = memo.ratings(where, ordered) if memo is not None else _fold(ordered)
+    out: list[LevelRating] = [{"level": name[len(BOT):], "rating": _wire(held)}
+                              for name, held in ratings.items() if name.startswith(BOT)]
+    out.sort(key=lambda r: (-r["rating"]["ordinal"], r["level"]))
+    return out
+
+
+def _wire(held: PlackettLuceRating) -> Rating:
+    mu, sigma = float(held.mu), float(held.sigma)
+    return {"mu": round(mu, 4), "sigma": round(sigma, 4), "ordinal": round(mu - 3 * sigma, 4)}
 
 
 def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
@@ -129,10 +164,7 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
                     line[k] += v
     out: list[StandingsRow] = []
     for player, line in lines.items():
-        held = ratings.get(player) or _DEFAULT
-        mu, sigma = float(held.mu), float(held.sigma)
-        rating: Rating = {"mu": round(mu, 4), "sigma": round(sigma, 4),
-                          "ordinal": round(mu - 3 * sigma, 4)}
+        rating = _wire(ratings.get(player) or _DEFAULT)
         deals = line["deals"]
         out.append({
             "player": player, "name": names.get(player, FORMER_PLAYER),

@@ -94,6 +94,14 @@ class Rating(TypedDict):
 
 
 @with_config(FORBID)
+class LevelRating(TypedDict):
+    """A bot level rated as a player of the club's matches (its seats at a club's table)."""
+
+    level: str
+    rating: Rating
+
+
+@with_config(FORBID)
 class StandingsRow(TypedDict):
     """A player's line of a season's standings."""
 
@@ -160,6 +168,7 @@ class ClubPage(TypedDict):
     seasons: list[SeasonInfo]
     members: list[ClubMember]
     standings: list[StandingsRow]
+    bot_levels: list[LevelRating]  # the bots' levels, rated in the same matches
     matches: list[ClubMatch]  # the season's, the latest first
 
 

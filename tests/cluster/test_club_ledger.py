@@ -55,7 +55,7 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
 
 async def rows(store: RoomStore) -> list[tuple[Any, ...]]:
     async with store.club_tx() as tx:
-        return await tx.fetch("SELECT match_number, players FROM club_matches "
+        return await tx.fetch("SELECT match_number, players, bots FROM club_matches "
                               "ORDER BY match_number")
 
 
@@ -66,7 +66,8 @@ def test_a_finished_club_match_counts_once_through_failures_repeats_and_restarts
         async with store.club_tx() as tx:
             ann, _ = await players.create(tx, "Ann", 1.0)
             bo, _ = await players.create(tx, "Bo", 1.0)
-            club, _ = await club_ops.create(tx, ann, "Thursdays", 1.0)
+            club, invite = await club_ops.create(tx, ann, "Thursdays", 1.0)
+            assert await club_ops.join(tx, club, bo, invite, 1.0) == "Thursdays"
             await club_ops.bind_room(tx, CODE, club, "room-id-1", 1.0)
             await club_ops.bind_seat(tx, CODE, hash_token(TOKENS[0]), ann)
             await club_ops.bind_seat(tx, CODE, hash_token(TOKENS[1]), bo)
@@ -93,6 +94,7 @@ def test_a_finished_club_match_counts_once_through_failures_repeats_and_restarts
         found = await rows(store)
         assert len(found) == 1 and found[0][0] == 1
         assert found[0][1].replace(" ", "") == f'["{ann}","{bo}",null,null]'
+        assert found[0][2].replace(" ", "") == '[null,null,"heuristic","heuristic"]'
         # a takeover pending at the end (a bot stands in for Bo's seat): not Bo's match
         pending = SeatSet(seat=1, data=SeatData(name="Bo", token_hash=hash_token(TOKENS[1]),
                                                 bot="heuristic"))

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.clubs.match_stats import empty, stats_of_record
-from app.clubs.standings import MatchRow, RatingsMemo, standings
+from app.clubs.standings import MatchRow, RatingsMemo, level_ratings, standings
 from app.rules.record import replay_record
 
 PLAYERS = [f"p{i}" for i in range(6)]
@@ -32,7 +32,9 @@ def matches(draw: Any) -> list[MatchRow]:
             season=1, finished_at=float(draw(st.integers(0, 5))), players=seats,
             summary={"number": i + 1, "players": ["x"] * 4, "score_sheet": sheet,
                      "totals": totals, "winners": [], "from_deal": [0] * 4},
-            stats=tuple(empty(4))))
+            stats=tuple(empty(4)),
+            bots=tuple(draw(st.sampled_from([None, "easy", "strong"])) if p is None else None
+                       for p in seats)))
     return out
 
 
@@ -51,6 +53,8 @@ def test_standings_are_a_pure_function_of_the_set_of_matches(
     standings(arrived[: len(arrived) // 2], names, memo, "club")
     assert standings(arrived, names, memo, "club") == expected
     assert standings(arrived, names, RatingsMemo(), "club") == expected  # after a restart
+    assert level_ratings(arrived) == level_ratings(unique)
+    assert level_ratings(arrived, memo, "club") == level_ratings(unique)
     counted = sum(t for m in unique for t, p in zip(m.summary["totals"], m.players,
                                                     strict=True) if p is not None)
     assert sum(row["points"] for row in expected) == counted

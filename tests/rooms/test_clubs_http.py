@@ -114,6 +114,9 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
     rows = {row["player"]: row for row in page["standings"]}
     assert set(rows) == {ann["player"], bo["player"]}  # the bots count for nobody
     assert [m["room"] for m in page["matches"]] == [code]
+    # the bots' level is rated in the same matches (a person reads where they stand)
+    assert [level["level"] for level in page["bot_levels"]] == [
+        server.registry.rooms[code].core.state.seats[2].bot]
     totals = page["matches"][0]["totals"]
     assert rows[ann["player"]]["points"] == totals[0]
     assert rows[bo["player"]]["points"] == totals[1]

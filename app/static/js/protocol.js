@@ -558,6 +558,7 @@ export const LIMITS = Object.freeze({
  * @property {Array<SeasonInfo>} seasons
  * @property {Array<ClubMember>} members
  * @property {Array<StandingsRow>} standings
+ * @property {Array<LevelRating>} bot_levels the bots' levels, rated in the same matches
  * @property {Array<ClubMatch>} matches the season's, the latest first
  */
 
@@ -767,6 +768,13 @@ export const LIMITS = Object.freeze({
  * Seated person who is not the host, in the lobby or after the match: give the seat back (the token stops working).
  * @typedef {object} Leave
  * @property {"leave"} type
+ */
+
+/**
+ * A bot level rated as a player of the club's matches (its seats at a club's table).
+ * @typedef {object} LevelRating
+ * @property {string} level
+ * @property {Rating} rating
  */
 
 /**

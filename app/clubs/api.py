@@ -39,12 +39,11 @@ from .errors import (
 )
 from .keys import DEVICE_CODE_SECONDS
 from .match_stats import SeatStats, stats_of_record
-from .standings import MatchRow, RatingsMemo, level_ratings, standings
+from .standings import RatingsMemo, level_ratings, standings
 from .wire import (
     ClaimBody,
     ClubBody,
     ClubCreated,
-    ClubMatch,
     ClubPage,
     DeviceCode,
     InviteRenewed,
@@ -182,18 +181,9 @@ async def claim_device_code(request: Request) -> Response:
 @router.get("/api/players/me/export", operation_id="export_me", openapi_extra=KEY_HEADER,
             responses=errors(401, 503))
 async def export_me(request: Request) -> PlayerExport:
-    player, name = await _me(request)
+    player, _ = await _me(request)
     async with store_of(request).club_tx() as tx:
-        rows = await players.export_rows(tx, player)
-        clubs = await players.clubs_of(tx, player)
-        played: list[ClubMatch] = []
-        for club in clubs:
-            played += [_club_match(m, {player: name})
-                        for m in await club_ops.matches(tx, club["club"], player=player)]
-    return {"player": player, "name": name, "created_at": float(str(rows["created_at"])),
-            "seen_at": float(str(rows["seen_at"])), "browsers": int(str(rows["browsers"])),
-            "clubs": clubs, "hosted_clubs": list(rows["hosted_clubs"]),  # type: ignore[call-overload]
-            "seats": list(rows["seats"]), "matches": played}  # type: ignore[call-overload]
+        return await players.export(tx, player)
 
 
 @router.delete("/api/players/me", status_code=204, operation_id="delete_me",
@@ -296,16 +286,6 @@ async def get_club_record(club: str, request: Request,
     return Response(record, media_type="application/json")
 
 
-def _club_match(m: MatchRow, names: dict[str, str]) -> ClubMatch:
-    summary = m.summary
-    return {"room": m.room, "match": m.number, "season": m.season,
-            "finished_at": m.finished_at,
-            "seats": [{"player": p if p in names else None, "name": n}
-                      for p, n in zip(m.players, summary["players"], strict=False)],
-            "totals": list(summary["totals"]),
-            "score_sheet": [list(r) for r in summary["score_sheet"]]}
-
-
 @router.get("/api/clubs/{club}", operation_id="get_club", openapi_extra=KEY_HEADER,
             responses=errors(401, 404, 422, 503))
 async def get_club(club: str, request: Request,
@@ -338,7 +318,7 @@ async def get_club(club: str, request: Request,
             "you_are_host": host == player, "season": shown, "current_season": current,
             "seasons": seasons, "members": members, "standings": table,
             "bot_levels": levels,
-            "matches": [_club_match(m, names) for m in ordered]}
+            "matches": [club_ops.club_match(m, names) for m in ordered]}
 
 
 def _derive(pending: list[tuple[str, int, str, str]]

@@ -20,7 +20,7 @@ from .db import Tx, fetchone
 from .keys import new_club_id, new_invite
 from .match_stats import SeatStats
 from .standings import MatchRow
-from .wire import ClubMember, SeasonInfo
+from .wire import ClubMatch, ClubMember, SeasonInfo
 
 
 async def create(tx: Tx, player: str, name: str, now: float) -> tuple[str, str]:
@@ -123,13 +123,13 @@ async def names(tx: Tx, players: set[str]) -> dict[str, str]:
     return {str(r[0]): str(r[1]) for r in rows}
 
 
-async def matches(tx: Tx, club: str, season: int | None = None,
+async def matches(tx: Tx, club: str | None, season: int | None = None,
                   player: str | None = None) -> list[MatchRow]:
-    """The club's finished matches of ``season`` (``None``: every season; ``club``
-    ``None`` with ``player``: that player's matches in every club)."""
+    """The club's finished matches of ``season`` (``None``: every season), those of
+    ``player`` if given (``club`` ``None``: in every club)."""
     sql = ("SELECT room_id, match_number, room, season, finished_at, players, summary, "
-           "stats, bots FROM club_matches WHERE club = ?")
-    args: list[object] = [club]
+           "stats, bots FROM club_matches WHERE (CAST(? AS text) IS NULL OR club = ?)")
+    args: list[object] = [club, club]
     if season is not None:
         sql += " AND season = ?"
         args.append(season)
@@ -137,6 +137,18 @@ async def matches(tx: Tx, club: str, season: int | None = None,
         sql += " AND players LIKE ?"
         args.append(f'%"{player}"%')
     return [match_row(r) for r in await tx.fetch(sql, *args)]
+
+
+def club_match(m: MatchRow, names: dict[str, str]) -> ClubMatch:
+    """A match as the club page shows it: a seat's player only while they are a player
+    (``names``: those still here), else ``None``, with the name at the table."""
+    summary = m.summary
+    return {"room": m.room, "match": m.number, "season": m.season,
+            "finished_at": m.finished_at,
+            "seats": [{"player": p if p in names else None, "name": n}
+                      for p, n in zip(m.players, summary["players"], strict=False)],
+            "totals": list(summary["totals"]),
+            "score_sheet": [list(r) for r in summary["score_sheet"]]}
 
 
 def match_row(r: tuple[object, ...]) -> MatchRow:

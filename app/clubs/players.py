@@ -21,7 +21,7 @@ from .keys import (
     new_player_id,
     normal_device_code,
 )
-from .wire import ClubRef
+from .wire import ClubRef, PlayerExport
 
 SEEN_EVERY = 3600.0  # a player's last visit is written at most once an hour (retention)
 
@@ -85,8 +85,9 @@ async def claim(tx: Tx, code: str, now: float) -> tuple[str, str, str] | None:
     return str(row[0]), key, str(row[1])
 
 
-async def export_rows(tx: Tx, player: str) -> dict[str, object]:
-    """Everything stored about ``player`` but their keys' hashes (counted)."""
+async def export(tx: Tx, player: str) -> PlayerExport:
+    """Everything stored about ``player`` but their keys' hashes (counted), their club
+    matches included (those of clubs they left too)."""
     me = await fetchone(tx, "SELECT name, created_at, seen_at FROM players WHERE id = ?",
                         player)
     assert me is not None
@@ -94,10 +95,14 @@ async def export_rows(tx: Tx, player: str) -> dict[str, object]:
     hosted = await tx.fetch("SELECT id FROM clubs WHERE host = ? ORDER BY id", player)
     seats = await tx.fetch("SELECT DISTINCT code FROM room_players WHERE player = ? "
                            "ORDER BY code", player)
-    return {"name": str(me[0]), "created_at": float(me[1]), "seen_at": float(me[2]),
-            "browsers": int(browsers[0]) if browsers else 0,
-            "hosted_clubs": [str(r[0]) for r in hosted],
-            "seats": [str(r[0]) for r in seats]}
+    name = str(me[0])
+    played = await club_ops.matches(tx, None, player=player)
+    return {"player": player, "name": name, "created_at": float(me[1]),
+            "seen_at": float(me[2]), "browsers": int(browsers[0]) if browsers else 0,
+            "clubs": await clubs_of(tx, player), "hosted_clubs": [str(r[0]) for r in hosted],
+            "seats": [str(r[0]) for r in seats],
+            "matches": [club_ops.club_match(m, {player: name})
+                        for m in sorted(played, key=lambda m: m.key)]}
 
 
 async def delete(tx: Tx, player: str) -> None:

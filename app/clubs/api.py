@@ -39,7 +39,7 @@ from .errors import (
 )
 from .keys import DEVICE_CODE_SECONDS
 from .match_stats import SeatStats, stats_of_record
-from .standings import RatingsMemo, level_ratings, standings
+from .standings import RatingsMemo, level_ratings, rating_changes, standings
 from .wire import (
     ClaimBody,
     ClubBody,
@@ -313,12 +313,13 @@ async def get_club(club: str, request: Request,
     memo: RatingsMemo = _memo(request)
     table = await asyncio.to_thread(standings, rows, names, memo, (club, shown))
     levels = await asyncio.to_thread(level_ratings, rows, memo, (club, shown))
+    changes = await asyncio.to_thread(rating_changes, rows, memo, (club, shown))
     ordered = sorted(rows, key=lambda m: m.key, reverse=True)
     return {"club": club, "name": name, "url": f"/c/{club}", "invite": invite,
             "you_are_host": host == player, "season": shown, "current_season": current,
             "seasons": seasons, "members": members, "standings": table,
             "bot_levels": levels,
-            "matches": [club_ops.club_match(m, names) for m in ordered]}
+            "matches": [club_ops.club_match(m, names, changes) for m in ordered]}
 
 
 def _derive(pending: list[tuple[str, int, str, str]]

@@ -19,7 +19,7 @@ from app.rooms.core.frames import MatchSummary
 from .db import Tx, fetchone
 from .keys import new_club_id, new_invite
 from .match_stats import SeatStats
-from .standings import MatchRow
+from .standings import Change, MatchRow
 from .wire import ClubMatch, ClubMember, SeasonInfo
 
 
@@ -139,16 +139,21 @@ async def matches(tx: Tx, club: str | None, season: int | None = None,
     return [match_row(r) for r in await tx.fetch(sql, *args)]
 
 
-def club_match(m: MatchRow, names: dict[str, str]) -> ClubMatch:
+def club_match(m: MatchRow, names: dict[str, str],
+               changes: dict[tuple[str, int], Change] | None = None) -> ClubMatch:
     """A match as the club page shows it: a seat's player only while they are a player
-    (``names``: those still here), else ``None``, with the name at the table."""
+    (``names``: those still here), else ``None``, with the name at the table, and the
+    ratings' changes if ``changes`` has them (standings.rating_changes)."""
     summary = m.summary
-    return {"room": m.room, "match": m.number, "season": m.season,
-            "finished_at": m.finished_at,
-            "seats": [{"player": p if p in names else None, "name": n}
-                      for p, n in zip(m.players, summary["players"], strict=False)],
-            "totals": list(summary["totals"]),
-            "score_sheet": [list(r) for r in summary["score_sheet"]]}
+    out: ClubMatch = {
+        "room": m.room, "match": m.number, "season": m.season, "finished_at": m.finished_at,
+        "seats": [{"player": p if p in names else None, "name": n}
+                  for p, n in zip(m.players, summary["players"], strict=False)],
+        "totals": list(summary["totals"]),
+        "score_sheet": [list(r) for r in summary["score_sheet"]]}
+    if changes is not None and m.identity in changes:
+        out["rating_changes"] = changes[m.identity]
+    return out
 
 
 def match_row(r: tuple[object, ...]) -> MatchRow:

@@ -81,49 +81,87 @@ def rated(match: MatchRow) -> list[str | None]:
     return out
 
 
-def rate(ratings: Ratings, match: MatchRow) -> None:
+Change = list[float | None]  # by seat: the change of its player's ordinal (else None)
+
+
+def ordinal(held: PlackettLuceRating) -> float:
+    return float(held.mu) - 3 * float(held.sigma)
+
+
+def rate(ratings: Ratings, match: MatchRow) -> Change:
     """Update ``ratings`` with ``match``'s final ranking, of its players and its bots'
-    levels, the ones a person played against (a match of bots alone rates nobody)."""
+    levels, the ones a person played against (a match of bots alone rates nobody); the
+    change of each seat's player's ordinal (mu - 3 sigma: what the standings show)."""
     totals = match.summary["totals"]
+    change: Change = [None] * len(match.players)
     if all(p is None for p in match.players):
-        return
-    seats = [(p, totals[i]) for i, p in enumerate(rated(match))
+        return change
+    seats = [(i, p, totals[i]) for i, p in enumerate(rated(match))
              if p is not None and i < len(totals)]
     if len(seats) < 2:
-        return  # nobody to rank against
-    teams = [[ratings.get(p) or _DEFAULT] for p, _ in seats]
+        return change  # nobody to rank against
+    teams = [[ratings.get(p) or _DEFAULT] for _, p, _ in seats]
     # ranks: 1 for the highest total; equal totals share a rank
-    ranks = [float(1 + sum(1 for _, t in seats if t > total)) for _, total in seats]
-    for (player, _), (new,) in zip(seats, MODEL.rate(teams, ranks=ranks), strict=True):
-        ratings[player] = new
+    ranks = [float(1 + sum(1 for _, _, t in seats if t > total)) for _, _, total in seats]
+    for (seat, who, _), [old], (new,) in zip(seats, teams, MODEL.rate(teams, ranks=ranks),
+                                            strict=True):
+        ratings[who] = new
+        if match.players[seat] is not None:
+            change[seat] = round(ordinal(new) - ordinal(old), 4)
+    return change
+
+
+@dataclass(frozen=True)
+class Fold:
+    """The ratings after the matches ``keys`` (in the canonical order), and each match's
+    changes."""
+
+    keys: list[tuple[str, int]]
+    ratings: Ratings
+    changes: dict[tuple[str, int], Change]
+
+
+def fold(ordered: Sequence[MatchRow], start: Fold | None = None) -> Fold:
+    """``ordered`` folded, from ``start`` if it folded a beginning of them."""
+    keys = [m.identity for m in ordered]
+    if start is None or keys[:len(start.keys)] != start.keys:
+        start = Fold([], {}, {})
+    ratings, changes = dict(start.ratings), dict(start.changes)
+    for match in ordered[len(start.keys):]:
+        changes[match.identity] = rate(ratings, match)
+    return Fold(keys, ratings, changes)
 
 
 @dataclass
 class RatingsMemo:
-    """The last fold of each (club, season): the keys of the matches folded, in order,
-    and the ratings after them.  A set that extends the last one at its end continues
-    from it; any other set is folded from the start (the result is the same)."""
+    """The last fold of each (club, season).  A set that extends the last one at its end
+    continues from it; any other set is folded from the start (the result is the same)."""
 
-    folds: dict[Any, tuple[list[tuple[str, int]], Ratings]] = field(default_factory=dict)
+    folds: dict[Any, Fold] = field(default_factory=dict)
 
-    def ratings(self, where: Any, ordered: Sequence[MatchRow]) -> Ratings:
-        keys = [m.identity for m in ordered]
-        done, ratings = self.folds.get(where, ([], {}))
-        if keys[:len(done)] != done:
-            done, ratings = [], {}
-        ratings = dict(ratings)
-        for match in ordered[len(done):]:
-            rate(ratings, match)
-        self.folds[where] = (keys, dict(ratings))
-        return ratings
+    def fold(self, where: Any, ordered: Sequence[MatchRow]) -> Fold:
+        done = fold(ordered, self.folds.get(where))
+        self.folds[where] = done
+        return done
+
+
+def _folded(matches: Iterable[MatchRow], memo: RatingsMemo | None, where: Any
+            ) -> tuple[list[MatchRow], Fold]:
+    ordered = canonical(matches)
+    return ordered, memo.fold(where, ordered) if memo is not None else fold(ordered)
+
+
+def rating_changes(matches: Iterable[MatchRow], memo: RatingsMemo | None = None,
+                   where: Any = None) -> dict[tuple[str, int], Change]:
+    """Each match's change of its players' ratings (by (room id, match number))."""
+    return _folded(matches, memo, where)[1].changes
 
 
 def level_ratings(matches: Iterable[MatchRow], memo: RatingsMemo | None = None,
                   where: Any = None) -> list[LevelRating]:
     """The bot levels' ratings from the same fold as the standings', the best first: a
     person reads where they stand among them."""
-    ordered = canonical(matches)
-    ratings = memo.ratings(where, ordered) if memo is not None else _fold(ordered)
+    ratings = _folded(matches, memo, where)[1].ratings
     out: list[LevelRating] = [{"level": name[len(BOT):], "rating": _wire(held)}
                               for name, held in ratings.items() if name.startswith(BOT)]
     out.sort(key=lambda r: (-r["rating"]["ordinal"], r["level"]))
@@ -140,8 +178,8 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
     """The standings of ``matches`` (one season's): a line per player who held a seat of
     one, named by ``names`` (player -> name; a player not in it is a former player),
     sorted by rating (mu - 3 sigma), then points, then id."""
-    ordered = canonical(matches)
-    ratings = memo.ratings(where, ordered) if memo is not None else _fold(ordered)
+    ordered, folded = _folded(matches, memo, where)
+    ratings = folded.ratings
     lines: dict[str, dict[str, Any]] = {}
     for match in ordered:
         totals = match.summary["totals"]
@@ -176,10 +214,3 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
             "amerikaner_bids": line["amerikaner_bids"], "rating": rating})
     out.sort(key=lambda r: (-r["rating"]["ordinal"], -r["points"], r["player"]))
     return out
-
-
-def _fold(ordered: Sequence[MatchRow]) -> Ratings:
-    ratings: Ratings = {}
-    for match in ordered:
-        rate(ratings, match)
-    return ratings

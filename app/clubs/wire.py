@@ -4,7 +4,7 @@ JSON Schema and the client's types are generated from these classes."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
@@ -138,6 +138,9 @@ class ClubMatch(TypedDict):
     seats: list[MatchSeat]
     totals: list[int]
     score_sheet: list[list[int]]
+    # (On the club page.) by seat: how the match changed its player's rating's ordinal
+    # (mu - 3 sigma); None for a bot's or a guest's seat
+    rating_changes: NotRequired[list[float | None]]
 
 
 @with_config(FORBID)

@@ -12,7 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.clubs.match_stats import empty, stats_of_record
-from app.clubs.standings import MatchRow, RatingsMemo, level_ratings, standings
+from app.clubs.standings import (
+    MatchRow,
+    RatingsMemo,
+    level_ratings,
+    rating_changes,
+    standings,
+)
 from app.rules.record import replay_record
 
 PLAYERS = [f"p{i}" for i in range(6)]
@@ -54,6 +60,7 @@ def test_standings_are_a_pure_function_of_the_set_of_matches(
     assert standings(arrived, names, memo, "club") == expected
     assert standings(arrived, names, RatingsMemo(), "club") == expected  # after a restart
     assert level_ratings(arrived) == level_ratings(unique)
+    assert rating_changes(arrived) == rating_changes(unique, memo, "club")
     assert level_ratings(arrived, memo, "club") == level_ratings(unique)
     counted = sum(t for m in unique for t, p in zip(m.summary["totals"], m.players,
                                                     strict=True) if p is not None)

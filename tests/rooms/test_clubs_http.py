@@ -118,6 +118,9 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
     assert [level["level"] for level in page["bot_levels"]] == [
         server.registry.rooms[code].core.state.seats[2].bot]
     totals = page["matches"][0]["totals"]
+    changes = page["matches"][0]["rating_changes"]  # (the match-end screen's to come)
+    assert changes[2:] == [None, None] and None not in changes[:2]
+    assert (changes[0] > changes[1]) == (totals[0] > totals[1]) or totals[0] == totals[1]
     assert rows[ann["player"]]["points"] == totals[0]
     assert rows[bo["player"]]["points"] == totals[1]
     for row in rows.values():

@@ -536,6 +536,7 @@ export const LIMITS = Object.freeze({
  * @property {Array<MatchSeat>} seats
  * @property {Array<number>} totals
  * @property {Array<Array<number>>} score_sheet
+ * @property {Array<(number | null)>} [rating_changes]
  */
 
 /**

@@ -39,7 +39,7 @@ from .errors import (
 )
 from .keys import DEVICE_CODE_SECONDS
 from .match_stats import SeatStats, stats_of_record
-from .standings import RatingsMemo, level_ratings, rating_changes, standings
+from .standings import RatingsMemo, club_tables
 from .wire import (
     ClaimBody,
     ClubBody,
@@ -311,9 +311,8 @@ async def get_club(club: str, request: Request,
         seasons = await club_ops.seasons(tx, club)
         names = await club_ops.names(tx, {p for m in rows for p in m.players if p})
     memo: RatingsMemo = _memo(request)
-    table = await asyncio.to_thread(standings, rows, names, memo, (club, shown))
-    levels = await asyncio.to_thread(level_ratings, rows, memo, (club, shown))
-    changes = await asyncio.to_thread(rating_changes, rows, memo, (club, shown))
+    table, levels, changes = await asyncio.to_thread(club_tables, rows, names, memo,
+                                                     (club, shown))
     ordered = sorted(rows, key=lambda m: m.key, reverse=True)
     return {"club": club, "name": name, "url": f"/c/{club}", "invite": invite,
             "you_are_host": host == player, "season": shown, "current_season": current,

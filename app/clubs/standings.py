@@ -134,14 +134,18 @@ def fold(ordered: Sequence[MatchRow], start: Fold | None = None) -> Fold:
 
 @dataclass
 class RatingsMemo:
-    """The last fold of each (club, season).  A set that extends the last one at its end
-    continues from it; any other set is folded from the start (the result is the same)."""
+    """The last fold of each (club, season), for the ``limit`` asked last.  A set that
+    extends the last one at its end continues from it; any other set is folded from the
+    start (the result is the same)."""
 
     folds: dict[Any, Fold] = field(default_factory=dict)
+    limit: int = 256
 
     def fold(self, where: Any, ordered: Sequence[MatchRow]) -> Fold:
-        done = fold(ordered, self.folds.get(where))
-        self.folds[where] = done
+        done = fold(ordered, self.folds.pop(where, None))
+        self.folds[where] = done  # (the last asked: the dict's end)
+        while len(self.folds) > self.limit:
+            del self.folds[next(iter(self.folds))]
         return done
 
 
@@ -214,3 +218,14 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
             "amerikaner_bids": line["amerikaner_bids"], "rating": rating})
     out.sort(key=lambda r: (-r["rating"]["ordinal"], -r["points"], r["player"]))
     return out
+
+
+def club_tables(matches: Iterable[MatchRow], names: Mapping[str, str],
+                memo: RatingsMemo | None = None, where: Any = None
+                ) -> tuple[list[StandingsRow], list[LevelRating],
+                           dict[tuple[str, int], Change]]:
+    """The club page's standings, bot levels and ratings' changes, from one fold (one
+    call for the caller's thread)."""
+    rows = list(matches)
+    return (standings(rows, names, memo, where), level_ratings(rows, memo, where),
+            rating_changes(rows, memo, where))

@@ -16,6 +16,7 @@ match that sorts last, the usual case, costs one update.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,12 +141,18 @@ class RatingsMemo:
 
     folds: dict[Any, Fold] = field(default_factory=dict)
     limit: int = 256
+    # the club pages' threads share the memo (a fold itself runs outside the lock)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fold(self, where: Any, ordered: Sequence[MatchRow]) -> Fold:
-        done = fold(ordered, self.folds.pop(where, None))
-        self.folds[where] = done  # (the last asked: the dict's end)
-        while len(self.folds) > self.limit:
-            del self.folds[next(iter(self.folds))]
+        with self.lock:
+            start = self.folds.get(where)
+        done = fold(ordered, start)
+        with self.lock:
+            self.folds.pop(where, None)
+            self.folds[where] = done  # (the last asked: the dict's end)
+            while len(self.folds) > self.limit:
+                del self.folds[next(iter(self.folds))]
         return done
 
 

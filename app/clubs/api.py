@@ -21,7 +21,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from app.rooms.core.errors import RoomError
-from app.rooms.core.lobby import checked_name
+from app.rooms.core.lobby import checked_name, checked_rules
 from app.rooms.server.api import _body, error_response, errors, json_body
 from app.settings import Settings
 from app.web import audit, metrics
@@ -43,6 +43,7 @@ from .standings import RatingsMemo, club_tables
 from .wire import (
     ClaimBody,
     ClubBody,
+    ClubChangeBody,
     ClubCreated,
     ClubPage,
     DeviceCode,
@@ -130,7 +131,8 @@ async def get_me(request: Request) -> PlayerInfo:
     player, name = await _me(request)
     async with store_of(request).club_tx() as tx:
         clubs = await players.clubs_of(tx, player)
-    return {"player": player, "name": name, "clubs": clubs}
+        tables = await players.tables_of(tx, player)
+    return {"player": player, "name": name, "clubs": clubs, "tables": tables}
 
 
 @router.patch("/api/players/me", operation_id="rename_me",
@@ -251,6 +253,23 @@ async def _host(request: Request, club: str) -> None:
         raise not_club_host()
 
 
+@router.patch("/api/clubs/{club}", operation_id="change_club",
+              openapi_extra={**KEY_HEADER, **json_body(ClubChangeBody, {
+                  "rules": {"preset": "guide", "target": 30}})},
+              responses=errors(400, 401, 403, 404, 413, 422, 503))
+async def change_club(club: str, request: Request) -> Response:
+    """The host renames the club or sets the rules of its new tables (``POST /api/rooms``
+    with ``club`` and no ``rules`` takes them)."""
+    await _host(request, club)
+    body = await _body(request, ClubChangeBody)
+    name = None if body.name is None else checked_name(body.name)
+    if body.rules is not None:
+        checked_rules(body.rules)  # bad_rules (400) names the option
+    async with store_of(request).club_tx() as tx:
+        await club_ops.change(tx, club, name, body.rules, time.time())
+    return Response(status_code=204)
+
+
 @router.post("/api/clubs/{club}/invite", operation_id="renew_invite",
              openapi_extra=KEY_HEADER, responses=errors(401, 403, 404, 422, 503))
 async def renew_invite(club: str, request: Request) -> InviteRenewed:
@@ -301,6 +320,7 @@ async def get_club(club: str, request: Request,
         if shown > current:
             raise no_season(shown)
         pending = await club_ops.records_without_stats(tx, club)
+        club_rules = await club_ops.rules_of(tx, club)
     if pending:  # new matches: their contracts, from their records, once (off the loop)
         derived = await asyncio.to_thread(_derive, pending)
         async with store.club_tx() as tx:
@@ -315,6 +335,7 @@ async def get_club(club: str, request: Request,
                                                      (club, shown))
     ordered = sorted(rows, key=lambda m: m.key, reverse=True)
     return {"club": club, "name": name, "url": f"/c/{club}", "invite": invite,
+            "rules": club_rules,
             "you_are_host": host == player, "season": shown, "current_season": current,
             "seasons": seasons, "members": members, "standings": table,
             "bot_levels": levels,

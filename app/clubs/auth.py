@@ -10,6 +10,7 @@ import time
 from fastapi import Request
 
 from app.rooms.core.codes import hash_token
+from app.rooms.core.frames import JsonObject
 from app.rooms.store import RoomStore
 
 from . import club_ops, players
@@ -37,18 +38,22 @@ async def player_of(request: Request, required: bool = True) -> tuple[str, str] 
 
 
 
-async def club_for_room(request: Request, club: str | None) -> str | None:
+async def club_for_room(request: Request, club: str | None
+                        ) -> tuple[str | None, JsonObject | None]:
     """The player who makes a room (``None``: no key), checked a member of ``club`` if
-    the room is to be the club's (``club_not_found`` otherwise)."""
+    the room is to be the club's (``club_not_found`` otherwise), and the rules of the
+    club's new tables (``None``: none set, or no club)."""
     found = await player_of(request, required=club is not None)
     if found is None:
-        return None
+        return None, None
     player = found[0]
+    rules = None
     if club is not None:
         async with store_of(request).club_tx() as tx:
             if await club_ops.member_club(tx, club, player) is None:
                 raise club_not_found()
-    return player
+            rules = await club_ops.rules_of(tx, club)
+    return player, rules
 
 
 async def bind_room(store: RoomStore, code: str, token: str, player: str | None,
@@ -59,7 +64,7 @@ async def bind_room(store: RoomStore, code: str, token: str, player: str | None,
     async with store.club_tx() as tx:
         if club is not None:
             await club_ops.bind_room(tx, code, club, secrets.token_hex(8), time.time())
-        await club_ops.bind_seat(tx, code, hash_token(token), player)
+        await club_ops.bind_seat(tx, code, hash_token(token), player, time.time())
 
 
 async def bind_seat(request: Request, code: str, token: str) -> None:
@@ -67,4 +72,4 @@ async def bind_seat(request: Request, code: str, token: str) -> None:
     found = await player_of(request, required=False)
     if found is not None:
         async with store_of(request).club_tx() as tx:
-            await club_ops.bind_seat(tx, code, hash_token(token), found[0])
+            await club_ops.bind_seat(tx, code, hash_token(token), found[0], time.time())

@@ -14,7 +14,7 @@ import json
 
 import orjson
 
-from app.rooms.core.frames import MatchSummary
+from app.rooms.core.frames import JsonObject, MatchSummary
 
 from .db import Tx, fetchone
 from .keys import new_club_id, new_invite
@@ -77,6 +77,26 @@ async def pass_host(tx: Tx, club: str) -> None:
                               "ORDER BY joined_at, player LIMIT 1", club)
     await tx.execute("UPDATE clubs SET host = ? WHERE id = ?",
                      None if heir is None else heir[0], club)
+
+
+async def rules_of(tx: Tx, club: str) -> JsonObject | None:
+    """The rules of the club's new tables (``None``: the server's default)."""
+    row = await fetchone(tx, "SELECT rules FROM clubs WHERE id = ?", club)
+    if row is None or row[0] is None:
+        return None
+    rules: JsonObject = json.loads(str(row[0]))
+    return rules
+
+
+async def change(tx: Tx, club: str, name: str | None, rules: JsonObject | None,
+                 now: float) -> None:
+    """The host renames the club, or sets the rules of its new tables."""
+    if name is not None:
+        await tx.execute("UPDATE clubs SET name = ?, updated_at = ? WHERE id = ?", name,
+                         now, club)
+    if rules is not None:
+        await tx.execute("UPDATE clubs SET rules = ?, updated_at = ? WHERE id = ?",
+                         json.dumps(rules), now, club)
 
 
 async def renew_invite(tx: Tx, club: str, now: float) -> str:
@@ -197,16 +217,18 @@ async def bind_room(tx: Tx, code: str, club: str, room_id: str, now: float) -> N
                      "(?, ?, ?, ?)", code, club, room_id, now)
 
 
-async def bind_seat(tx: Tx, code: str, token_hash: str, player: str) -> None:
+async def bind_seat(tx: Tx, code: str, token_hash: str, player: str,
+                    now: float = 0.0) -> None:
     """The seat that ``token_hash``'s token holds in room ``code`` is ``player``'s; in a
     club's room, only if they are a member of the club: a guest at a club's table (a
     room link, no invite) plays, and their matches count for nobody."""
     await tx.execute(
-        "INSERT INTO room_players(code, token_hash, player) SELECT ?, ?, ? WHERE NOT EXISTS "
+        "INSERT INTO room_players(code, token_hash, player, bound_at) SELECT ?, ?, ?, ? "
+        "WHERE NOT EXISTS "
         "(SELECT 1 FROM club_rooms WHERE code = ?) OR EXISTS (SELECT 1 FROM club_rooms r "
         "JOIN club_members m ON m.club = r.club WHERE r.code = ? AND m.player = ?) "
         "ON CONFLICT (code, token_hash) DO NOTHING",
-        code, token_hash, player, code, code, player)
+        code, token_hash, player, now, code, code, player)
 
 
 async def forget_idle(tx: Tx, older_than: float) -> int:

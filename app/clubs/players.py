@@ -21,7 +21,7 @@ from .keys import (
     new_player_id,
     normal_device_code,
 )
-from .wire import ClubRef, PlayerExport
+from .wire import ClubRef, PlayerExport, TableRef
 
 SEEN_EVERY = 3600.0  # a player's last visit is written at most once an hour (retention)
 
@@ -57,6 +57,16 @@ async def clubs_of(tx: Tx, player: str) -> list[ClubRef]:
                           "c.id = m.club WHERE m.player = ? ORDER BY m.joined_at, c.id",
                           player)
     return [{"club": str(r[0]), "name": str(r[1])} for r in rows]
+
+
+async def tables_of(tx: Tx, player: str, limit: int = 20) -> list[TableRef]:
+    """The rooms where the player's seats were bound lately, the latest first, while the
+    rooms last (``room_players`` goes with a forgotten room), with their club if any."""
+    rows = await tx.fetch(
+        "SELECT p.code, max(p.bound_at) AS at, r.club FROM room_players p LEFT JOIN "
+        "club_rooms r ON r.code = p.code WHERE p.player = ? GROUP BY p.code, r.club "
+        "ORDER BY at DESC, p.code LIMIT ?", player, limit)
+    return [{"room": str(r[0]), "club": None if r[2] is None else str(r[2])} for r in rows]
 
 
 async def device_code(tx: Tx, player: str, now: float) -> str:

@@ -3,12 +3,13 @@
 
 - ``players``: a player's id and name; ``player_keys``: the hashes of their keys (one per
   browser: a device code adds one); ``device_codes``: hashes of the one-time codes;
-- ``clubs`` (the host, the current invite, the current season), ``club_members``,
+- ``clubs`` (the host, the current invite, the current season, the rules of its new
+  tables), ``club_members``,
   ``club_seasons`` (when each began and ended);
 - ``club_rooms``: the rooms that belong to a club, each with an id of its own (a room's
   code is used again once the room is forgotten; its matches must not be);
 - ``room_players``: which player holds the seat of a room's seat token (by its hash), set
-  when a player creates or joins a room with their key;
+  when a player creates or joins a room with their key (the player's recent tables);
 - ``club_matches``: each finished match of a club room, once: keyed by (room id, match
   number), written in the transaction that logs the finished match (ledger.py), with
   the players by seat, the bot level of each seat a bot played at the end (the levels
@@ -45,6 +46,7 @@ TABLES = [
         host text,
         invite text NOT NULL,
         season integer NOT NULL,
+        rules text,
         created_at double precision NOT NULL,
         updated_at double precision NOT NULL
     )""",
@@ -72,6 +74,7 @@ TABLES = [
         code text NOT NULL,
         token_hash text NOT NULL,
         player text NOT NULL,
+        bound_at double precision NOT NULL DEFAULT 0,
         PRIMARY KEY (code, token_hash)
     )""",
     "CREATE INDEX IF NOT EXISTS room_players_player ON room_players (player)",

@@ -9,6 +9,7 @@ from typing import Annotated, NotRequired
 from pydantic import BaseModel, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
+from app.rooms.core.frames import JsonObject
 from app.rules.wire import FORBID
 
 
@@ -34,6 +35,14 @@ class ClubBody(_Strict):
     name: Annotated[str, Field(max_length=100)]
 
 
+class ClubChangeBody(_Strict):
+    """``PATCH /api/clubs/{club}`` (the host): a new name, or the rules of the club's new
+    tables (a rule set, as ``POST /api/rooms`` takes it)."""
+
+    name: Annotated[str, Field(max_length=100)] | None = None
+    rules: JsonObject | None = None
+
+
 class JoinClubBody(_Strict):
     """``POST /api/clubs/{club}/join``: the club's invite."""
 
@@ -57,12 +66,22 @@ class ClubRef(TypedDict):
 
 
 @with_config(FORBID)
+class TableRef(TypedDict):
+    """A room where one of the player's seats is bound (rejoin it with the seat's token,
+    which the browser keeps: the server keeps only its hash)."""
+
+    room: str
+    club: str | None
+
+
+@with_config(FORBID)
 class PlayerInfo(TypedDict):
     """``GET /api/players/me``, ``PATCH /api/players/me``."""
 
     player: str
     name: str
     clubs: list[ClubRef]
+    tables: NotRequired[list[TableRef]]  # (GET /api/players/me) the latest first
 
 
 @with_config(FORBID)
@@ -165,6 +184,7 @@ class ClubPage(TypedDict):
     name: str
     url: str
     invite: str
+    rules: JsonObject | None  # the rules of the club's new tables (None: the default)
     you_are_host: bool
     season: int               # the season shown
     current_season: int

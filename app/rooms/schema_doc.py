@@ -59,9 +59,10 @@ SECTIONS: list[tuple[str, list[type]]] = [
         messages.CreateRoomBody, messages.JoinBody, frames.CreatedRoom, frames.JoinedRoom,
         frames.PublicRoom, frames.HttpErrorBody, frames.HttpError]),
     ("Players and clubs (HTTP)", [
-        club_wire.PlayerBody, club_wire.ClaimBody, club_wire.ClubBody,
+        club_wire.PlayerBody, club_wire.ClaimBody, club_wire.ClubBody, club_wire.ClubChangeBody,
         club_wire.JoinClubBody, club_wire.PlayerKey, club_wire.PlayerInfo,
-        club_wire.ClubRef, club_wire.DeviceCode, club_wire.ClubCreated, club_wire.ClubPage,
+        club_wire.ClubRef, club_wire.TableRef, club_wire.DeviceCode, club_wire.ClubCreated,
+        club_wire.ClubPage,
         club_wire.ClubMember, club_wire.SeasonInfo, club_wire.StandingsRow,
         club_wire.Rating, club_wire.LevelRating, club_wire.ClubMatch, club_wire.MatchSeat,
         club_wire.InviteRenewed, club_wire.SeasonOpened, club_wire.PlayerExport]),

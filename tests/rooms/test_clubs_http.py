@@ -51,9 +51,8 @@ def play_club_match(base: str, ann: dict[str, Any], bo: dict[str, Any], club: st
                     ) -> tuple[str, list[Client]]:
     """A club room (target 1: one scored deal ends it) with Ann, Bo and two bots, played
     to its end by random legal moves."""
-    r = httpx.post(base + "/api/rooms", headers=auth(ann["key"]),
-                   json={"name": "Ann", "club": club, "rules": {"preset": "guide",
-                                                                 "target": 1}})
+    r = httpx.post(base + "/api/rooms", headers=auth(ann["key"]),  # the club's rules
+                   json={"name": "Ann", "club": club})
     assert r.status_code == 201, r.text
     room = r.json()
     r = httpx.post(f"{base}/api/rooms/{room['room']}/join", headers=auth(bo["key"]),
@@ -104,13 +103,24 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
     assert r.status_code == 200, r.text
     me = httpx.get(base + "/api/players/me", headers=auth(bo["key"])).json()
     assert me == {"player": bo["player"], "name": "Bo",
-                  "clubs": [{"club": club["club"], "name": "Thursdays"}]}
+                  "clubs": [{"club": club["club"], "name": "Thursdays"}], "tables": []}
+    # the host sets the rules of the club's new tables (a member cannot; bad rules fail)
+    rules = {"preset": "guide", "target": 1}
+    assert httpx.patch(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"]),
+                       json={"rules": rules}).status_code == 403
+    assert httpx.patch(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"]),
+                       json={"rules": {"preset": "nope"}}).status_code == 400
+    assert httpx.patch(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"]),
+                       json={"rules": rules}).status_code == 204
     # a non-member cannot make a room of the club
     assert httpx.post(base + "/api/rooms", headers=auth(eve["key"]),
                       json={"name": "Eve", "club": club["club"]}).status_code == 404
 
     code, clients = play_club_match(base, ann, bo, club["club"])
+    tables = httpx.get(base + "/api/players/me", headers=auth(bo["key"])).json()["tables"]
+    assert tables == [{"room": code, "club": club["club"]}]
     page = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"])).json()
+    assert page["rules"] == {"preset": "guide", "target": 1}
     rows = {row["player"]: row for row in page["standings"]}
     assert set(rows) == {ann["player"], bo["player"]}  # the bots count for nobody
     assert [m["room"] for m in page["matches"]] == [code]

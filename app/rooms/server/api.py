@@ -186,14 +186,16 @@ async def _body(request: Request, model: type[M]) -> M:
                         **errors(400, 401, 404, 413, 422, 429, 503)})
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
-    player = await club_auth.club_for_room(request, body.club)  # a key: the player's seat
+    # a key: the seat is the player's; a club's table: the club's rules unless given
+    player, club_rules = await club_auth.club_for_room(request, body.club)
     refusal = _creation_limit(request)
     if refusal is not None:
         return refusal
     guards: Guards = request.app.state.guards
     creator = guards.key(guards.address(request.scope))
     registry = _registry(request)
-    code, token = await registry.create(body.name, body.rules, body.practice,
+    rules = body.rules if body.rules is not None else club_rules
+    code, token = await registry.create(body.name, rules, body.practice,
                                         creator, body.bot_level, body.bot_pace)
     try:
         await club_auth.bind_room(registry.store, code, token, player, body.club)

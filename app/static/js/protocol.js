@@ -519,6 +519,13 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * `PATCH /api/clubs/{club}` (the host): a new name, or the rules of the club's new tables (a rule set, as `POST /api/rooms` takes it).
+ * @typedef {object} ClubChangeBody
+ * @property {(string | null)} [name]
+ * @property {(Record<string, JsonValue> | null)} [rules]
+ */
+
+/**
  * `POST /api/clubs` (201): the maker is a member and the club's host.
  * @typedef {object} ClubCreated
  * @property {string} club
@@ -553,6 +560,7 @@ export const LIMITS = Object.freeze({
  * @property {string} name
  * @property {string} url
  * @property {string} invite
+ * @property {(Record<string, JsonValue> | null)} rules the rules of the club's new tables (None: the default)
  * @property {boolean} you_are_host
  * @property {number} season the season shown
  * @property {number} current_season
@@ -847,6 +855,7 @@ export const LIMITS = Object.freeze({
  * @property {string} player
  * @property {string} name
  * @property {Array<ClubRef>} clubs
+ * @property {Array<TableRef>} [tables] (GET /api/players/me) the latest first
  */
 
 /**
@@ -1149,6 +1158,13 @@ export const LIMITS = Object.freeze({
  * @property {number} game changes of the match only: what an action names
  * @property {Array<(DealStartedWire | BidWireEvent | AuctionWonWire | AllPassedWire | KittyShownWire | KittyTakenWire | DiscardedWire | ContractSetWire | CardPlayedWire | PartnerRevealedWire | TrickWonWire | DealVoidWire | DealScoredWire | MatchEndedWire | ChatEvent | SeatTaken | SeatEvent | HostChanged | MatchStarted)>} events what happened since the last state, as this connection may know it
  * @property {View} view
+ */
+
+/**
+ * A room where one of the player's seats is bound (rejoin it with the seat's token, which the browser keeps: the server keeps only its hash).
+ * @typedef {object} TableRef
+ * @property {string} room
+ * @property {(string | null)} club
  */
 
 /**

@@ -21,14 +21,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from app.clubs import api as clubs_api
-from app.rooms.core.errors import RoomError
+from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
 from app.rooms.server.registry import Registry
 from app.rooms.server.replay_pool import ReplayPool
 from app.rooms.server.search_pool import SearchPool
 from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
-from app.rooms.store import RoomStore
+from app.rooms.store import RoomStore, StoreError
 from app.rooms.store.sqlite import SqliteStore
 from app.runtime import memory
 from app.runtime.websocket import direct_send
@@ -109,6 +109,13 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
         elif exc.status == 503:  # another process serves the room, or the database fails
             response.headers["Retry-After"] = RETRY_AFTER
         return response
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+        # a route that lets the store's failure through (the players' and clubs'):
+        # the database does not answer now, try again (the rooms' routes say so too)
+        log.warning("%s %s: the store failed: %s", request.method, request.url.path, exc)
+        return await room_error(request, unavailable(NO_DATABASE))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from rooms_harness import Client, ServerThread, act_until
 
+from app.rooms.store import StoreError
 from app.rooms.store.sqlite import DB_NAME
 
 NAMES = itertools.count()
@@ -237,3 +238,16 @@ def test_players_clubs_and_device_codes_are_limited_per_address(
     # guessing codes: the claims are counted too
     assert httpx.post(base + "/api/players/claim", json={"code": "AAAA2222"}).status_code == 403
     assert httpx.post(base + "/api/players/claim", json={"code": "AAAA3333"}).status_code == 429
+
+
+def test_a_store_that_fails_answers_503_unavailable(
+        make_server: Callable[..., ServerThread]) -> None:
+    server = make_server()
+
+    def failing() -> Any:
+        raise StoreError("the disk is full")
+
+    server.registry.store.club_tx = failing
+    r = httpx.post(server.base + "/api/players", json={"name": "Ann"})
+    assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+    assert r.headers["retry-after"]

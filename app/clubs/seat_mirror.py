@@ -10,12 +10,16 @@ played none of it: ``RoomState.holders``); a seat a bot played is nobody's.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.bot_levels import DEFAULT_SEAT_BOT
 from app.rooms.core.frames import MatchSummary
 from app.rooms.core.records import Checkpoint, HistoryAdded, Record, RulesSet, SeatSet
 from app.rules import RuleSet
+
+log = logging.getLogger("amerikaner.clubs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +60,13 @@ def fold(seats: Seats | None, entries: Sequence[Record]) -> tuple[Seats | None,
                          *seats[index + 1:])
             case RulesSet(rules=raw) if seats is not None:
                 n = RuleSet.shared(raw).options.players
-                seats = seats[:n] + tuple(SeatHolder(None, "bot") for _ in range(n - len(seats)))
-            case HistoryAdded(match=summary) if seats is not None:
+                seats = seats[:n] + tuple(SeatHolder(None, DEFAULT_SEAT_BOT)
+                                       for _ in range(n - len(seats)))
+            case HistoryAdded(match=summary):
+                if seats is None:  # never expected: the store loaded or made every room
+                    log.warning("match %d ended in a room whose seats the store does not "
+                                "know: it counts in no club", summary["number"])
+                    continue
                 finished.append(Finished(
                     summary["number"], tuple(s.holder for s in seats),
                     tuple(s.bot if s.holder is None else None for s in seats), summary))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from app.rooms.core.errors import RoomError
+from app.clubs import api as clubs_api
+from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.wire_enums import ErrorCode
 from app.rooms.server import api, pages, replays
 from app.rooms.server.connection import DirectSend
@@ -27,7 +29,7 @@ from app.rooms.server.registry import Registry
 from app.rooms.server.replay_pool import ReplayPool
 from app.rooms.server.search_pool import SearchPool
 from app.rooms.server.ws import RETRY_AFTER, websocket_endpoint
-from app.rooms.store import RoomStore
+from app.rooms.store import RoomStore, StoreError
 from app.rooms.store.sqlite import SqliteStore
 from app.runtime import memory
 from app.runtime.websocket import direct_send
@@ -109,6 +111,13 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
             response.headers["Retry-After"] = RETRY_AFTER
         return response
 
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+        # a route that lets the store's failure through (the players' and clubs'):
+        # the database does not answer now, try again (the rooms' routes say so too)
+        log.warning("%s %s: the store failed: %s", request.method, request.url.path, exc)
+        return await room_error(request, unavailable(NO_DATABASE))
+
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         return api.error_response(ErrorCode.BAD_REQUEST,
@@ -120,9 +129,12 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
             exc.status_code, ErrorCode.HTTP_ERROR)
         response = api.error_response(code, str(exc.detail), exc.status_code)
         response.headers.update(exc.headers or {})  # a 405's Allow
+        if exc.status_code == 405:  # every route of the path (one route a method here)
+            response.headers["Allow"] = ", ".join(_allowed(request))
         return response
 
     app.include_router(api.router)
+    app.include_router(clubs_api.router)
     app.include_router(replays.router)
     app.include_router(scrape.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's
@@ -135,6 +147,21 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods the API takes at the request's path, from its OpenAPI schema
+    (Starlette's 405 names only those of the first route matched, and a path such as
+    /api/players/me has one route a method)."""
+    table: list[tuple[re.Pattern[str], set[str]]] | None = getattr(
+        request.app.state, "allowed_methods", None)
+    if table is None:
+        table = request.app.state.allowed_methods = [
+            (re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"),
+             {m.upper() for m in methods})
+            for path, methods in request.app.openapi()["paths"].items()]
+    path = request.url.path
+    return sorted(set().union(*(m for rx, m in table if rx.match(path))))
 
 
 def watch_metrics(registry: Registry) -> None:

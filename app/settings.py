@@ -29,6 +29,7 @@ class Settings:
     bot_delay: float = 1.0                   # seconds a bot "thinks" before acting
     idle_seconds: float = 600.0              # a room nobody is connected to leaves memory
     retention_days: float = 30.0             # a room untouched this long leaves the database
+    club_retention_days: float = 730.0       # players unseen, clubs unused this long are deleted
     records_kept: int = 50                   # finished matches' records kept per room (0: all)
     grace_seconds: int = 30                  # default for new rooms (host can change)
     host_grace: float = 15.0                 # a disconnected host keeps the role (a reload)
@@ -55,6 +56,9 @@ class Settings:
     connections_per_address: int = 64        # open sockets (HTTP and WebSocket) per address
     ws_per_address: int = 32                 # WebSockets per address
     ws_per_seat: int = 4                     # WebSockets on one seat
+    players_per_minute: int = 10             # players one address may make in 60 s
+    clubs_per_minute: int = 5                # clubs one address may make in 60 s
+    device_codes_per_minute: int = 5         # device codes one address makes (or claims) in 60 s
     replays_per_minute: int = 30             # replays (upload or room) one address asks in 60 s
     replays_at_once: int = 2                 # replays one address has open at once
     replay_workers: int = 1                  # processes making replays (replay_pool.py)

@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from app.bot_levels import BotLevel
+from app.clubs import wire as club_wire
 from app.double_dummy import DoubleDummySkipped
 from app.rules import replay_steps, wire
 from app.rules.errors import Refusal
@@ -57,6 +58,14 @@ SECTIONS: list[tuple[str, list[type]]] = [
     ("HTTP bodies and answers", [
         messages.CreateRoomBody, messages.JoinBody, frames.CreatedRoom, frames.JoinedRoom,
         frames.PublicRoom, frames.HttpErrorBody, frames.HttpError]),
+    ("Players and clubs (HTTP)", [
+        club_wire.PlayerBody, club_wire.ClaimBody, club_wire.ClubBody, club_wire.ClubChangeBody,
+        club_wire.JoinClubBody, club_wire.PlayerKey, club_wire.PlayerInfo,
+        club_wire.ClubRef, club_wire.TableRef, club_wire.DeviceCode, club_wire.ClubCreated,
+        club_wire.ClubPage,
+        club_wire.ClubMember, club_wire.SeasonInfo, club_wire.StandingsRow,
+        club_wire.Rating, club_wire.LevelRating, club_wire.ClubMatch, club_wire.MatchSeat,
+        club_wire.InviteRenewed, club_wire.SeasonOpened, club_wire.PlayerExport]),
     ("Replaying a deal (HTTP)", [
         replay_steps.DealReplay, replay_steps.ReplayStep, replay_steps.ReplayDealLine]),
 ]

@@ -67,6 +67,14 @@ PostgreSQL store, the bots' thinkers), never the room core (app/rooms/core stays
     for a replay worker or being made: app/rooms/server/replay_pool.py), read when
     scraped.  At ``AMERIKANER_REPLAY_WORKERS`` + ``AMERIKANER_REPLAY_QUEUE`` more are
     refused (``unavailable``).
+``amerikaner_players_made_total``, ``amerikaner_clubs_made_total`` (counters)
+    Players (``POST /api/players``) and clubs (``POST /api/clubs``) made by this process.
+``amerikaner_club_matches_total`` (counter)
+    Finished matches of club rooms this process counted in their club's standings (once
+    each, in the transaction that logged the match's end: app/clubs/ledger.py).
+``amerikaner_device_codes_total{outcome}`` (counter)
+    Device codes made (``made``), claimed (``claimed``) and refused at a claim
+    (``refused``: unknown, used or out of time).  Many refusals: someone guesses.
 
 Besides these, prometheus-client's own: ``process_*`` (CPU seconds, resident memory, open
 file descriptors) and ``python_*`` (the interpreter, its garbage collections).
@@ -205,6 +213,16 @@ EVENT_LOOP_LAG = Histogram(
     "amerikaner_event_loop_lag_seconds",
     "How late the event loop woke a task sleeping a quarter of a second",
     buckets=LAG_BUCKETS)
+PLAYERS_MADE = Counter("amerikaner_players_made_total", "Players made")
+CLUBS_MADE = Counter("amerikaner_clubs_made_total", "Clubs made")
+CLUB_MATCHES = Counter(
+    "amerikaner_club_matches_total",
+    "Finished matches of club rooms counted in their club's standings")
+DEVICE_CODES = Counter(
+    "amerikaner_device_codes_total", "Device codes made, claimed and refused at a claim",
+    ("outcome",))
+for _outcome in ("made", "claimed", "refused"):
+    DEVICE_CODES.labels(_outcome)
 LEASE_TAKEOVERS = Counter(
     "amerikaner_lease_takeovers_total",
     "Rooms taken over from a process whose lease had lapsed (PostgreSQL)")

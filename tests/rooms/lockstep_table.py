@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import httpx
 from rooms_harness import Client, ServerThread, create_room, join_room, pick_action
 from shared_helpers import card_ids_in
 
@@ -107,19 +108,39 @@ def check_events(events: list[dict[str, Any]], seat: int | None, match: Match,
                 seen[event["type"] + " with cards"] += 1
 
 
+def keyed_post(url: str, key: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A room made or joined with a player's key (``Authorization: Bearer K``)."""
+    r = httpx.post(url, json=body, headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code in (200, 201), r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
 class LockstepTable:
     """A room of the server with a person in every seat and a spectator, played in lock
     step: each step is one change, and every connection has its frame before the next."""
 
-    def __init__(self, server: ServerThread, rules: dict[str, Any], seed: int) -> None:
+    def __init__(self, server: ServerThread, rules: dict[str, Any], seed: int,
+                 keys: list[str] | None = None, club: str | None = None) -> None:
+        """``keys``: the players' keys, seat by seat, to create and join with (the room
+        is then ``club``'s, if given: docs/clubs.md)."""
         base = server.base
-        room = create_room(base, rules=rules)
+        if keys is None:
+            room = create_room(base, rules=rules)
+        else:
+            room = keyed_post(base + "/api/rooms", keys[0], {"name": NAMES[0],
+                                                            "rules": rules, "club": club})
         self.code: str = room["room"]
         live: RoomCore = server.registry.rooms[self.code].core
         self.live = live
         n = len(live.state.seats)
-        self.tokens: list[str] = [room["token"]] + [
-            join_room(base, self.code, name)["token"] for name in NAMES[1:n]]
+        if keys is None:
+            self.tokens: list[str] = [room["token"]] + [
+                join_room(base, self.code, name)["token"] for name in NAMES[1:n]]
+        else:
+            self.tokens = [room["token"]] + [
+                keyed_post(f"{base}/api/rooms/{self.code}/join", key, {"name": name})["token"]
+                for name, key in zip(NAMES[1:n], keys[1:n], strict=True)]
         self.people = [Client(base, self.code, token=t) for t in self.tokens]
         self.watcher = Client(base, self.code, spectate=True)
         self.everyone = [*self.people, self.watcher]

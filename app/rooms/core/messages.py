@@ -175,6 +175,8 @@ class CreateRoomBody(_Strict):
     practice: bool = False  # a private table against bots
     bot_level: LEVEL | None = None  # the bots' level
     bot_pace: PACE | None = None  # how quickly the bots move
+    # the club the room belongs to (docs/clubs.md): needs a member's key (Bearer)
+    club: Annotated[str, Field(max_length=40)] | None = None
 
 
 class JoinBody(_Strict):

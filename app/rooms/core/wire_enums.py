@@ -129,6 +129,12 @@ class ErrorCode(StrEnum):
     NO_DEAL = "no_deal"  # a review or a replay: no finished, played deal of that number
     NOT_YOUR_MATCH = "not_your_match"  # a review of an earlier match: you did not play that seat
     DEAL_NOT_OVER = "deal_not_over"  # HTTP: that deal is still being played: no replay yet
+    NO_PLAYER = "no_player"  # HTTP: no valid player key (Authorization: Bearer K)
+    CLUB_NOT_FOUND = "club_not_found"  # HTTP: no such club, or you are not a member
+    BAD_INVITE = "bad_invite"  # HTTP: a wrong or replaced club invite
+    NOT_CLUB_HOST = "not_club_host"  # HTTP: only the club's host can do this
+    BAD_DEVICE_CODE = "bad_device_code"  # HTTP: a device code wrong, used or out of time
+    NO_SEASON = "no_season"  # HTTP: the club has no season of that number
     NOT_FOUND = "not_found"  # HTTP: unknown path
     METHOD_NOT_ALLOWED = "method_not_allowed"  # HTTP: the path does not take this method
     HTTP_ERROR = "http_error"  # HTTP: any other refusal of the web framework

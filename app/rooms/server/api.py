@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, JsonValue, ValidationError, with_config
 from typing_extensions import TypedDict
 
+from app.clubs import auth as club_auth
 from app.rooms.core.effects import JoinRequest
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.frames import (
@@ -55,9 +56,11 @@ router = APIRouter()
 ERROR_STATUSES = {
     400: "bad_rules, bad_name, bad_level, bad_record, bad_json: the request is understood "
          "but does not work",
-    401: "unauthorized: no valid seat token",
-    403: "private_room, match_not_over, deal_not_over",
-    404: "room_not_found, no_record, no_deal (or not_found: an unknown path)",
+    401: "unauthorized: no valid seat token; no_player: no valid player key",
+    403: "private_room, match_not_over, deal_not_over; bad_invite, not_club_host, "
+         "bad_device_code",
+    404: "room_not_found, no_record, no_deal, club_not_found, no_season (or not_found: "
+         "an unknown path)",
     405: "method_not_allowed",
     409: "seat_taken, bad_seat, no_free_seat",
     413: "too_large: the body is over 16 KiB (a record to replay: over 1 MiB); "
@@ -182,16 +185,24 @@ async def _body(request: Request, model: type[M]) -> M:
              openapi_extra=json_body(CreateRoomBody, {"name": "Ann", "rules": {
                  "preset": "guide", "target": 30}, "bot_level": "heuristic"}),
              responses={201: {"model": CreatedRoom, "links": CREATED_LINKS},
-                        **errors(400, 413, 422, 429, 503)})
+                        **errors(400, 401, 404, 413, 422, 429, 503)})
 async def create_room(request: Request) -> JSONResponse:
     body = await _body(request, CreateRoomBody)
+    # a key: the seat is the player's; a club's table: the club's rules unless given
+    player, club_rules = await club_auth.club_for_room(request, body.club)
     refusal = _creation_limit(request)
     if refusal is not None:
         return refusal
     guards: Guards = request.app.state.guards
     creator = guards.key(guards.address(request.scope))
-    code, token = await _registry(request).create(body.name, body.rules, body.practice,
-                                                  creator, body.bot_level, body.bot_pace)
+    registry = _registry(request)
+    rules = body.rules if body.rules is not None else club_rules
+    code, token = await registry.create(body.name, rules, body.practice,
+                                        creator, body.bot_level, body.bot_pace)
+    try:
+        await club_auth.bind_room(registry.store, code, token, player, body.club)
+    except StoreError:
+        raise unavailable(NO_DATABASE) from None
     created: CreatedRoom = {"room": code, "seat": 0, "token": token, "url": f"/r/{code}"}
     return JSONResponse(created, status_code=201)
 
@@ -222,6 +233,10 @@ async def join_room(code: str, request: Request) -> JoinedRoom:
     body = await _body(request, JoinBody)
     step = await room.submit(JoinRequest(body.name, body.seat))
     assert step.reply is not None
+    try:
+        await club_auth.bind_seat(request, room.code, step.reply["token"])
+    except StoreError:
+        raise unavailable(NO_DATABASE) from None
     return step.reply
 
 

@@ -32,6 +32,7 @@ import time
 
 from pydantic import JsonValue
 
+from app.clubs.retention import forget_idle_clubs
 from app.rooms.core.codes import normalize_code
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.lobby import checked_level, checked_name, checked_rules
@@ -302,6 +303,7 @@ class Registry:
                     if gone:
                         log.info("forgot %d rooms unused for %s days", gone,
                                  self.settings.retention_days)
+                    await forget_idle_clubs(self.store, self.settings.club_retention_days)
             except Exception:
                 log.exception("room sweep failed")
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.clubs.db import Tx
+from app.clubs.seat_mirror import SeatMirror
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Record, RestoreError, record_of_json
@@ -78,9 +81,15 @@ class RoomStore(Protocol):
         """Keep this process's rooms; the codes it lost (their rooms must leave memory at
         once: their next append would fail anyway)."""
 
+    seats: SeatMirror  # who holds the seats of the rooms in use, from their logs
+
     async def append(self, code: str, save: Save) -> None:
         """Append ``save.entries`` (numbered from ``save.first_seq``; a number taken
-        already fails) and ``save.records``, in one transaction."""
+        already fails) and ``save.records``, in one transaction; with them the club's
+        row of a club room's finished match (app/clubs/ledger.py)."""
+
+    def club_tx(self) -> AbstractAsyncContextManager[Tx]:
+        """A transaction for the clubs' queries (app/clubs/db.py)."""
 
     async def load(self, code: str) -> StoredRoom | None:
         """The room's log from its last checkpoint, ``None`` if there is no such room;

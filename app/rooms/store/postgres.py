@@ -43,6 +43,9 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 from pydantic import JsonValue
 
+from app.clubs.db import PgTx, Tx
+from app.clubs.ledger import count_finished
+from app.clubs.seat_mirror import SeatMirror
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.settings import Settings
@@ -182,6 +185,7 @@ class PostgresStore:
         # notifications of rooms let go (a refusal read across one is not remembered)
         self.notices_heard = 0
         self.lease_queries = 0  # lease statements sent (a count for tests and diagnostics)
+        self.seats = SeatMirror()  # who holds the seats of the rooms served (app/clubs)
 
     @classmethod
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
@@ -291,6 +295,7 @@ class PostgresStore:
         """Let the room go now (the row is deleted in a moment, off this call), so that
         the process its code is routed to may take it at once."""
         self._held.discard(code)
+        self.seats.forget(code)
         self._releasing.add(code)
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.get_running_loop().create_task(self._flush_releases())
@@ -300,6 +305,8 @@ class PostgresStore:
         fails, left to the background's next try)."""
         codes = set(codes)
         self._held -= codes
+        for code in codes:
+            self.seats.forget(code)
         async with self._lease_lock:
             codes -= self._held  # not those taken again meanwhile
             try:
@@ -357,8 +364,10 @@ class PostgresStore:
         texts = [e.to_json() for e in save.entries]
         records = [(code, n, _dumps(r), time.time()) for n, r in save.records]
         now = time.time()
+        seats, finished = self.seats.ahead(code, save.entries)
+        counted = 0
         async with self._con(f"room {code}: the write failed") as con:
-            if not save.checkpoint and not records:  # the common case: one round trip
+            if not save.checkpoint and not records and not finished:  # one round trip
                 held = await con.fetchval(APPEND, code, self.owner, save.first_seq, texts,
                                           now)
             else:
@@ -384,9 +393,20 @@ class PostgresStore:
                         records)
                     if records and self.records_kept:  # the oldest make way, in this write
                         await con.execute(PRUNE_RECORDS, code, self.records_kept)
+                    # a club room's finished match: its club's row, in this transaction
+                    counted = await count_finished(PgTx(con), code, finished, save.records,
+                                                   now)
         if not held:
             self._held.discard(code)
             raise LeaseLost(f"room {code}: this process no longer holds the room's lease")
+        self.seats.written(code, seats)
+        metrics.CLUB_MATCHES.inc(counted)
+
+    @contextlib.asynccontextmanager
+    async def club_tx(self) -> AsyncIterator[Tx]:
+        """A transaction for the clubs (app/clubs) on a pooled connection."""
+        async with self._con("the clubs' query failed") as con, con.transaction():
+            yield PgTx(con)
 
     async def probe(self) -> None:
         # this process's own heartbeat row, written over with itself: a new row version
@@ -405,7 +425,7 @@ class PostgresStore:
             codes = [r["code"] for r in await con.fetch(
                 f"DELETE FROM rooms WHERE updated_at < $1 AND {UNSERVED} RETURNING code",
                 older_than)]
-            for table in ("log", "records", "leases"):
+            for table in ("log", "records", "leases", "club_rooms", "room_players"):
                 await con.execute(f"DELETE FROM {table} WHERE code = ANY($1::text[])", codes)
         return len(codes)
 
@@ -439,8 +459,10 @@ class PostgresStore:
             rows = await con.fetch(LOAD, code)
         if not rows:
             return None
-        return stored_room(code, rows[0]["checkpoint"],
-                           [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
+        stored = stored_room(code, rows[0]["checkpoint"],
+                             [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
+        self.seats.loaded(code, stored.entries)
+        return stored
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
         return record_of_text(await self.load_record_text(code, match))

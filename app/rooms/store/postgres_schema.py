@@ -13,12 +13,15 @@ server first).
   alive).
 - v2: ``log.owner`` (the process that wrote each entry: one owner per room at a time can
   be checked in the log), and an index on ``rooms.updated_at`` for ``forget_idle``.
+- v3: the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.
 """
 
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
+
+from app.clubs.schema import TABLES as CLUB_TABLES
 
 MIGRATION_LOCK = 0x616D6572  # any constant of our own: "amer"
 
@@ -57,6 +60,7 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE log ADD COLUMN owner text",
         "CREATE INDEX rooms_updated_at ON rooms (updated_at)",
     ],
+    CLUB_TABLES,  # v3
 ]
 VERSION = len(MIGRATIONS)
 

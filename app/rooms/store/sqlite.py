@@ -24,18 +24,22 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TypeVar
 
 import orjson
 from pydantic import JsonValue
 
+from app.clubs.db import SqliteTx, Tx
+from app.clubs.ledger import count_finished
+from app.clubs.seat_mirror import SeatMirror
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.settings import Settings
+from app.web import metrics
 
 from . import StoredRoom, StoreError, record_of_text, stored_room
 from .sqlite_schema import migrate
@@ -119,6 +123,7 @@ class SqliteStore:
         self._read_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
         self._read_thread.submit(int).result()
         self._touched: dict[str, float] = {}  # room -> when its updated_at was last written
+        self.seats = SeatMirror()  # who holds the seats of the rooms in use (app/clubs)
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -141,6 +146,7 @@ class SqliteStore:
         # The room left memory: its touch time goes with it (kept, it stayed in memory up
         # to a minute longer, where rooms that played had been).
         self._touched.pop(code, None)
+        self.seats.forget(code)
 
     async def let_go(self, codes: Collection[str]) -> None:
         for code in codes:
@@ -173,13 +179,16 @@ class SqliteStore:
     async def append(self, code: str, save: Save) -> None:
         now = time.time()
         touch = save.checkpoint or now - self._touched.get(code, 0.0) > TOUCH_SECONDS
-        if len(save.entries) == 1 and not (touch or save.records):
+        seats, finished = self.seats.ahead(code, save.entries)
+        counted = 0
+        if len(save.entries) == 1 and not (touch or save.records or finished):
             # the usual save, a move: one statement is its own transaction (autocommit)
             try:
                 self._writes.execute("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
                                      (code, save.first_seq, save.entries[0].to_json()))
             except sqlite3.Error as exc:
                 raise StoreError(f"the write failed: {exc}") from exc
+            self.seats.written(code, seats)
             return
         with self._transaction() as db:
             db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
@@ -199,8 +208,19 @@ class SqliteStore:
                                [(code, n, _dumps(r), now) for n, r in save.records])
                 if self.records_kept:  # the room's oldest records make way, in this write
                     db.execute(PRUNE_RECORDS, (code, code, self.records_kept))
+            # a club room's finished match: its club's row, in this write (app/clubs/ledger.py)
+            counted = await count_finished(SqliteTx(db), code, finished, save.records, now)
+        self.seats.written(code, seats)
+        metrics.CLUB_MATCHES.inc(counted)
         if touch:
             self._touched[code] = now
+
+    @asynccontextmanager
+    async def club_tx(self) -> AsyncIterator[Tx]:
+        """A write transaction for the clubs (app/clubs), on the event loop as appends
+        are: their queries touch a few rows by key."""
+        with self._transaction() as db:
+            yield SqliteTx(db)
 
     async def probe(self) -> None:
         # the one row of a table of our own, written over with itself: a page to the WAL,
@@ -215,8 +235,8 @@ class SqliteStore:
         with self._transaction() as db:
             codes = [r[0] for r in db.execute(
                 "SELECT code FROM rooms WHERE updated_at < ?", (older_than,))]
-            for code in codes:
-                for table in ("rooms", "log", "records"):
+            for code in codes:  # (a club's matches stay: club_matches)
+                for table in ("rooms", "log", "records", "club_rooms", "room_players"):
                     db.execute(f"DELETE FROM {table} WHERE code=?", (code,))
         return len(codes)
 
@@ -264,7 +284,11 @@ class SqliteStore:
             return row[0], rows
 
         found = await self._read(query)
-        return None if found is None else stored_room(code, *found)
+        if found is None:
+            return None
+        stored = stored_room(code, *found)
+        self.seats.loaded(code, stored.entries)
+        return stored
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:
         return record_of_text(await self.load_record_text(code, match))

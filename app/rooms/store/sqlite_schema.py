@@ -6,7 +6,8 @@ migration turns each version-1 room into a log: a checkpoint of the room, then i
 current match's deals and actions, so that no stored room is lost.  Version 3 keeps the
 log in its primary key's order (``WITHOUT ROWID``): a move's append writes one b-tree page
 instead of two (the table and its key's index), a third less of the append's time
-(benchmarks/move_cost.py); the migration copies the version-2 log over.
+(benchmarks/move_cost.py); the migration copies the version-2 log over.  Version 4 adds
+the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import json
 import sqlite3
 from typing import TypedDict
 
+from app.clubs.schema import TABLES as CLUB_TABLES
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Record, record_of_data
 
-VERSION = 3
+VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -71,6 +73,8 @@ def migrate(db: sqlite3.Connection) -> None:
             _from_v2(db)
         else:
             _create(db)
+        for statement in CLUB_TABLES:  # version 4 (IF NOT EXISTS: from any version)
+            db.execute(statement)
         db.execute("DELETE FROM schema_version")
         db.execute("INSERT INTO schema_version(version) VALUES(?)", (VERSION,))
         db.execute("COMMIT")

@@ -230,6 +230,18 @@ export const ErrorCode = Object.freeze({
   NOT_YOUR_MATCH: "not_your_match",
   /** HTTP: that deal is still being played: no replay yet */
   DEAL_NOT_OVER: "deal_not_over",
+  /** HTTP: no valid player key (Authorization: Bearer K) */
+  NO_PLAYER: "no_player",
+  /** HTTP: no such club, or you are not a member */
+  CLUB_NOT_FOUND: "club_not_found",
+  /** HTTP: a wrong or replaced club invite */
+  BAD_INVITE: "bad_invite",
+  /** HTTP: only the club's host can do this */
+  NOT_CLUB_HOST: "not_club_host",
+  /** HTTP: a device code wrong, used or out of time */
+  BAD_DEVICE_CODE: "bad_device_code",
+  /** HTTP: the club has no season of that number */
+  NO_SEASON: "no_season",
   /** HTTP: unknown path */
   NOT_FOUND: "not_found",
   /** HTTP: the path does not take this method */
@@ -482,6 +494,12 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * `POST /api/players/claim`: a device code, as typed.
+ * @typedef {object} ClaimBody
+ * @property {string} code
+ */
+
+/**
  * Any message a client sends (by `type`).
  * @typedef {(Hello | ActionMessage | Start | RulesMessage | SeatBot | SettingsMessage | Ready | ChatIn | React | ReviewAsk | Rematch | Again | BackToLobby | Leave | Ping)} ClientMessage
  */
@@ -492,6 +510,71 @@ export const LIMITS = Object.freeze({
  * @property {number} seat
  * @property {number} until epoch seconds
  * @property {CountdownKindValue} kind a dropped person's grace, or the turn timer
+ */
+
+/**
+ * `POST /api/clubs`: the club's name.
+ * @typedef {object} ClubBody
+ * @property {string} name
+ */
+
+/**
+ * `PATCH /api/clubs/{club}` (the host): a new name, or the rules of the club's new tables (a rule set, as `POST /api/rooms` takes it).
+ * @typedef {object} ClubChangeBody
+ * @property {(string | null)} [name]
+ * @property {(Record<string, JsonValue> | null)} [rules]
+ */
+
+/**
+ * `POST /api/clubs` (201): the maker is a member and the club's host.
+ * @typedef {object} ClubCreated
+ * @property {string} club
+ * @property {string} invite
+ * @property {string} url
+ */
+
+/**
+ * A finished match of the club: `GET /api/clubs/{club}/record?room=R&match=N` is its game record (for the club's members).
+ * @typedef {object} ClubMatch
+ * @property {string} room
+ * @property {number} match
+ * @property {number} season
+ * @property {number} finished_at
+ * @property {Array<MatchSeat>} seats
+ * @property {Array<number>} totals
+ * @property {Array<Array<number>>} score_sheet
+ * @property {Array<(number | null)>} [rating_changes]
+ */
+
+/**
+ * @typedef {object} ClubMember
+ * @property {string} player
+ * @property {string} name
+ * @property {boolean} host
+ */
+
+/**
+ * `GET /api/clubs/{club}` (members only), `?season=N` for an earlier season.
+ * @typedef {object} ClubPage
+ * @property {string} club
+ * @property {string} name
+ * @property {string} url
+ * @property {string} invite
+ * @property {(Record<string, JsonValue> | null)} rules the rules of the club's new tables (None: the default)
+ * @property {boolean} you_are_host
+ * @property {number} season the season shown
+ * @property {number} current_season
+ * @property {Array<SeasonInfo>} seasons
+ * @property {Array<ClubMember>} members
+ * @property {Array<StandingsRow>} standings
+ * @property {Array<LevelRating>} bot_levels the bots' levels, rated in the same matches
+ * @property {Array<ClubMatch>} matches the season's, the latest first
+ */
+
+/**
+ * @typedef {object} ClubRef
+ * @property {string} club
+ * @property {string} name
  */
 
 /**
@@ -520,6 +603,7 @@ export const LIMITS = Object.freeze({
  * @property {boolean} [practice] a private table against bots
  * @property {(string | null)} [bot_level] the bots' level
  * @property {(BotPaceValue | null)} [bot_pace] how quickly the bots move
+ * @property {(string | null)} [club]
  */
 
 /**
@@ -569,6 +653,13 @@ export const LIMITS = Object.freeze({
  * @typedef {object} DealVoidWire
  * @property {"deal_void"} type
  * @property {VoidReasonValue} reason
+ */
+
+/**
+ * `POST /api/players/me/device-code`: type `code` on the other device within `expires_in` seconds; it works once.
+ * @typedef {object} DeviceCode
+ * @property {string} code
+ * @property {number} expires_in
  */
 
 /**
@@ -634,9 +725,21 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * `POST /api/clubs/{club}/invite` (the host): the old invite works no more.
+ * @typedef {object} InviteRenewed
+ * @property {string} invite
+ */
+
+/**
  * @typedef {object} JoinBody
  * @property {string} name
  * @property {(number | null)} [seat]
+ */
+
+/**
+ * `POST /api/clubs/{club}/join`: the club's invite.
+ * @typedef {object} JoinClubBody
+ * @property {string} invite
  */
 
 /**
@@ -687,10 +790,23 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * A bot level rated as a player of the club's matches (its seats at a club's table).
+ * @typedef {object} LevelRating
+ * @property {string} level
+ * @property {Rating} rating
+ */
+
+/**
  * @typedef {object} MatchEndedWire
  * @property {"match_ended"} type
  * @property {Array<number>} winners
  * @property {Array<number>} totals
+ */
+
+/**
+ * @typedef {object} MatchSeat
+ * @property {(string | null)} player None: a bot, a guest without a key, or a former player
+ * @property {string} name the name at the table
  */
 
 /**
@@ -724,6 +840,43 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * `POST /api/players`, `PATCH /api/players/me`: the player's name.
+ * @typedef {object} PlayerBody
+ * @property {string} name
+ */
+
+/**
+ * `GET /api/players/me/export`: everything stored about the player (their keys only as the count of browsers that hold one).
+ * @typedef {object} PlayerExport
+ * @property {string} player
+ * @property {string} name
+ * @property {number} created_at
+ * @property {number} seen_at
+ * @property {number} browsers
+ * @property {Array<ClubRef>} clubs
+ * @property {Array<string>} hosted_clubs
+ * @property {Array<string>} seats codes of the rooms where one of their seats is bound
+ * @property {Array<ClubMatch>} matches the club matches they played
+ */
+
+/**
+ * `GET /api/players/me`, `PATCH /api/players/me`.
+ * @typedef {object} PlayerInfo
+ * @property {string} player
+ * @property {string} name
+ * @property {Array<ClubRef>} clubs
+ * @property {Array<TableRef>} [tables] (GET /api/players/me) the latest first
+ */
+
+/**
+ * `POST /api/players` (201) and `POST /api/players/claim`: the player and their key, told only here and only to its owner (keep it: it is not stored).
+ * @typedef {object} PlayerKey
+ * @property {string} player
+ * @property {string} key
+ * @property {string} name
+ */
+
+/**
  * @typedef {object} PongFrame
  * @property {"pong"} type
  */
@@ -743,6 +896,14 @@ export const LIMITS = Object.freeze({
  * @property {Record<string, JsonValue>} rules_resolved
  * @property {number} match_number
  * @property {Array<number>} joinable seats a join would get (free in the lobby, bot seats after)
+ */
+
+/**
+ * A Weng-Lin rating (openskill's Plackett-Luce): `mu` the skill, `sigma` how unsure it is; `ordinal` = mu - 3 sigma, what the standings sort by.
+ * @typedef {object} Rating
+ * @property {number} mu
+ * @property {number} sigma
+ * @property {number} ordinal
  */
 
 /**
@@ -904,6 +1065,19 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * @typedef {object} SeasonInfo
+ * @property {number} season
+ * @property {number} started_at
+ * @property {(number | null)} ended_at None: the current season
+ */
+
+/**
+ * `POST /api/clubs/{club}/season` (the host): the current season closed, this one opened.
+ * @typedef {object} SeasonOpened
+ * @property {number} season
+ */
+
+/**
  * Host, lobby: the bot level that will fill this empty seat at the start.
  * @typedef {object} SeatBot
  * @property {"seat_bot"} type
@@ -959,6 +1133,24 @@ export const LIMITS = Object.freeze({
  */
 
 /**
+ * A player's line of a season's standings.
+ * @typedef {object} StandingsRow
+ * @property {string} player
+ * @property {string} name "a former player" once they deleted themselves
+ * @property {number} matches
+ * @property {number} wins matches where their total was the highest (each tied one)
+ * @property {number} deals deals they played (a late joiner's first rows are a bot's)
+ * @property {number} points the sum of their final totals
+ * @property {number} points_per_deal
+ * @property {number} bidder_deals deals they played as the bidder
+ * @property {number} bidder_made ... and made
+ * @property {number} partner_deals deals they played as the bidder's partner
+ * @property {number} partner_made
+ * @property {number} amerikaner_bids deals they won the auction with an Amerikaner bid
+ * @property {Rating} rating
+ */
+
+/**
  * @typedef {object} Start
  * @property {"start"} type
  */
@@ -976,6 +1168,13 @@ export const LIMITS = Object.freeze({
  * @property {number} game changes of the match only: what an action names
  * @property {Array<(DealStartedWire | BidWireEvent | AuctionWonWire | AllPassedWire | KittyShownWire | KittyTakenWire | DiscardedWire | ContractSetWire | CardPlayedWire | PartnerRevealedWire | TrickWonWire | DealVoidWire | DealScoredWire | MatchEndedWire | ChatEvent | SeatTaken | SeatEvent | HostChanged | MatchStarted)>} events what happened since the last state, as this connection may know it
  * @property {View} view
+ */
+
+/**
+ * A room where one of the player's seats is bound (rejoin it with the seat's token, which the browser keeps: the server keeps only its hash).
+ * @typedef {object} TableRef
+ * @property {string} room
+ * @property {(string | null)} club
  */
 
 /**

@@ -1,0 +1,238 @@
+"""A season's standings: a pure function of the club's finished matches.
+
+The matches are a *set*: however and in whatever order they arrived (a repeat, a match
+saved again by the process that took a room over, a restart), the standings are the
+same, because the fold runs over the matches in one canonical order, by finish time,
+then room id and match number.  The ratings are Weng-Lin's (openskill's Plackett-Luce
+model), updated by each match's final ranking (the totals: higher is better, equal
+totals share a rank) for the players who held its seats; a bot's seat, or a guest's,
+is left out of the ranking.
+
+Cost: a club of 1,000 matches takes about 40 ms of CPU from scratch, most of it
+openskill's updates (benchmarks/club_standings.py, docs/clubs.md), so the caller runs
+this in a thread, and keeps the last fold per club and season (``RatingsMemo``): a new
+match that sorts last, the usual case, costs one update.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from app.rooms.core.frames import MatchSummary
+
+from .match_stats import SeatStats
+from .wire import LevelRating, Rating, StandingsRow
+
+FORMER_PLAYER = "a former player"
+MODEL = PlackettLuce()
+_DEFAULT = MODEL.rating()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A club's finished match as its row holds it."""
+
+    room_id: str
+    number: int
+    room: str
+    season: int
+    finished_at: float
+    players: tuple[str | None, ...]   # by seat
+    summary: MatchSummary
+    stats: tuple[SeatStats, ...] | None = None  # None: not derived from the record yet
+    bots: tuple[str | None, ...] = ()  # by seat: the level of a bot's seat (rated too)
+
+    @property
+    def key(self) -> tuple[float, str, int]:
+        """The canonical order: by finish time, then room id and match number."""
+        return (self.finished_at, self.room_id, self.number)
+
+    @property
+    def identity(self) -> tuple[str, int]:
+        return (self.room_id, self.number)
+
+
+def canonical(matches: Iterable[MatchRow]) -> list[MatchRow]:
+    """The set of ``matches`` (a repeat counts once) in the canonical order."""
+    unique = {m.identity: m for m in matches}
+    return sorted(unique.values(), key=lambda m: m.key)
+
+
+# player -> rating.  openskill's ``rate`` copies the ratings it is given and answers new
+# ones, so a rating object is never changed once made: a fold's dict may be shared.
+Ratings = dict[str, PlackettLuceRating]
+
+
+BOT = "bot:"  # a bot level's name among the rated (``bot:strong``): no player id has it
+
+
+def rated(match: MatchRow) -> list[str | None]:
+    """Who is rated for each seat: its player, else the level of the bot that played it
+    (several seats of one level in a match: the first only), else nobody."""
+    out: list[str | None] = []
+    for seat, player in enumerate(match.players):
+        level = match.bots[seat] if seat < len(match.bots) else None
+        name = player if player is not None else (BOT + level if level else None)
+        out.append(name if name not in out else None)
+    return out
+
+
+Change = list[float | None]  # by seat: the change of its player's ordinal (else None)
+
+
+def ordinal(held: PlackettLuceRating) -> float:
+    return float(held.mu) - 3 * float(held.sigma)
+
+
+def rate(ratings: Ratings, match: MatchRow) -> Change:
+    """Update ``ratings`` with ``match``'s final ranking, of its players and its bots'
+    levels, the ones a person played against (a match of bots alone rates nobody); the
+    change of each seat's player's ordinal (mu - 3 sigma: what the standings show)."""
+    totals = match.summary["totals"]
+    change: Change = [None] * len(match.players)
+    if all(p is None for p in match.players):
+        return change
+    seats = [(i, p, totals[i]) for i, p in enumerate(rated(match))
+             if p is not None and i < len(totals)]
+    if len(seats) < 2:
+        return change  # nobody to rank against
+    teams = [[ratings.get(p) or _DEFAULT] for _, p, _ in seats]
+    # ranks: 1 for the highest total; equal totals share a rank
+    ranks = [float(1 + sum(1 for _, _, t in seats if t > total)) for _, _, total in seats]
+    for (seat, who, _), [old], (new,) in zip(seats, teams, MODEL.rate(teams, ranks=ranks),
+                                            strict=True):
+        ratings[who] = new
+        if match.players[seat] is not None:
+            change[seat] = round(ordinal(new) - ordinal(old), 4)
+    return change
+
+
+@dataclass(frozen=True)
+class Fold:
+    """The ratings after the matches ``keys`` (in the canonical order), and each match's
+    changes."""
+
+    keys: list[tuple[str, int]]
+    ratings: Ratings
+    changes: dict[tuple[str, int], Change]
+
+
+def fold(ordered: Sequence[MatchRow], start: Fold | None = None) -> Fold:
+    """``ordered`` folded, from ``start`` if it folded a beginning of them."""
+    keys = [m.identity for m in ordered]
+    if start is None or keys[:len(start.keys)] != start.keys:
+        start = Fold([], {}, {})
+    ratings, changes = dict(start.ratings), dict(start.changes)
+    for match in ordered[len(start.keys):]:
+        changes[match.identity] = rate(ratings, match)
+    return Fold(keys, ratings, changes)
+
+
+@dataclass
+class RatingsMemo:
+    """The last fold of each (club, season), for the ``limit`` asked last.  A set that
+    extends the last one at its end continues from it; any other set is folded from the
+    start (the result is the same)."""
+
+    folds: dict[Any, Fold] = field(default_factory=dict)
+    limit: int = 256
+    # the club pages' threads share the memo (a fold itself runs outside the lock)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fold(self, where: Any, ordered: Sequence[MatchRow]) -> Fold:
+        with self.lock:
+            start = self.folds.get(where)
+        done = fold(ordered, start)
+        with self.lock:
+            self.folds.pop(where, None)
+            self.folds[where] = done  # (the last asked: the dict's end)
+            while len(self.folds) > self.limit:
+                del self.folds[next(iter(self.folds))]
+        return done
+
+
+def _folded(matches: Iterable[MatchRow], memo: RatingsMemo | None, where: Any
+            ) -> tuple[list[MatchRow], Fold]:
+    ordered = canonical(matches)
+    return ordered, memo.fold(where, ordered) if memo is not None else fold(ordered)
+
+
+def rating_changes(matches: Iterable[MatchRow], memo: RatingsMemo | None = None,
+                   where: Any = None) -> dict[tuple[str, int], Change]:
+    """Each match's change of its players' ratings (by (room id, match number))."""
+    return _folded(matches, memo, where)[1].changes
+
+
+def level_ratings(matches: Iterable[MatchRow], memo: RatingsMemo | None = None,
+                  where: Any = None) -> list[LevelRating]:
+    """The bot levels' ratings from the same fold as the standings', the best first: a
+    person reads where they stand among them."""
+    ratings = _folded(matches, memo, where)[1].ratings
+    out: list[LevelRating] = [{"level": name[len(BOT):], "rating": _wire(held)}
+                              for name, held in ratings.items() if name.startswith(BOT)]
+    out.sort(key=lambda r: (-r["rating"]["ordinal"], r["level"]))
+    return out
+
+
+def _wire(held: PlackettLuceRating) -> Rating:
+    mu, sigma = float(held.mu), float(held.sigma)
+    return {"mu": round(mu, 4), "sigma": round(sigma, 4), "ordinal": round(mu - 3 * sigma, 4)}
+
+
+def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
+              memo: RatingsMemo | None = None, where: Any = None) -> list[StandingsRow]:
+    """The standings of ``matches`` (one season's): a line per player who held a seat of
+    one, named by ``names`` (player -> name; a player not in it is a former player),
+    sorted by rating (mu - 3 sigma), then points, then id."""
+    ordered, folded = _folded(matches, memo, where)
+    ratings = folded.ratings
+    lines: dict[str, dict[str, Any]] = {}
+    for match in ordered:
+        totals = match.summary["totals"]
+        best = max(totals) if totals else 0
+        rows = len(match.summary["score_sheet"])
+        starts = match.summary.get("from_deal", [0] * len(totals))
+        for seat, player in enumerate(match.players):
+            if player is None or seat >= len(totals):
+                continue
+            line = lines.setdefault(player, {
+                "matches": 0, "wins": 0, "deals": 0, "points": 0, "bidder_deals": 0,
+                "bidder_made": 0, "partner_deals": 0, "partner_made": 0,
+                "amerikaner_bids": 0})
+            line["matches"] += 1
+            line["wins"] += totals[seat] == best
+            line["deals"] += max(0, rows - (starts[seat] if seat < len(starts) else 0))
+            line["points"] += totals[seat]
+            if match.stats is not None and seat < len(match.stats):
+                for k, v in match.stats[seat].items():
+                    line[k] += v
+    out: list[StandingsRow] = []
+    for player, line in lines.items():
+        rating = _wire(ratings.get(player) or _DEFAULT)
+        deals = line["deals"]
+        out.append({
+            "player": player, "name": names.get(player, FORMER_PLAYER),
+            "matches": line["matches"], "wins": line["wins"], "deals": deals,
+            "points": line["points"],
+            "points_per_deal": round(line["points"] / deals, 3) if deals else 0.0,
+            "bidder_deals": line["bidder_deals"], "bidder_made": line["bidder_made"],
+            "partner_deals": line["partner_deals"], "partner_made": line["partner_made"],
+            "amerikaner_bids": line["amerikaner_bids"], "rating": rating})
+    out.sort(key=lambda r: (-r["rating"]["ordinal"], -r["points"], r["player"]))
+    return out
+
+
+def club_tables(matches: Iterable[MatchRow], names: Mapping[str, str],
+                memo: RatingsMemo | None = None, where: Any = None
+                ) -> tuple[list[StandingsRow], list[LevelRating],
+                           dict[tuple[str, int], Change]]:
+    """The club page's standings, bot levels and ratings' changes, from one fold (one
+    call for the caller's thread)."""
+    rows = list(matches)
+    return (standings(rows, names, memo, where), level_ratings(rows, memo, where),
+            rating_changes(rows, memo, where))

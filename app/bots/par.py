@@ -115,7 +115,7 @@ def check_deal(rules: RuleSet, deal: dict[str, Any]) -> None:
         raise ParError("a deal is an object with dealer, hands and kitty")
     n = rules.options.players
     dealt: dict[str, Any] = {"dealer": deal.get("dealer"), "hands": deal.get("hands"),
-             "kitty": deal.get("kitty"), "actions": []}
+                             "kitty": deal.get("kitty"), "actions": []}
     result = replay_record({"format": FORMAT, "rules": rules.to_json(),
                             "players": [""] * n, "deals": [dealt]})
     if not result["ok"]:

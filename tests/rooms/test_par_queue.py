@@ -21,10 +21,10 @@ import pytest
 
 from app.bots import BOTS
 from app.bots.par import Par, deal_seed, par_of_deal
-from app.rooms.server.par_queue import ParBusy, ParFailed, ParJob, ParQueue
+from app.rooms.server.par_queue import ParBusy, ParFailed, ParJob, ParQueue, jobs_of_record
 from app.rooms.server.search_pool import Lane, SearchPool
-from app.rules import Match, RuleSet, SeatView
-from app.rules.record import deal_to_record
+from app.rules import PASS, Match, RuleSet, SeatView
+from app.rules.record import RecordError, deal_to_record, match_to_record
 
 T = TypeVar("T")
 WAIT = 60.0  # generous: spawned workers import the app on a busy machine
@@ -151,3 +151,36 @@ def test_the_lane_is_bounded_per_club_and_below_bots_and_reviews(tmp_path: Path)
 def test_per_club_must_fit_the_pools_bound() -> None:
     with pytest.raises(ValueError):
         ParQueue(SearchPool(1), per_club=3)  # (a pool starts on its first job)
+
+
+def test_a_records_jobs_are_its_deals_played_to_their_end() -> None:
+    """A match of three players (the record's rules leave the count to its names) with
+    void deals (everyone passed) among its deals: one job for each played deal, numbered
+    by its index in the record, with the record's rules."""
+    rules = RuleSet("standard", players=3, target=12)
+    match = Match(rules, rng=random.Random(3))
+    match.start_deal()
+    rng = random.Random(3)
+    passes = 0
+    while not match.finished:
+        seat = match.turn
+        assert seat is not None
+        view = SeatView(match, seat)
+        if match.deals[-1].phase == "auction" and passes < 3 and len(match.deals) == 1:
+            passes += 1  # the first deal: everyone passes, it is void and dealt again
+            action = PASS
+        else:
+            action = BOTS["easy"].choose(view, rng)
+        match.apply(seat, action)
+    record = match_to_record(match, ["Ann", "Bo", "Cy"])
+    del record["rules"]["players"]
+    jobs = jobs_of_record("c1", "m7", record)
+    played = [i for i, d in enumerate(match.deals) if d.outcome != "void"]
+    assert match.deals[0].outcome == "void" and played and played[0] > 0
+    assert [j.deal for j in jobs] == played
+    assert all(j.club == "c1" and j.match == "m7" for j in jobs)
+    assert all(RuleSet.from_json(j.rules).options.players == 3 for j in jobs)
+    assert [j.record for j in jobs] == [record["deals"][i] for i in played]
+    broken = {**record, "deals": [{**record["deals"][0], "dealer": 9}]}
+    with pytest.raises(RecordError):
+        jobs_of_record("c1", "m7", broken)

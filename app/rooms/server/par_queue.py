@@ -1,7 +1,8 @@
 """The clubs' par (app/bots/par.py) computed in the search pool's lowest lane, bounded per
 club: the tables' CPU is never spent on it.
 
-``ParQueue.submit(ParJob(club, match, deal, rules, record))`` answers at once with a
+``ParQueue.submit(ParJob(club, match, deal, rules, record))`` (``jobs_of_record`` makes
+them for a finished match's game record) answers at once with a
 future of the deal's ``Par``; ``on_par(job, par)`` is told too, and ``on_failed(job,
 why)`` when a play's worker died or overran (the caller asks again later: nothing is
 kept across a restart, so the clubs code keeps "deals without par" in its store and
@@ -36,6 +37,9 @@ from typing import Any
 
 from app.bots.par import PAR_LEVEL, PAR_PLAYS, Par, ParPlay, deal_seed, par_from_plays, play_par
 from app.rules import RuleSet
+from app.rules.outcomes import Outcome
+from app.rules.record import RecordError, replay_record
+from app.rules.replay import record_rules
 
 from .search_pool import PER_ROOM, Lane, PoolBusy, SearchPool, WorkerLost
 
@@ -73,6 +77,22 @@ class ParJob:
     @property
     def key(self) -> tuple[str, str, int]:
         return self.club, self.match, self.deal
+
+
+def jobs_of_record(club: str, match: str, record: dict[str, Any]) -> list[ParJob]:
+    """One job for each deal of a finished match's game record that was played to its
+    end (not the void ones: nobody played them; not an unfinished last one), numbered by
+    its index in the record's ``deals``, with the rules as the record gives them (its
+    seat count from its names when its rules leave it out).  ``RecordError`` for a
+    record that does not replay.  One replay of the record: about a millisecond a deal."""
+    result = replay_record(record)
+    if not result["ok"]:
+        error = result["error"]
+        raise RecordError(error["message"], error["deal"], error["action"])
+    rules = record_rules(record).to_json()
+    return [ParJob(club, match, i, rules, dict(record["deals"][i]))
+            for i, deal in enumerate(result["deals"])
+            if deal["outcome"] not in (Outcome.VOID, "incomplete")]
 
 
 def play_job(rules: dict[str, Any], record: dict[str, Any], play: int, seed: int,

@@ -23,7 +23,7 @@ from app.bots import BOTS
 from app.bots.par import Par, deal_seed, par_of_deal
 from app.rooms.server.par_queue import ParBusy, ParFailed, ParJob, ParQueue, jobs_of_record
 from app.rooms.server.search_pool import Lane, SearchPool
-from app.rules import PASS, Match, RuleSet, SeatView
+from app.rules import PASS, Action, Match, RuleSet, SeatView
 from app.rules.record import RecordError, deal_to_record, match_to_record
 
 T = TypeVar("T")
@@ -168,7 +168,7 @@ def test_a_records_jobs_are_its_deals_played_to_their_end() -> None:
         view = SeatView(match, seat)
         if match.deals[-1].phase == "auction" and passes < 3 and len(match.deals) == 1:
             passes += 1  # the first deal: everyone passes, it is void and dealt again
-            action = PASS
+            action: Action = PASS
         else:
             action = BOTS["easy"].choose(view, rng)
         match.apply(seat, action)

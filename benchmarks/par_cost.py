@@ -3,6 +3,7 @@ one plain self-play deal of the table's strong bot in the same run; prints, neve
 
     python benchmarks/par_cost.py                  # 20 standard deals
     python benchmarks/par_cost.py --deals 40 --seed 2 --rules '{"preset": "norsk"}'
+    python benchmarks/par_cost.py --samples 12 --plays 2   # another budget, to compare
 
 For each of ``--deals`` random deals (from ``--seed``) it measures, in this process's CPU
 time (``time.process_time``, what a par-lane worker spends on it):
@@ -27,12 +28,14 @@ import math
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's app
 
 from app.bots import BOTS
+from app.bots import par as par_module
 from app.bots import search as search_module
 from app.bots.par import PAR_PLAYS, PAR_SAMPLES, par_of_deal
 from app.rules import Match, RuleSet, SeatView
@@ -65,7 +68,11 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default='{"preset": "standard"}')
+    parser.add_argument("--samples", type=int, default=PAR_SAMPLES,
+                        help="samples a decision of par's strong bot (to compare)")
+    parser.add_argument("--plays", type=int, default=PAR_PLAYS)
     args = parser.parse_args()
+    par_module.PAR_STRONG = replace(par_module.PAR_STRONG, samples=args.samples)
     rules = RuleSet.from_json(json.loads(args.rules)).with_changes({"match": "single_deal"})
     seeds = random.Random(args.seed)
     pars: list[float] = []
@@ -75,7 +82,7 @@ def main() -> int:
         match = Match(rules, rng=random.Random(deal_seed))
         match.start_deal()
         deal = deal_to_record(match.deals[-1])
-        par = par_of_deal(rules, deal)
+        par = par_of_deal(rules, deal, plays=args.plays)
         base = baseline(rules, deal, deal_seed)
         pars.append(par.cpu_seconds)
         bases.append(base)
@@ -86,7 +93,7 @@ def main() -> int:
     mean_base = sum(bases) / len(bases)
     print(json.dumps({
         "deals": args.deals, "seed": args.seed, "rules": rules.to_json(),
-        "plays": PAR_PLAYS, "samples": PAR_SAMPLES,
+        "plays": args.plays, "samples": args.samples,
         "par_cpu_s": {"mean": round(mean_par, 3), "p95": round(percentile(pars, 0.95), 3),
                       "max": round(max(pars), 3)},
         "baseline_cpu_s": round(mean_base, 3),

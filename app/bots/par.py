@@ -53,9 +53,7 @@ PAR_STRONG = replace(STRONG, budget=UNLIMITED, contract_budget=UNLIMITED,
 
 class ParError(ValueError):
     """A deal whose par cannot be played: not a deal of these rules (its message says
-    why)."""
-
-    code = "bad_par_deal"
+    why).  No player sees it: the clubs code hands par only deals of stored records."""
 
 
 @dataclass(frozen=True)

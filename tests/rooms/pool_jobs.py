@@ -60,3 +60,12 @@ def gated_play(gate: str, log: str, rules: dict[str, Any], record: dict[str, Any
     wait_for(gate, "")
     logged(log, str(seed))
     return play_job(rules, record, play, seed, level)
+
+
+def announced_play(note: str, gate: str, rules: dict[str, Any], record: dict[str, Any],
+                   play: int, seed: int, level: str) -> ParPlay:
+    """A par play that first writes its worker's pid to ``note`` (once: the next play
+    finds it there) and waits for ``gate``."""
+    if not Path(note).exists():
+        announce_then_wait(note, gate)
+    return play_job(rules, record, play, seed, level)

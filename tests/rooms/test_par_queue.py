@@ -2,7 +2,8 @@
 real worker processes: par comes back, the same as made in this process; it runs only on
 the review workers (at their lower CPU priority) and after every waiting review, never on
 a table's worker, so bot moves are served while the par lane is full; a club has at most
-``per_club`` deals in the pool and ``backlog`` waiting; clubs take turns. Busy plays wait
+``per_club`` deals in the pool and ``backlog`` waiting; clubs take turns; a play whose
+worker dies fails, is told, and the club's next deal is made. Busy plays wait
 on gate files the test opens and log the order the worker ran them in: every order here
 comes from events, not from the machine's speed."""
 
@@ -12,6 +13,7 @@ import asyncio
 import functools
 import os
 import random
+import signal
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -97,6 +99,31 @@ def test_a_deal_that_cannot_be_played_fails_and_is_told() -> None:
             await queue.submit(bad)
         assert [j for j, _ in failed] == [bad]
         assert queue.stats()["failed"] == 1
+
+    run(scenario)
+
+
+def test_a_play_whose_worker_dies_fails_and_the_clubs_next_deal_is_made(
+        tmp_path: Path) -> None:
+    note, gate = tmp_path / "pid", tmp_path / "gate"
+    failed: list[tuple[str, str, int]] = []
+
+    async def scenario(pool: SearchPool) -> None:
+        queue = ParQueue(pool, plays=1, level="easy", per_club=1,
+                         on_failed=lambda j, _: failed.append(j.key),
+                         play=functools.partial(pool_jobs.announced_play, str(note),
+                                                str(gate)))
+        first, second = queue.submit(job("A", 0, 1)), queue.submit(job("A", 1, 2))
+        await until(note.exists)
+        os.kill(int(note.read_text()), signal.SIGKILL)
+        with pytest.raises(ParFailed, match="WorkerLost"):
+            await first
+        assert failed == [("A", "m1", 0)]
+        gate.touch()
+        assert (await second).plays == 1  # on the worker that replaced the dead one
+        assert pool.stats()["replaced"] == 1
+        assert queue.stats() == {"clubs": 0, "waiting": 0, "running": 0, "done": 1,
+                                 "failed": 1}
 
     run(scenario)
 

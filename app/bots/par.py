@@ -93,6 +93,14 @@ class Par:
                 "play_points": [list(p) for p in self.play_points],
                 "cpu_seconds": round(self.cpu_seconds, 3)}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Par:
+        """A par as ``to_json`` wrote it (a store's copy)."""
+        return cls(str(data["level"]), int(data["seed"]), int(data["plays"]),
+                   tuple(float(m) for m in data["seat_means"]),
+                   tuple(tuple(int(x) for x in p) for p in data["play_points"]),
+                   float(data["cpu_seconds"]))
+
 
 def par_bot(level: str) -> Bot:
     """The bot that plays par at ``level``: ``strong`` with a fixed number of samples

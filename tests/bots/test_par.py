@@ -100,6 +100,9 @@ def test_par_is_the_same_for_the_same_deal_and_seed() -> None:
     first = par.par_of_deal(rules, deal, plays=4, level="easy")
     again = par.par_of_deal(rules, deal, plays=4, level="easy")
     assert first.seed == again.seed == par.deal_seed(rules, deal)
+    stored = par.Par.from_json(first.to_json())
+    assert (stored.seat_means, stored.play_points, stored.plays) == \
+        (first.seat_means, first.play_points, first.plays)
     assert (first.seat_means, first.play_points) == (again.seat_means, again.play_points)
     # what was played at the table does not change par: only the cards do
     assert par.par_of_deal(rules, {**deal, "actions": []}, plays=4,

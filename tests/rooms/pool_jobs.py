@@ -7,6 +7,10 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
+
+from app.bots.par import ParPlay
+from app.rooms.server.par_queue import play_job
 
 
 def pid() -> int:
@@ -41,3 +45,27 @@ def fail() -> None:
 def niceness() -> tuple[int, int]:
     """This worker's pid and its niceness (its CPU priority: higher is lower)."""
     return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def logged(log: str, tag: str) -> str:
+    """Append ``tag`` to the file ``log`` (the order a worker ran its jobs in)."""
+    with open(log, "a", encoding="utf-8") as out:
+        out.write(tag + "\n")
+    return tag
+
+
+def gated_play(gate: str, log: str, rules: dict[str, Any], record: dict[str, Any],
+               play: int, seed: int, level: str) -> ParPlay:
+    """A par play (par_queue.play_job) held until ``gate`` exists, logged by its seed."""
+    wait_for(gate, "")
+    logged(log, str(seed))
+    return play_job(rules, record, play, seed, level)
+
+
+def announced_play(note: str, gate: str, rules: dict[str, Any], record: dict[str, Any],
+                   play: int, seed: int, level: str) -> ParPlay:
+    """A par play that first writes its worker's pid to ``note`` (once: the next play
+    finds it there) and waits for ``gate``."""
+    if not Path(note).exists():
+        announce_then_wait(note, gate)
+    return play_job(rules, record, play, seed, level)

@@ -107,7 +107,8 @@ def test_reviews_run_on_their_own_workers_below_the_tables_priority(tmp_path: Pa
                                                str(note), str(gate), room=f"b{i}",
                                                hard=WAIT, start_within=WAIT))
                 for i, note in enumerate(notes)]
-        await until(lambda: pool.stats()["running"] == {"bot": 2, "hint": 0, "review": 1})
+        await until(lambda: pool.stats()["running"] == {"bot": 2, "hint": 0, "review": 1,
+                                                         "par": 0})
         gate.touch()
         assert await held == "r" and len(set(await asyncio.gather(*bots))) == 2
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
 
 WINDOW = 1000  # recent waits kept per lane
-LANES = ("bot", "hint", "review")
+LANES = ("bot", "hint", "review", "par")
 
 WaitObserver = Callable[[str, float], None]  # (lane, seconds waited)
 
@@ -36,6 +36,7 @@ class QueueWaits(TypedDict):
     bot: WaitSummary
     hint: WaitSummary
     review: WaitSummary
+    par: WaitSummary
 
 
 def _ms(seconds: float) -> float:
@@ -51,7 +52,7 @@ class PoolWaits:
         self._on_wait = on_wait
 
     def record(self, lane: str, seconds: float) -> None:
-        """A job of ``lane`` (``"bot"``, ``"hint"``, ``"review"``) waited ``seconds``."""
+        """A job of ``lane`` (``"bot"``, ``"hint"``, ``"review"``, ``"par"``) waited ``seconds``."""
         self._recent[lane].append(seconds)
         self._jobs[lane] += 1
         if self._on_wait is not None:
@@ -68,20 +69,21 @@ class PoolWaits:
 
     def summary(self) -> QueueWaits:
         return {"bot": self.lane("bot"), "hint": self.lane("hint"),
-                "review": self.lane("review")}
+                "review": self.lane("review"), "par": self.lane("par")}
 
 
 class LaneCounts(TypedDict):
     bot: int
     hint: int
     review: int
+    par: int
 
 
 class PoolStats(TypedDict):
     """The search pool in /healthz."""
 
     workers: int              # processes it keeps for bot moves and hints
-    review_workers: int       # and for reviews, at a lower priority (from the first review)
+    review_workers: int       # and for reviews and par, at a lower priority (from the first)
     alive: int                # of them running now (a dead one is replaced at once)
     ready: int                # of them done with their imports, taking jobs
     started: bool             # started on the first search

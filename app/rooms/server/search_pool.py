@@ -1,16 +1,18 @@
 """The worker processes where the searching bots, hints and reviews think, shared by every
 room of a process so that no room or client can starve the others.
 
-Three lanes: bot moves (a table waits for them), hints (a practice player waits for
-them), reviews.  Bot moves and hints share the ``workers`` table workers, bot moves
+Four lanes: bot moves (a table waits for them), hints (a practice player waits for
+them), reviews, and par (the clubs' deals played again by the bots, par_queue.py: no one
+waits for it).  Bot moves and hints share the ``workers`` table workers, bot moves
 first; a job is handed to a worker only when one is free, so the order holds for every
 job still waiting, and hints never hold more than ``workers - 1`` of them: one is always
 kept for the bots.  Reviews (seconds of CPU each) run only on ``review_workers`` workers of
 their own, started with the first review, at a lower CPU priority (search_workers.py's
 ``REVIEW_NICE``): they neither hold a table's worker nor take a core a table's search
-wants.  Hints and reviews are bounded per room and per client address (``PoolBusy``
-beyond the bound: the caller says so to the player); among addresses they take turns, so
-one client's reviews do not wait in front of everyone else's.
+wants; par runs there too, only when no review waits.  Hints, reviews and par are
+bounded per room and per client address (``PoolBusy`` beyond the bound: the caller says
+so to the player); among addresses they take turns, so one client's reviews do not wait
+in front of everyone else's.
 
 A bot move names the time by which it must have a worker (``start_within``); if none was
 free by then it is given up with ``NoWorkerInTime`` and the caller decides the move
@@ -57,6 +59,7 @@ class Lane(IntEnum):
     BOT = 0
     HINT = 1
     REVIEW = 2
+    PAR = 3
 
 
 class PoolBusy(Exception):
@@ -126,7 +129,8 @@ class SearchPool:
         self._pool: list[_Worker] = []
         self._bots: deque[_Job] = deque()
         # hints and reviews: per lane, per address (taking turns), each in arrival order
-        self._waiting: dict[Lane, dict[str, deque[_Job]]] = {Lane.HINT: {}, Lane.REVIEW: {}}
+        self._waiting: dict[Lane, dict[str, deque[_Job]]] = {
+            Lane.HINT: {}, Lane.REVIEW: {}, Lane.PAR: {}}
         self._per_room: dict[str, int] = {}
         self._served: dict[str, int] = {}  # address -> turn it was last served (while busy)
         self._turn = 0
@@ -151,7 +155,7 @@ class SearchPool:
                 job.expiry = loop.call_later(start_within, self._expire, job)
         else:
             self._admit(job)
-            if lane is Lane.REVIEW and not self._reviews_started:
+            if lane >= Lane.REVIEW and not self._reviews_started:
                 self._reviews_started = True
                 self._fill()
         self._dispatch()
@@ -204,8 +208,8 @@ class SearchPool:
 
     def _next_job(self, worker: _Worker) -> _Job | None:
         """The job ``worker`` (free) should take next, if any."""
-        if worker.reviews:
-            return self._take_turn(Lane.REVIEW)
+        if worker.reviews:  # par only when no review waits: the lowest lane
+            return self._take_turn(Lane.REVIEW) or self._take_turn(Lane.PAR)
         if self._bots:
             return self._bots.popleft()
         hints = sum(1 for w in self._pool if w.job is not None and w.job.lane is Lane.HINT)
@@ -376,15 +380,19 @@ class SearchPool:
             "ready": sum(1 for w in self._pool if w.ready),
             "started": self._loop is not None,
             "running": {"bot": running.count(Lane.BOT), "hint": running.count(Lane.HINT),
-                        "review": running.count(Lane.REVIEW)},
-            "waiting": {"bot": len(self._bots),
-                        "hint": sum(len(q) for q in self._waiting[Lane.HINT].values()),
-                        "review": sum(len(q) for q in self._waiting[Lane.REVIEW].values())},
+                        "review": running.count(Lane.REVIEW),
+                        "par": running.count(Lane.PAR)},
+            "waiting": {"bot": len(self._bots), "hint": self._waiting_in(Lane.HINT),
+                        "review": self._waiting_in(Lane.REVIEW),
+                        "par": self._waiting_in(Lane.PAR)},
             "replaced": self._counts.replaced,
             "no_worker_in_time": self._counts.no_worker_in_time,
             "refused": self._counts.refused,
             "queue_wait": self._waits.summary(),
         }
+
+    def _waiting_in(self, lane: Lane) -> int:
+        return sum(len(q) for q in self._waiting[lane].values())
 
     def close(self) -> None:
         """Stop every worker now; what waits or runs ends with ``WorkerLost``."""

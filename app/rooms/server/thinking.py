@@ -34,6 +34,7 @@ from app.rules.replay import record_rules
 from app.rules.wire import ActionJson, LegalActionJson
 from app.web import metrics
 
+from .par_queue import ParQueue
 from .pool_stats import PoolStats
 from .search_pool import Lane, NoWorkerInTime, PoolBusy, SearchPool, WorkerLost
 
@@ -160,6 +161,8 @@ class Thinkers:
         self._threads = ThreadPoolExecutor(1, thread_name_prefix="bots")
         self.pool = SearchPool(workers, warm=(__name__,), on_wait=metrics.search_waited,
                                review_workers=REVIEW_WORKERS)
+        # The clubs' par, in the pool's lowest lane (par_queue.py).
+        self.par = ParQueue(self.pool)
 
     def _run(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         return asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
@@ -218,4 +221,5 @@ class Thinkers:
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self.par.close()
         self.pool.close()

@@ -11,9 +11,10 @@ import re
 import time
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language, hand, no_horizontal_scroll, open_room, take_turn
 from .words import LANGUAGES, Words
 
@@ -80,3 +81,40 @@ def column_marked(page: Any, w: Words) -> None:
         expect(cells.nth(seat)).not_to_contain_text(w.t("scores.played_by", bot=bot))
     expect(sheet.get_by_text(w.t("scores.joined", name="Cy", n=2, bot=bot),
                              exact=True)).to_be_visible()
+
+
+LOCALES = {"en": "en-GB", "nb": "nb-NO", "fr": "fr-FR"}
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", LAPTOP), ("nb", PHONE), ("fr", SMALL_PHONE)],
+                         ids=["en-1366x768", "nb-375x667", "fr-320x568"])
+def test_a_late_joiner_chooses_which_bots_seat_to_take(new_page: Any, lang: str,
+                                                       viewport: dict[str, int]) -> None:
+    """Issue 39: with every other seat a bot's, the watcher reads that joining works now
+    (not "when a seat is free"), and takes the seat they choose with its own button."""
+    ann = new_page("ann", viewport=LAPTOP)
+    open_room(ann, "Ann", "Create room")
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(hand(ann).get_by_role("button")).to_have_count(12)
+
+    w = Words(lang)
+    cy = new_page("cy", viewport=viewport, locale=LOCALES[lang])
+    cy.goto(ann.url)
+    panel = cy.get_by_role("region", name=w.t("room.join_heading"))
+    expect(panel).to_contain_text(w.tn("room.watching_bots", 3, n=3))
+    expect(panel).not_to_contain_text(w.t("room.watching"))
+    choices = panel.get_by_role("group", name=w.t("room.join_seats"))
+    for seat in (2, 3, 4):
+        expect(choices.get_by_role("button", name=w.t(
+            "seat.take_bot", n=seat, bot=w.t("seat.bot", n=seat)), exact=True)).to_be_visible()
+    expect(choices.get_by_role("button")).to_have_count(3)  # (not Ann's)
+    if viewport != LAPTOP:
+        no_horizontal_scroll(cy)
+
+    cy.get_by_role("textbox", name=w.t("form.your_name")).fill("Cy")
+    choices.get_by_role("button", name=w.t("seat.take_bot", n=3, bot=w.t("seat.bot", n=3)),
+                        exact=True).click()
+    # Cy holds seat 3 (index 2), the one chosen: drawn at the bottom, Cy's own.
+    expect(panel).to_be_hidden()
+    expect(cy.locator("#seats .seat.pos-bottom")).to_have_attribute("data-seat", "2")
+    expect(ann.locator("#seats .seat[data-seat='2']")).to_contain_text("Cy")

@@ -2,8 +2,9 @@
 bots and drops (her grace is 0: a bot plays for her at once); Cy joins in the first deal,
 plays from the second, and the score sheet shows the first deal's points in Cy's column
 as the bot's: faded, the column saying from which deal Cy plays, a note under the table,
-and each such cell naming the bot to a screen reader.  Seen by Cy on a phone and by a
-spectator on a laptop, each in English, Norwegian and French."""
+and each such cell naming the bot to a screen reader.  Seen by Cy on a phone (375x667 and
+320x568, where no header word may split: issue 39) and by a spectator on a laptop, each
+in English, Norwegian and French."""
 
 from __future__ import annotations
 
@@ -17,6 +18,22 @@ from playwright.sync_api import expect
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language, hand, no_horizontal_scroll, open_room, take_turn
 from .words import LANGUAGES, Words
+
+# The words of the score sheet's headers that are split over two lines.
+BROKEN_WORDS = """() => { const out = [];
+  for (const th of document.querySelectorAll('#score-sheet thead th')) {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) out.push(m[0]);
+      } } }
+  return out; }"""
+# How far the current sheet reaches past its box (it scrolls sideways when above 0).
+SHEET_SCROLLS = """() => { const w = document.querySelector('#score-sheet .score-wrap');
+  return w.scrollWidth - w.clientWidth; }"""
 
 
 def test_a_late_joiners_column_shows_the_bots_deals_before_theirs(new_page: Any) -> None:
@@ -53,12 +70,16 @@ def test_a_late_joiners_column_shows_the_bots_deals_before_theirs(new_page: Any)
     # The bots play the first deal; Cy's first is the second (her turn waits for her).
     expect(hand(cy, nb).get_by_role("button")).to_have_count(12, timeout=60_000)
 
-    for page, size in ((cy, PHONE), (watcher, LAPTOP)):
+    for page, size in ((cy, PHONE), (cy, SMALL_PHONE), (watcher, LAPTOP)):
+        page.set_viewport_size(size)
         for code in LANGUAGES:
             choose_language(page, code)
             column_marked(page, Words(code))
-            if size == PHONE:
+            # Headers wrap between words: "Donn/e" on a 320 px phone was issue 39's.
+            assert page.evaluate(BROKEN_WORDS) == [], f"{code} {size}: words split"
+            if size != LAPTOP:
                 no_horizontal_scroll(page)
+                assert page.evaluate(SHEET_SCROLLS) <= 0, f"{code} {size}: the sheet scrolls"
 
 
 def column_marked(page: Any, w: Words) -> None:

@@ -4,7 +4,7 @@
 // nothing while people hold every seat), and, after the start, a button per bot seat so
 // that the joiner chooses whose seat to take. In the lobby the seats on the table carry
 // their own `Take seat N` buttons. `Join` itself keeps taking the first free seat
-// (PROTOCOL.md's browser page).
+// (docs/spec/PROTOCOL.md, the browser page).
 
 import { t, tn } from "./i18n.js";
 import { byId, el, replaceIfDifferent } from "./dom.js";

@@ -27,7 +27,7 @@ test("after the start every bot seat can be taken, and the text says so (issue 3
   }
   useLanguage("en");
   assert.doesNotMatch(watchingText(view), /when a seat is free/);
-  assert.match(watchingText(view), /next deal/);
+  assert.match(watchingText(view), /deal under way/);
 });
 
 test("a seat someone has claimed, or a person's, is not offered", () => {

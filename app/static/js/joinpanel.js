@@ -1,7 +1,7 @@
 // @ts-check
 // The panel for someone watching a table they have no seat at: what joining does now
-// (a free seat in the lobby; after the start, a bot's seat taken over from the next deal;
-// nothing while people hold every seat), and, after the start, a button per bot seat so
+// (a free seat in the lobby; after the start, a bot's seat, the bot finishing a deal under
+// way; nothing while people hold every seat), and, after the start, a button per bot seat so
 // that the joiner chooses whose seat to take. In the lobby the seats on the table carry
 // their own `Take seat N` buttons. `Join` itself keeps taking the first free seat
 // (docs/spec/PROTOCOL.md, the browser page).

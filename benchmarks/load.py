@@ -394,9 +394,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.workers > 1:  # several processes behind nginx: cluster_load.py runs them
-        import cluster_load
-
+    if args.workers > 1:
+        # Several processes behind nginx: cluster_load.py runs them.  It is run as a
+        # program, not imported, because it imports this module (the swarm's runner).
         rooms = ",".join(str(n) for n in args.rooms)
         cluster = ["--workers", str(args.workers), "--rooms", rooms, "--think", str(args.think),
                    "--duration", str(args.duration), "--warmup", str(args.warmup),
@@ -410,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
             cluster += ["--json", str(args.json)]
         if args.cpu_cap is not None:
             cluster += ["--cpu-cap", str(args.cpu_cap)]
-        return cluster_load.main(cluster)
+        script = Path(__file__).with_name("cluster_load.py")
+        return subprocess.run([sys.executable, str(script), *cluster], check=False).returncode
     out: dict[str, Any] = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),

@@ -7,8 +7,9 @@ the levels' labels ``bot.easy``, ``bot.normal``, ``bot.strong``), and by the tes
 check every key has a text (tests/bots/hint_texts.py).  Parameters named
 ``card``, ``call``, ``winner`` are card ids (``"AC"``), ``cards`` a list of them,
 ``trump`` a suit letter (``"C"``) or ``None`` for no trump, ``bid`` a number, ``tricks``
-and ``points`` numbers with one decimal, so a client can render them in its language
-(the suit letter through its ``suit.X`` texts, card ids through its card names).
+and ``points`` numbers with one decimal, ``chance`` a whole percentage, so a client can
+render them in its language (the suit letter through its ``suit.X`` texts, card ids
+through its card names).
 
 The reason is read off the search's own figures (the bid's expected side tricks, each
 card's mean points) and off the position as the seat sees it (table_facts.py): who is
@@ -101,6 +102,13 @@ def _bid_hint(view: SeatView, e: Estimate) -> Hint:
               "points": _points(e, action)}
     if tricks is None:
         return Hint(action, "hint.bid_rule_of_thumb", params, e.samples)
+    chance = e.chances.get(action)
+    if isinstance(action.value, int) and action.value > tricks and chance is not None:
+        # Above the samples' mean: the search allows for its own better play
+        # (SearchSettings.bid_bonus), and prices each bid by its chance of being made
+        # times what it scores; the hint says so with that chance.
+        return Hint(action, "hint.bid_above_expected",
+                    {**params, "chance": round(100 * chance)}, e.samples)
     return Hint(action, "hint.bid_expected", params, e.samples)
 
 
@@ -156,8 +164,10 @@ def _play_hint(view: SeatView, action: Play, e: Estimate) -> Hint:
     wins = f.wins_now(card)
     led = f.trick_cards[0]
     if not wins and f.is_ally(win_seat) and win_seat != f.seat:
-        return Hint(action, "hint.play_low_partner_wins",
-                    {**params, "winner": CARD_IDS[win_card]}, e.samples)
+        # "Play low" only when the card is low: the search may keep a small card and give
+        # a higher one, and the words must name the card the hint highlights.
+        key = "hint.play_low_partner_wins" if _lowest(view, card) else "hint.play_under_partner"
+        return Hint(action, key, {**params, "winner": CARD_IDS[win_card]}, e.samples)
     if wins and led < JOKER1 and card < JOKER1 and card // 13 != led // 13:
         return Hint(action, "hint.play_ruff", params, e.samples)
     if wins:
@@ -166,6 +176,12 @@ def _play_hint(view: SeatView, action: Play, e: Estimate) -> Hint:
         return Hint(action, "hint.play_throw", params, e.samples)
     return Hint(action, "hint.play_low_cannot_win",
                 {**params, "winner": CARD_IDS[win_card]}, e.samples)
+
+
+def _lowest(view: SeatView, card: int) -> bool:
+    """Whether ``card`` ranks lowest among the seat's legal cards (jokers aside)."""
+    ranks = [a.card % 13 for a in view.legal if isinstance(a, Play) and a.card < JOKER1]
+    return card < JOKER1 and card % 13 == min(ranks, default=card % 13)
 
 
 __all__ = ["Hint", "explain"]

@@ -103,6 +103,9 @@ class Estimate:
     samples: int
     fallback: Action
     per_sample: dict[Action, list[float]] = field(default_factory=dict)  # paired values
+    # A numeric bid's chance of being made if this seat plays it (the spread of ``_bid``),
+    # so that a hint can say why a bid above the expected tricks pays.
+    chances: dict[Action, float] = field(default_factory=dict)
 
 
 class SearchBot:
@@ -281,6 +284,7 @@ class SearchBot:
                           / (len(passes) + PRIOR_SAMPLES)) + s.pass_bonus
         points: dict[Action, float] = {PASS: pass_value}
         tricks: dict[Action, float] = {}
+        chances: dict[Action, float] = {}
         if alone:
             # Its mean less one standard error: ±52 points on a handful of samples is
             # bid only when it is clearly worth it.
@@ -305,9 +309,10 @@ class SearchBot:
             b = action.value
             assert isinstance(b, int)
             tricks[action] = mean - s.bid_bonus  # as the samples played it
+            chances[action] = easy.chance_at_least(mean, sd, b)
             points[action] = bid_value(ends[b], won) if ends.get(b) else won(b)
         best = max(points, key=lambda a: points[a])
-        return Estimate(best, points, tricks, done, fallback)
+        return Estimate(best, points, tricks, done, fallback, chances=chances)
 
 
 NEAR_AMERIKANER = 3  # losers (hand_eval.amerikaner_losers) for which Amerikaner is searched

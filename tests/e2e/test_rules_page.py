@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from shared_helpers import catalogue
 
 from app.rooms.server.rules_example import example_record, worked_example
 from app.rules import RuleSet
@@ -38,17 +39,30 @@ CORRECTIONS = {
            "the player left of the dealer leads, and every trick costs its winner a point",
            "for a numeric contract only", "after it there is no suit to follow",
            "there is no partner score", "wins or loses twice the bid",
-           "played to the last trick even after the bidder has lost one"],
-    "nb": ["Du trenger aldri å ta stikket",
+           "played to the last trick even after the bidder has lost one",
+           # issue 39
+           "You never have to play higher", "four cards are set aside face down",
+           "the turn goes clockwise, skipping those who have passed",
+           "Where the rules allow the Amerikaner bid",
+           "the kitty is first turned face up for everyone",
+           "a two that is led wins its trick whatever follows"],
+    "nb": ["Du trenger aldri å spille et høyere kort",
            "hver spiller får minus ett poeng for hvert stikk hen tar",
            "bare ved tallbud", "etter den er det ingen farge å følge",
            "ingen får makkerpoeng", "teller pluss og minus dobbelt for budvinneren",
-           "spilles ferdig også etter at budvinneren har tapt et stikk"],
+           "spilles ferdig også etter at budvinneren har tapt et stikk",
+           "Med kitty legges fire kort i midten", "de som har passet, hoppes over",
+           "Tillater reglene Amerikaner", "snus kittyen først med bildet opp",
+           "vinner en toer som spilles ut, stikket uansett"],
     "fr": ["Monter n'est pas obligatoire",
            "le voisin de gauche du donneur entame, et chaque pli coûte un point",
            "pour un contrat numérique seulement", "il n'y a pas de couleur demandée",
            "il n'y a pas de score de partenaire", "gagne ou perd le double de l'enchère",
-           "jusqu'au dernier pli même après un pli perdu par le preneur"],
+           "jusqu'au dernier pli même après un pli perdu par le preneur",
+           "quatre cartes sont mises de côté",
+           "en sautant ceux qui ont passé", "Si les règles permettent l'enchère Amerikaner",
+           "le kitty est d'abord retourné face visible pour tous",
+           "un deux entamé gagne le pli quoi qu'on joue ensuite"],
 }
 VIEWPORTS = {"laptop": LAPTOP, "phone": PHONE}
 
@@ -77,6 +91,11 @@ def check_quick_start(page: Any, lang: str, preset: str) -> None:
     else:
         expect(quick.get_by_role("list")).not_to_contain_text("kitty")
     expect(items.nth(1)).to_contain_text(re.compile(rf"\b{r['min_bid']}\b\D+\b{r['max_bid']}\b"))
+    # Who bids first (the dealer under fullstokk), Amerikaner's points, the forced call.
+    words = catalogue(lang)
+    expect(items.nth(1)).to_contain_text(words[f"rules.quick.first_{r['first_bidder']}"])
+    expect(items.nth(1)).to_contain_text(re.compile(rf"\b{r['amerikaner_points']}\b"))
+    expect(items.nth(2)).to_contain_text(words["rules.quick.call"])
     expect(items.nth(5)).to_contain_text(re.compile(rf"\b{r['target']}\b"))
 
 

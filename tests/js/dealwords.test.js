@@ -3,6 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { auctionLines, contractPieces, trickWords } from "../../app/static/js/dealwords.js";
 import { Phase } from "../../app/static/js/protocol.js";
+import { secretPartner } from "../../app/static/js/table.js";
+import { t } from "../../app/static/js/i18n.js";
 import { makeView, useLanguage } from "./helpers.js";
 
 /** @typedef {import("../../app/static/js/protocol.js").ContractWire} ContractWire */
@@ -66,4 +68,26 @@ test("a trick: its number, who played what with the winner marked, who won it", 
   assert.equal(words.wonBy, "won by Chloé");
   assert.deepEqual(words.plays.map((p) => [p.who, p.card, p.won]),
     [["Bot 3", "KD", false], ["Chloé", "AD", true], ["Anna", "2D", false], ["Bjørn", "9D", false]]);
+});
+
+test("the partner's own view says the others do not know yet, until the called card is played", () => {
+  useLanguage("en");
+  // Anna (seat 0) holds the called ace of spades: she knows from the call.
+  const holder = makeView({ you_are_partner: true, hand: ["AS", "TH"] });
+  const c = contract({ partner: 0 });
+  assert.ok(secretPartner(holder, c));
+  assert.equal(text(contractPieces(holder, c)),
+    "Bjørn bid 8. Trump: hearts. Called: [AS]. You are the partner (only you know it until the called card is played)");
+  assert.doesNotMatch(text(contractPieces(holder, c)), /Partner: Anna/);
+  // once the ace is played, everyone knows
+  const played = makeView({ you_are_partner: true, hand: ["TH"] });
+  assert.ok(!secretPartner(played, c));
+  assert.match(text(contractPieces(played, c)), /Partner: Anna$/);
+  // another seat's view never has the secret
+  assert.ok(!secretPartner(makeView({ hand: ["AS"] }), contract({ partner: 3 })));
+  for (const lang of ["nb", "fr"]) {
+    useLanguage(lang);
+    assert.notEqual(t("seat.partner_secret"), t("seat.partner"), lang);
+    assert.match(text(contractPieces(holder, c)), lang === "nb" ? /bare du vet det/ : /vous seul le savez/);
+  }
 });

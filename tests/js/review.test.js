@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { actionWords, clearLosses, decisionText, hintReason } from "../../app/static/js/review.js";
 import { Phase } from "../../app/static/js/protocol.js";
 import { useLanguage } from "./helpers.js";
+import { t } from "../../app/static/js/i18n.js";
 
 /** @typedef {import("../../app/static/js/protocol.js").ReviewDecision} Decision */
 
@@ -11,7 +12,7 @@ test("an action in words: a bid, a pass, a discard, a lead with its call, a card
   useLanguage("en");
   assert.equal(actionWords({ bid: 9 }), "bid 9");
   assert.equal(actionWords({ bid: "pass" }), "pass");
-  assert.equal(actionWords({ bid: "amerikaner" }), "Amerikaner");
+  assert.equal(actionWords({ bid: "amerikaner" }), "bid Amerikaner");
   assert.equal(actionWords({ discard: ["AS", "2H"] }), "discard Ace of spades, Two of hearts");
   assert.equal(actionWords({ play: "AH", call: "KS" }), "Ace of hearts, calling King of spades");
   assert.equal(actionWords({ play: "QD" }), "Queen of diamonds");
@@ -76,4 +77,34 @@ test("a decision's loss: its decimal separator and its plural in each language",
   useLanguage("en");
   assert.match(decisionText(decision(1, 0.1)), /\(about 1 point better on average\)\.$/);
   assert.match(decisionText(decision(3, 0.1)), /\(about 3 points better on average\)\.$/);
+});
+
+test("the decisions shown are the biggest losses, in the order they were made", () => {
+  const at = (/** @type {number} */ index, /** @type {number} */ loss) => ({ ...decision(loss, 0.1), index, trick: index });
+  // as the server sends them: biggest loss first
+  const sent = [at(20, 9), at(3, 8), at(11, 7), at(30, 6), at(1, 5), at(7, 4), at(2, 0.3)];
+  assert.deepEqual(clearLosses(sent).map((d) => d.index), [1, 3, 7, 11, 20, 30]);
+});
+
+test("French says what you chose with its de or d' (d'annoncer, de passer, d'écarter)", () => {
+  useLanguage("fr");
+  const bid = { ...decision(2, 0.1), phase: Phase.AUCTION, trick: null, chosen: { bid: 11 }, best: { bid: /** @type {const} */ ("pass") } };
+  assert.match(decisionText(bid), /^Enchères : vous avez choisi d'annoncer 11 ; le robot fort aurait choisi de passer /);
+  const discard = { ...bid, phase: Phase.DISCARD, chosen: { discard: ["AS"] }, best: { discard: ["2H"] } };
+  assert.match(decisionText(discard), /vous avez choisi d'écarter l'as de pique ; le robot fort aurait choisi d'écarter le deux de cœur/);
+  assert.match(decisionText({ ...bid, chosen: { bid: /** @type {const} */ ("amerikaner") } }), /vous avez choisi d'annoncer Amerikaner/);
+  assert.match(decisionText(decision(2, 0.1)), /vous avez choisi le deux de trèfle ; le robot fort aurait choisi l'as de trèfle/);
+  for (const d of [bid, discard, decision(2, 0.1)]) {
+    assert.doesNotMatch(decisionText(d), /choisi (annoncer|passer|écarter)/);
+  }
+});
+
+test("a double dummy from a later trick says why it starts there", () => {
+  const late = { k: 5, n: 9, took: 8 };
+  for (const [lang, why] of [["en", /took too long to work out, so this starts at trick 5/],
+    ["nb", /tok for lang tid å regne ut, så dette starter i stikk 5/],
+    ["fr", /trop long à calculer, donc ce calcul part du pli 5/]]) {
+    useLanguage(/** @type {string} */ (lang));
+    assert.match(t("review.double_dummy_late", late), /** @type {RegExp} */ (why));
+  }
 });

@@ -3,9 +3,9 @@
 // texts with nodes in their placeholders (the worked example's card chips).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { has } from "../../app/static/js/i18n.js";
+import { has, t } from "../../app/static/js/i18n.js";
 import { quickKeys } from "../../app/static/js/rulesquick.js";
-import { parts } from "../../app/static/js/rulesexample.js";
+import { parts, resultKey } from "../../app/static/js/rulesexample.js";
 import { useLanguage } from "./helpers.js";
 
 // RuleSet("standard").resolved() and RuleSet("fullstokk").resolved(), as far as read here.
@@ -25,6 +25,41 @@ test("the quick start follows the rule set: kitty, kitty trick, Amerikaner, matc
   }
   assert.ok(!quickKeys({ ...STANDARD, amerikaner: false }).flat().includes("rules.quick.amerikaner"));
   assert.ok(!quickKeys({ ...STANDARD, match: "single_deal" }).flat().includes("rules.quick.end"));
+});
+
+test("the quick start says who bids first: left of the dealer, or the dealer under fullstokk", () => {
+  assert.equal(quickKeys(STANDARD)[1]?.[0], "rules.quick.first_left_of_dealer");
+  assert.equal(quickKeys(FULLSTOKK)[1]?.[0], "rules.quick.first_dealer");
+  useLanguage("en");
+  assert.match(quickKeys(FULLSTOKK)[1]?.map((key) => t(key, FULLSTOKK)).join(" ") ?? "",
+    /^The dealer bids first\. /);
+});
+
+test("the quick start gives the Amerikaner's points and the called card forced in trick 1", () => {
+  /** @type {[string, string][]} */
+  const forcedIn = [["en", "must play it to the first trick"],
+    ["nb", "må spille det i første stikk"], ["fr", "doit la jouer au premier pli"]];
+  for (const [lang, forced] of forcedIn) {
+    useLanguage(lang);
+    const said = quickKeys({ ...STANDARD, amerikaner_points: 40 }).flat()
+      .map((key) => t(key, { ...STANDARD, amerikaner_points: 40 })).join(" ");
+    assert.match(said, /\b40\b/, lang);
+    assert.ok(said.includes(forced), `${lang}: ${said}`);
+  }
+});
+
+test("the example adds the kitty's trick only when the preset counts it", () => {
+  assert.equal(resultKey({ made: true, kitty_trick: 1 }), "rules.example.made_kitty");
+  assert.equal(resultKey({ made: false, kitty_trick: 1 }), "rules.example.failed_kitty");
+  assert.equal(resultKey({ made: true, kitty_trick: 0 }), "rules.example.made");
+  assert.equal(resultKey({ made: false, kitty_trick: 0 }), "rules.example.failed");
+  for (const lang of ["en", "nb", "fr"]) {
+    useLanguage(lang);
+    const params = { bidder: "Chloé", partner: "David", side: 8, total: 9, bid: 8 };
+    assert.match(parts(resultKey({ made: true, kitty_trick: 1 }), params).join(""), /kitty/i, lang);
+    const plain = parts(resultKey({ made: true, kitty_trick: 0 }), { ...params, total: 8 }).join("");
+    assert.doesNotMatch(plain, /kitty|\b9\b/i, lang);
+  }
 });
 
 test("every sentence the quick start can say exists in every language", () => {

@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import { Phase } from "./protocol.js";
-import { bidText, seatName } from "./table.js";
+import { bidText, seatName, secretPartner } from "./table.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./protocol.js").ContractWire} Contract */
@@ -27,6 +27,11 @@ export function auctionLines(view) {
  * @param {Contract} c
  * @returns {Piece[]} */
 export function contractPieces(view, c) {
+  if (secretPartner(view, c)) {
+    // the holder knows from the call; the others do not until the card is played
+    const pieces = contractPhrase({ ...c, partner: null }, (seat) => seatName(view, seat), false);
+    return [...pieces, ". ", t("contract.you_are_partner")];
+  }
   return contractPhrase(c, (seat) => seatName(view, seat),
     view.phase !== Phase.AUCTION && view.phase !== Phase.DISCARD);
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // A deal's review (asked for after a deal): your own decisions next to the strong bot's,
-// biggest losses first, and what perfect play would have given.  Also the practice
+// the biggest losses in the order they were made, and what perfect play would have given.  Also the practice
 // hint's reason.  Both come from the server's bots (app/bots/review.py, hints.py); this
 // only puts them in words.
 
@@ -50,7 +50,7 @@ export function actionWords(action) {
   if (!action) return "";
   if (action.bid !== undefined) {
     if (action.bid === "pass") return t("review.pass");
-    return action.bid === "amerikaner" ? bidText(action.bid) : t("review.bid", { n: action.bid });
+    return t("review.bid", { n: action.bid === "amerikaner" ? bidText(action.bid) : action.bid });
   }
   if (Array.isArray(action.discard)) return t("review.discard", { cards: action.discard.map(cardInSentence).join(", ") });
   if (!action.play) return "";
@@ -70,10 +70,11 @@ export function decisionText(d) {
 }
 
 /** The decisions worth showing: those the server judged clear of the noise (never a
- *  followed practice hint), at most SHOWN.
+ *  followed practice hint), the SHOWN biggest, in the order they were made so the deal
+ *  reads as it was played.
  * @param {Decision[]} decisions biggest losses first (as the server sends them) */
 export function clearLosses(decisions) {
-  return decisions.filter((d) => d.clear).slice(0, SHOWN);
+  return decisions.filter((d) => d.clear).slice(0, SHOWN).sort((a, b) => a.index - b.index);
 }
 
 /** The review panel's content for `message` (a "review" frame), or a waiting line.

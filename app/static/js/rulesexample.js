@@ -110,6 +110,13 @@ function scoreTable(ex) {
   return scroll;
 }
 
+/** The sentence of the deal's outcome: made or failed, and with the kitty's trick only
+ *  when the preset counts it (`kitty_trick`).
+ * @param {Pick<Example, "made" | "kitty_trick">} ex */
+export function resultKey(ex) {
+  return `rules.example.${ex.made ? "made" : "failed"}${ex.kitty_trick ? "_kitty" : ""}`;
+}
+
 /** @param {RulesMeta} meta */
 export function renderExample(meta) {
   const ex = meta.example;
@@ -134,7 +141,7 @@ export function renderExample(meta) {
       bidder: name(ex.bidder), lead: cardChip(ex.lead), suit: t(`suit.${ex.trump}`),
       call: ex.call ? cardChip(ex.call) : "", partner: name(ex.partner) })),
     ...ex.tricks.map((_, i) => trickStep(ex, i)),
-    step(t("rules.example.rest_label"), parts(ex.made ? "rules.example.made" : "rules.example.failed", {
+    step(t("rules.example.rest_label"), parts(resultKey(ex), {
       bidder: name(ex.bidder), partner: name(ex.partner), side: ex.side_tricks,
       total: ex.side_tricks + ex.kitty_trick, bid: ex.bid })));
   const score = el("p");

@@ -14,14 +14,17 @@ import { byId, el } from "./dom.js";
 const QUOTED_SIZE = 4;
 
 /** The quick start's points for a rule set as the engine resolves it: each point is the
- *  i18n keys of its sentences, chosen by the options that change what a newcomer does.
+ *  i18n keys of its sentences, chosen by the options that change what a newcomer does
+ *  (the kitty, its trick, who bids first, Amerikaner, how the match ends).
  * @param {Resolved} r
  * @returns {string[][]} */
 export function quickKeys(r) {
   const kitty = r.kitty > 0;
   const points = [
     [kitty ? "rules.quick.deal_kitty" : "rules.quick.deal"],
-    ["rules.quick.bid", ...(r.amerikaner ? ["rules.quick.amerikaner"] : [])],
+    // who opens the auction (the dealer under fullstokk), then the bids
+    [`rules.quick.first_${r.first_bidder}`, "rules.quick.bid",
+      ...(r.amerikaner ? ["rules.quick.amerikaner"] : [])],
     [...(kitty ? ["rules.quick.kitty"] : []), "rules.quick.call"],
     ["rules.quick.play"],
     ["rules.quick.score", ...(kitty && r.kitty_trick ? ["rules.quick.kitty_trick"] : [])],

@@ -145,7 +145,7 @@ function seatBox(view, seat, info) {
   const contract = view.contract;
   if (contract && contract.bidder === seat) badges.append(badge(t("seat.bidder"), "bidder"));
   if (contract && contract.partner === seat && contract.partner !== contract.bidder) {
-    badges.append(badge(t("seat.partner"), "partner"));
+    badges.append(badge(t(secretPartner(view, contract) ? "seat.partner_secret" : "seat.partner"), "partner"));
   }
   if (info.away) badges.append(badge(t("seat.away"), "away"));
   else if (info.human && !info.connected) badges.append(badge(t("seat.disconnected"), "away"));
@@ -190,6 +190,15 @@ export function renderSeats(view) {
   container.replaceChildren(...boxes);
 }
 
+/** Whether the viewer is the partner and nobody else knows it yet: the holder learns it
+ *  from the call, the others when the called card is played (it is still in the hand).
+ * @param {View} view
+ * @param {{ partner: number | null, called: string | null } | null} c the contract */
+export function secretPartner(view, c) {
+  return Boolean(c && c.called && c.partner !== null && c.partner === view.room.your_seat
+    && view.you_are_partner && (view.hand || []).includes(c.called));
+}
+
 /** The contract banner: bidder, bid, trump, called card, the partner once revealed.
  * @param {View} view */
 export function renderContract(view) {
@@ -218,9 +227,10 @@ export function renderContract(view) {
       called.append(cardChip(c.called));
       parts.push(called);
     }
-    if (c.partner !== null && c.partner !== undefined) {
+    if (c.partner !== null && c.partner !== undefined && !secretPartner(view, c)) {
       parts.push(el("span", "", t("contract.partner", { name: seatName(view, c.partner) })));
     } else if (view.you_are_partner) {
+      // the holder's own view: the others do not know yet
       parts.push(el("span", "", t("contract.you_are_partner")));
     }
   }

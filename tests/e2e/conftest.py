@@ -33,13 +33,16 @@ SMALL_PHONE = {"width": 320, "height": 568}  # the narrowest phone the client is
 
 class ServeProcess(BaseServeProcess):
     """The shared server process with the browser tests' settings: bots act within 0.05 s
-    (quick, yet a person sees the cards arrive), quiet logs, and 30 s before the next deal
+    (quick, yet a person sees the cards arrive), quiet logs, 30 s before the next deal
     starts by itself (the accessibility audit of a finished deal, three languages, took
-    over the default 10 s on a slow, busy machine)."""
+    over the default 10 s on a slow, busy machine), and no limit to the rooms one address
+    holds: every browser here is 127.0.0.1, and a session of many files created more
+    than the 30 a person may hold (``too_many_rooms``, a 429 the page logs)."""
 
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
         super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
                                     "AMERIKANER_NEXT_DEAL_PAUSE": "30",
+                                    "AMERIKANER_ROOMS_HELD": "0",
                                     "AMERIKANER_LOG_LEVEL": "warning"}, port)
 
 

@@ -129,7 +129,10 @@ def on_first_screen(page: Any, locator: Any, what: str) -> None:
 
 
 def focus_by_tab(page: Any, locator: Any, limit: int = 80) -> None:
-    """Press Tab until ``locator`` has the focus (keyboard-only navigation)."""
+    """Press Tab until ``locator`` has the focus (keyboard-only navigation); none when it
+    has it already (the landing page starts in its name box)."""
+    if locator.evaluate("el => el === document.activeElement"):
+        return
     for _ in range(limit):
         page.keyboard.press("Tab")
         if locator.evaluate("el => el === document.activeElement"):

@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language, open_room
 from .words import Words
 
-CASES = [("en", LAPTOP, "keyboard"), ("nb", PHONE, "touch"), ("fr", PHONE, "mouse")]
+CASES = [("en", LAPTOP, "keyboard"), ("nb", PHONE, "touch"), ("fr", PHONE, "mouse"),
+         ("fr", SMALL_PHONE, "touch")]
 
 
 def focused_name(page: Any) -> str:
@@ -24,7 +25,7 @@ def focused_name(page: Any) -> str:
 
 
 @pytest.mark.parametrize(("lang", "viewport", "commit"), CASES,
-                         ids=[f"{lang}-{commit}" for lang, _, commit in CASES])
+                         ids=[f"{lang}-{commit}-{size['width']}" for lang, size, commit in CASES])
 def test_the_amerikaner_bid_says_what_it_is_and_asks_once(
         new_page: Any, artifacts: Path, lang: str, viewport: dict[str, int],
         commit: str) -> None:
@@ -62,7 +63,7 @@ def test_the_amerikaner_bid_says_what_it_is_and_asks_once(
     # mouse: a click asks, `No` takes it back
     amerikaner.click()
     asked()
-    page.screenshot(path=artifacts / f"amerikaner-question-{lang}.png")
+    page.screenshot(path=artifacts / f"amerikaner-question-{lang}-{viewport['width']}.png")
     no.click()
     taken_back()
     # a double click asks once: its second click acts on nothing (not the question's Yes,

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import hand, open_room, take_turn
 from .words import of
 
 
-@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr")])
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr"),
+                                                (SMALL_PHONE, "fr")])
 def test_back_from_away_reads_what_the_stand_in_did(new_page: Any, artifacts: Path,
                                                     viewport: dict[str, int],
                                                     lang: str) -> None:

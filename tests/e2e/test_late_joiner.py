@@ -2,8 +2,9 @@
 bots and drops (her grace is 0: a bot plays for her at once); Cy joins in the first deal,
 plays from the second, and the score sheet shows the first deal's points in Cy's column
 as the bot's: faded, the column saying from which deal Cy plays, a note under the table,
-and each such cell naming the bot to a screen reader.  Seen by Cy on a phone and by a
-spectator on a laptop, each in English, Norwegian and French."""
+and each such cell naming the bot to a screen reader.  Seen by Cy on a phone (375x667 and
+320x568, where no header word may split: issue 39) and by a spectator on a laptop, each
+in English, Norwegian and French."""
 
 from __future__ import annotations
 
@@ -11,11 +12,28 @@ import re
 import time
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language, hand, no_horizontal_scroll, open_room, take_turn
 from .words import LANGUAGES, Words
+
+# The words of the score sheet's headers that are split over two lines.
+BROKEN_WORDS = """() => { const out = [];
+  for (const th of document.querySelectorAll('#score-sheet thead th')) {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) out.push(m[0]);
+      } } }
+  return out; }"""
+# How far the current sheet reaches past its box (it scrolls sideways when above 0).
+SHEET_SCROLLS = """() => { const w = document.querySelector('#score-sheet .score-wrap');
+  return w.scrollWidth - w.clientWidth; }"""
 
 
 def test_a_late_joiners_column_shows_the_bots_deals_before_theirs(new_page: Any) -> None:
@@ -52,12 +70,16 @@ def test_a_late_joiners_column_shows_the_bots_deals_before_theirs(new_page: Any)
     # The bots play the first deal; Cy's first is the second (her turn waits for her).
     expect(hand(cy, nb).get_by_role("button")).to_have_count(12, timeout=60_000)
 
-    for page, size in ((cy, PHONE), (watcher, LAPTOP)):
+    for page, size in ((cy, PHONE), (cy, SMALL_PHONE), (watcher, LAPTOP)):
+        page.set_viewport_size(size)
         for code in LANGUAGES:
             choose_language(page, code)
             column_marked(page, Words(code))
-            if size == PHONE:
+            # Headers wrap between words: "Donn/e" on a 320 px phone was issue 39's.
+            assert page.evaluate(BROKEN_WORDS) == [], f"{code} {size}: words split"
+            if size != LAPTOP:
                 no_horizontal_scroll(page)
+                assert page.evaluate(SHEET_SCROLLS) <= 0, f"{code} {size}: the sheet scrolls"
 
 
 def column_marked(page: Any, w: Words) -> None:
@@ -80,3 +102,40 @@ def column_marked(page: Any, w: Words) -> None:
         expect(cells.nth(seat)).not_to_contain_text(w.t("scores.played_by", bot=bot))
     expect(sheet.get_by_text(w.t("scores.joined", name="Cy", n=2, bot=bot),
                              exact=True)).to_be_visible()
+
+
+LOCALES = {"en": "en-GB", "nb": "nb-NO", "fr": "fr-FR"}
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", LAPTOP), ("nb", PHONE), ("fr", SMALL_PHONE)],
+                         ids=["en-1366x768", "nb-375x667", "fr-320x568"])
+def test_a_late_joiner_chooses_which_bots_seat_to_take(new_page: Any, lang: str,
+                                                       viewport: dict[str, int]) -> None:
+    """Issue 39: with every other seat a bot's, the watcher reads that joining works now
+    (not "when a seat is free"), and takes the seat they choose with its own button."""
+    ann = new_page("ann", viewport=LAPTOP)
+    open_room(ann, "Ann", "Create room")
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(hand(ann).get_by_role("button")).to_have_count(12)
+
+    w = Words(lang)
+    cy = new_page("cy", viewport=viewport, locale=LOCALES[lang])
+    cy.goto(ann.url)
+    panel = cy.get_by_role("region", name=w.t("room.join_heading"))
+    expect(panel).to_contain_text(w.tn("room.watching_bots", 3, n=3))
+    expect(panel).not_to_contain_text(w.t("room.watching"))
+    choices = panel.get_by_role("group", name=w.t("room.join_seats"))
+    for seat in (2, 3, 4):
+        expect(choices.get_by_role("button", name=w.t(
+            "seat.take_bot", n=seat, bot=w.t("seat.bot", n=seat)), exact=True)).to_be_visible()
+    expect(choices.get_by_role("button")).to_have_count(3)  # (not Ann's)
+    if viewport != LAPTOP:
+        no_horizontal_scroll(cy)
+
+    cy.get_by_role("textbox", name=w.t("form.your_name")).fill("Cy")
+    choices.get_by_role("button", name=w.t("seat.take_bot", n=3, bot=w.t("seat.bot", n=3)),
+                        exact=True).click()
+    # Cy holds seat 3 (index 2), the one chosen: drawn at the bottom, Cy's own.
+    expect(panel).to_be_hidden()
+    expect(cy.locator("#seats .seat.pos-bottom")).to_have_attribute("data-seat", "2")
+    expect(ann.locator("#seats .seat[data-seat='2']")).to_contain_text("Cy")

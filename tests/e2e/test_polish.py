@@ -1,6 +1,6 @@
 """Issue 23's polish in real browsers: the discard by keyboard ends on Discard and the
-first lead's calls start at the call the hint would make (1366x768 and 375x667), with the
-kitty in view while discarding; the calls name the card with its article in French and
+first lead's calls start at the call the hint would make (1366x768, 375x667 and 320x568),
+with the kitty in view while discarding; the calls name the card with its article in French and
 in lower case in Norwegian; the vibration switch (labelled in three languages, kept over
 a reload, and a turn that does not vibrate while it is off); counted phrases in their
 plural form ("1 seat free") and hint figures with the language's decimal comma."""
@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import (
     BID,
     SHORT,
@@ -72,11 +72,12 @@ KITTY_HIDDEN = """() => { scrollTo(0, 0);
   }
   return problems; }"""
 
-VIEWPORTS = [pytest.param(LAPTOP, id="1366x768"), pytest.param(PHONE, id="375x667")]
+VIEWPORTS = [pytest.param(LAPTOP, id="1366x768"), pytest.param(PHONE, id="375x667"),
+             pytest.param(SMALL_PHONE, id="320x568")]
 
 
 def phone_options(viewport: dict[str, int]) -> dict[str, Any]:
-    return {"has_touch": True, "is_mobile": True} if viewport == PHONE else {}
+    return {"has_touch": True, "is_mobile": True} if viewport != LAPTOP else {}
 
 
 def win_the_auction(page: Any) -> None:

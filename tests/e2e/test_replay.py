@@ -161,8 +161,9 @@ def test_a_practice_deal_replays_from_the_score_sheet_and_from_its_file(
     upload_and_check(page, path, record, line, index, words)
 
 
-@pytest.mark.parametrize(("lang", "viewport"), [("nb", PHONE), ("fr", PHONE), ("en", PHONE)],
-                         ids=["nb-phone", "fr-phone", "en-phone"])
+@pytest.mark.parametrize(("lang", "viewport"), [("nb", PHONE), ("fr", PHONE), ("en", PHONE),
+                                               ("fr", SMALL_PHONE)],
+                         ids=["nb-phone", "fr-phone", "en-phone", "fr-small-phone"])
 def test_a_record_file_replays_on_a_phone(new_page: Any, tmp_path: Path, artifacts: Path,
                                           lang: str, viewport: dict[str, int]) -> None:
     words = WORDS[lang]
@@ -172,7 +173,8 @@ def test_a_record_file_replays_on_a_phone(new_page: Any, tmp_path: Path, artifac
     path.write_text(json.dumps(record, indent=2), encoding="utf-8")
     line = replay_record(record, tmp_path / "checked.json")
     page = new_page(f"replay-{lang}", viewport=viewport, locale=words["locale"])
-    upload_and_check(page, path, record, line, 0, words, artifacts / f"replay-{lang}-phone.png")
+    upload_and_check(page, path, record, line, 0, words,
+                     artifacts / f"replay-{lang}-{viewport['width']}.png")
 
 
 def test_a_broken_file_is_refused_with_where_it_breaks(new_page: Any, tmp_path: Path) -> None:

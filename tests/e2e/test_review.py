@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import no_horizontal_scroll, open_room, play_until_deal_over
 
 DECISION = re.compile(
@@ -66,7 +66,7 @@ def test_a_deal_of_an_earlier_match_is_reviewed_in_every_language_and_size(
     expect(page.get_by_text("Earlier matches (1)")).to_be_visible()
     room = page.url
     for lang, (panel, button_name, reviews, heading, waiting, verdict) in EARLIER.items():
-        for size in (LAPTOP, PHONE):
+        for size in (LAPTOP, PHONE, SMALL_PHONE):
             page.set_viewport_size(size)
             page.goto(f"{room}?lang={lang}")
             page.get_by_text(panel, exact=True).click()

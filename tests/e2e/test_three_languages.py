@@ -1,11 +1,11 @@
-"""Issue 23's items in English, Norwegian and French, at 1366x768 and 375x667, found by role
-and accessible name, every text taken from the client's catalogues (words.py).  Which test
-shows each item, in which languages and sizes: docs/client.md, "Issue 23 in three
-languages and two sizes".
+"""Issue 23's items in English, Norwegian and French, at 1366x768, 375x667 and (issue 39)
+320x568, found by role and accessible name, every text taken from the client's catalogues
+(words.py).  Which test shows each item, in which languages and sizes: docs/client.md,
+"Issue 23 in three languages and two sizes".
 
-The table here: Ann (host, nb, laptop), Bob (fr, phone) and Cai (en, phone) sit, a bot
-plays the fourth seat, Dan (nb, phone), Eve (fr, laptop) and Fay (en, phone) watch.  One
-session shows, on every screen at once: the lobby's counted free seats, the start with
+The table here: Ann (host, nb, laptop), Bob (fr, a 320 px phone) and Cai (en, phone) sit,
+a bot plays the fourth seat, Dan (nb, phone), Eve (fr, laptop) and Fay (en, phone) watch.
+One session shows, on every screen at once: the lobby's counted free seats, the start with
 bots, both named waits (Cai drops on his turn, comes back, and his turn's time runs out),
 two match ends (a rematch with its countdown, then back to the lobby, where no trick is
 left) and the earlier matches with their deal rows and records.  The review: a practice
@@ -22,7 +22,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import (
     choose_language,
     deal_over,
@@ -40,7 +40,7 @@ class Person:
 
     def __init__(self, new_page: Any, name: str, code: str, viewport: dict[str, int],
                  seated: bool) -> None:
-        phone = {"has_touch": True, "is_mobile": True} if viewport == PHONE else {}
+        phone = {"has_touch": True, "is_mobile": True} if viewport != LAPTOP else {}
         locale = {"en": "en-GB", "nb": "nb-NO", "fr": "fr-FR"}[code]
         self.page = new_page(name, viewport=viewport, locale=locale, **phone)
         self.name, self.words, self.seated = name, Words(code), seated
@@ -79,7 +79,7 @@ def test_a_table_in_three_languages_at_both_sizes(new_page: Any) -> None:
     grace.press("Tab")
     expect(ann.page.get_by_text(w.tn("center.waiting", 3, n=3))).to_be_visible()
 
-    bob = Person(new_page, "Bob", "fr", PHONE, seated=True)
+    bob = Person(new_page, "Bob", "fr", SMALL_PHONE, seated=True)
     cai = Person(new_page, "Cai", "en", PHONE, seated=True)
     dan = Person(new_page, "Dan", "nb", PHONE, seated=False)
     eve = Person(new_page, "Eve", "fr", LAPTOP, seated=False)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language, hand, open_room
 from .words import of
 
@@ -22,7 +22,7 @@ OVERLAP = """([a, b]) => {
 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr"),
-                                                (LAPTOP, "en")])
+                                                (LAPTOP, "en"), (SMALL_PHONE, "fr")])
 def test_a_notice_covers_neither_the_turn_line_nor_the_table(
         new_page: Any, artifacts: Path, viewport: dict[str, int], lang: str) -> None:
     page = new_page(f"toast-{lang}", viewport=viewport,

@@ -1,8 +1,9 @@
 """A finished trick stays in view long enough to be seen (issue 39): at least 1.2 s (up to
 2 s at the slowest bot pace) even when a bot leads the next trick at once, unless the
 player moves on: `Next trick` (a click on the trick, or the keyboard) or playing their
-own card.  The page's clock is Playwright's fake one, paused: the hold's time passes
-only when the test says so, whatever the machine's speed (bots here act within 0.05 s)."""
+own card. The deal's last trick offers no `Next trick`: there is none to move on to.
+The page's clock is Playwright's fake one, paused: the hold's time passes only when the
+test says so, whatever the machine's speed (bots here act within 0.05 s)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language, deal_over, enabled_cards, hand, open_room, take_turn
 from .words import of
 
@@ -26,6 +27,26 @@ TRICK_SHOWN = """() => {
           card: won ? won.dataset.card : null};
 }"""
 
+# Every moment the page showed `Next trick` with nothing left to play: our hand played
+# out, or the deal over (recorded as it happens, so that a flash between states counts).
+NEXT_AFTER_THE_LAST = """() => {
+  window.nextAfterTheLast = [];
+  new MutationObserver(() => {
+    const next = document.querySelector('#trick .trick-next');
+    const phase = document.getElementById('room').dataset.phase;
+    const cards = document.querySelectorAll('#hand button').length;
+    if (next && (cards === 0 || phase === 'deal_over' || phase === 'match_over'))
+      window.nextAfterTheLast.push(`${phase}, ${cards} cards`);
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+
+# The trick's cards (their places: a card coming in is moved by its animation) that the
+# phone's dock (the controls, the hint and the hand, fixed at the bottom) covers.
+TRICK_UNDER_DOCK = """() => { scrollTo(0, 0);
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  return [...document.querySelectorAll('#trick .played')]
+    .filter(p => p.getBoundingClientRect().bottom > dock.top + 0.5).map(p => p.dataset.card); }"""
+
 
 def our_turn_to_play(page: Any) -> bool:
     words = of(page)
@@ -35,7 +56,8 @@ def our_turn_to_play(page: Any) -> bool:
                 .count())
 
 
-@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr")])
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr"),
+                                                (SMALL_PHONE, "nb")])
 def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
                                            viewport: dict[str, int], lang: str) -> None:
     page = new_page(f"trick-{lang}", viewport=viewport)
@@ -69,7 +91,7 @@ def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
             elif shown["held"] and shown["count"] == 4:
                 # Seen enough: `Next trick` by the keyboard, or a click on the trick's
                 # cards (on the phone), takes it away at once.
-                if viewport == PHONE:
+                if viewport != LAPTOP:
                     page.locator("#trick .played.winner").click()
                 else:
                     next_trick.focus()
@@ -84,3 +106,38 @@ def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
             expect(page.locator(f"#trick .played.winner[data-card='{held}']")).to_have_count(0)
         page.wait_for_timeout(50)
     assert waited and clicked, f"saw a held trick at our turn {waited} + {clicked} times"
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(LAPTOP, "en"), (PHONE, "nb"), (SMALL_PHONE, "fr")],
+                         ids=["en-1366x768", "nb-375x667", "fr-320x568"])
+def test_the_last_trick_offers_no_next_trick(new_page: Any, artifacts: Path,
+                                             viewport: dict[str, int], lang: str) -> None:
+    page = new_page(f"last-{lang}", viewport=viewport)
+    page.clock.install()
+    open_room(page, "Gus", "Practice")
+    choose_language(page, lang)
+    words = of(page)
+    expect(hand(page).get_by_role("button")).to_have_count(12)
+    # The clock stands still: whatever the deal's last trick shows stays shown.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    next_trick = page.locator("#trick").get_by_role("button", name=words.t("trick.next"),
+                                                    exact=True)
+    page.evaluate(NEXT_AFTER_THE_LAST)
+    for _ in range(1000):
+        if deal_over(page):
+            break
+        if viewport != LAPTOP and our_turn_to_play(page):
+            # the trick to follow is above the dock, hint and all (a 320 px phone's
+            # contract took three lines and pushed it under)
+            assert page.evaluate(TRICK_UNDER_DOCK) == [], "the dock covers the trick"
+        take_turn(page, bid=False)
+        page.wait_for_timeout(50)
+    assert deal_over(page), "the deal did not end"
+    expect(hand(page).get_by_role("button")).to_have_count(0)
+    page.screenshot(path=str(artifacts / f"last-trick-{lang}-{viewport['width']}.png"))
+    expect(next_trick).to_have_count(0)
+    assert page.locator("#trick").get_attribute("data-action") is None, \
+        "a click on the last trick would move on"
+    page.clock.run_for(2500)  # its hold's time over: still nothing to move on to
+    expect(next_trick).to_have_count(0)
+    assert page.evaluate("window.nextAfterTheLast") == [], "Next trick showed after the last"

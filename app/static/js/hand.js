@@ -80,6 +80,8 @@ export function renderHand(view, ui) {
   // Dim the cards that cannot be played only while some can: a hand is not grey between turns.
   hand.classList.toggle("choosing", plays.size > 0);
   hand.replaceChildren(...buttons);
+  // How many cards share the row on a wide screen (table.css sizes and overlaps them).
+  hand.style.setProperty("--cards", String(buttons.length));
   // The hand is one Tab stop (roving tabindex).
   rove(hand, buttons);
 }

@@ -139,10 +139,23 @@ function showBotLevels(meta) {
   botLevelLabels();
 }
 
+/** The page asks for a name before anything else: a keyboard starts in its box, not
+ *  seven Tabs away behind the top bar (issue 39); the top bar is a Shift+Tab back, and a
+ *  screen reader reads the box's label. Not on a touch screen (its keyboard would cover
+ *  the page before the player chose to type), nor once the focus has moved.
+ * @param {HTMLInputElement} input */
+function focusName(input) {
+  if (!window.matchMedia("(pointer: fine)").matches) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  if (location.hash) return;  // (a link to a part of the page: the browser goes there)
+  input.focus();
+}
+
 function init() {
   // Listeners first and synchronously: a click right after the page loads must work.
   const input = nameInput();
   if (!input.value) input.value = localStorage.getItem(NAME_KEY) || "";
+  focusName(input);
   // An error about a missing name or code goes once there is something typed.
   input.addEventListener("input", clearErrors);
   byId("code", HTMLInputElement).addEventListener("input", () => showError("", "join-error"));

@@ -24,6 +24,7 @@ import { renderChat, setUpChat } from "./chat.js";
 import { countdown, startClocks, tickClocks } from "./clock.js";
 import { renderControls, turnClock, turnText } from "./controls.js";
 import { renderDealLog } from "./deallog.js";
+import { renderJoinPanel } from "./joinpanel.js";
 import { captureFocus, restoreFocus } from "./focus.js";
 import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
@@ -156,7 +157,7 @@ function onClosed(event) {
   if (event.code === CloseCode.NO_ROOM) el.textContent = t("conn.no_room");
   else if (event.code === CloseCode.PRIVATE) el.textContent = t("conn.private");
   else el.textContent = t("conn.closed");
-  renderJoinPanel();
+  renderJoinPanel(view);
 }
 
 // -- sending ----------------------------------------------------------------------------
@@ -361,12 +362,6 @@ function resetSelections(view) {
   if (view.phase !== Phase.LOBBY) ui.rulesError = null;
 }
 
-function renderJoinPanel() {
-  const panel = byId("join-panel");
-  const seated = view && view.room.your_seat !== null && view.room.your_seat !== undefined;
-  panel.hidden = !view || seated || view.room.practice;
-}
-
 function render() {
   if (!view) return;
   // The table appears with the first state: an unknown room never shows an empty one.
@@ -396,7 +391,7 @@ function render() {
   renderScoreSheet(view, (match) => earlierReviewButtons(shown, ui, match));
   renderReviews(view, ui);
   renderChat(view);
-  renderJoinPanel();
+  renderJoinPanel(view);
   renderStatus(view);
   // Nobody can join a practice table: no link to share.
   for (const id of ["copy-link", "share-button"]) {

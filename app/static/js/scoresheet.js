@@ -53,6 +53,8 @@ function table(names, sheet, totals, finals, name, replay = null, from = []) {
   names.forEach((player, s) => {
     const th = el("th", "", player);
     th.scope = "col";
+    // A word too long for a phone's column may break inside (table.css); others never.
+    if (/\S{10,}/.test(player)) th.classList.add("long-name");
     if (joinedAt(s) > 0) th.append(el("span", "joined", t("scores.from_deal", { n: joinedAt(s) + 1 })));
     hr.append(th);
   });

@@ -4,14 +4,15 @@
 // switched off) and the focus on the first control the turn needs (never taken from a
 // text box: the chat).
 
+import { assetUrl } from "./assets.js";
 import { t } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").View} View */
 
 const SOUND_KEY = "amerikaner.sound";
 const VIBRATE_KEY = "amerikaner.vibrate";
-const ICON = "/static/cards/favicon.svg";
-const TURN_ICON = "/static/cards/favicon-turn.svg";
+const ICON = assetUrl("/static/cards/favicon.svg");
+const TURN_ICON = assetUrl("/static/cards/favicon-turn.svg");
 
 let wasMine = false;
 let lastStage = "";

@@ -1,0 +1,47 @@
+"""The room page in Chromium: every file it needs comes compressed under a versioned
+address on the first visit, and a reload asks the network for the page alone (the
+browser's cache has the rest).  Requests are counted from DevTools' events
+(tests/network_log.py), never timed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from network_log import NetworkLog
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+
+TEXT_TYPES = (".js", ".css", ".json", ".svg")
+
+
+def test_a_reload_asks_only_for_the_page(new_page: Any, server: str) -> None:
+    code = httpx.post(f"{server}/api/rooms", json={"name": "Ann"}).json()["room"]
+    page = new_page("guest", PHONE)
+    log = NetworkLog().watch(page)
+    page.goto(f"/r/{code}")
+    expect(page.locator("#join-name")).to_be_visible()
+    first = log.on_network()
+    files = [r for r in first if r.path.startswith("/static/")]
+    assert len(files) > 20  # styles, modules, a catalogue, pictures
+    for request in files:
+        assert request.status == 200, request.path
+        if request.path.endswith(TEXT_TYPES):
+            assert request.encoding == "gzip", request.path
+    assert len({r.path for r in first}) == len(first)  # nothing fetched twice
+
+    log.clear()
+    page.reload()
+    expect(page.locator("#join-name")).to_be_visible()
+    assert [r.path for r in log.on_network()] == [f"/r/{code}"]
+    cached = [r for r in log.requests.values() if r.cached]
+    assert len(cached) >= len(files) - 1  # the favicon may come from the browser's own
+
+    # a visit from another tab of the same browser: the same
+    log.clear()
+    other = page.context.new_page()
+    other_log = NetworkLog().watch(other)
+    other.goto(f"/r/{code}")
+    expect(other.locator("#join-name")).to_be_visible()
+    assert [r.path for r in other_log.on_network()] == [f"/r/{code}"]

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
+from app.web.bundle import bundle
+
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 PREFIX = "/static/"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -38,6 +40,7 @@ HASH_LENGTH = 10  # hex digits of SHA-256 in a versioned name: 40 bits, no colli
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
 # files the pages reach through the import map: modules, catalogues, card pictures
 MAPPED_DIRS = ("js/", "i18n/", "cards/")
+BUNDLES = "bundles/"  # where the entry modules' bundles are served (not a folder on disk)
 # a module's static imports: `import ... from "./x.js"`, `export ... from "./x.js"` and
 # `import "./x.js"` at the start of a line (JSDoc's `import("./x.js")` types are not)
 IMPORT_RE = re.compile(r'^(?:import|export)\b[^;"]*?(?:\bfrom\s*)?"(\.{1,2}/[^"]+)"',
@@ -89,16 +92,18 @@ def compressible(media: str) -> bool:
     return media.startswith(COMPRESSED_TYPES)
 
 
-def load_asset(root: Path, file: Path) -> Asset:
-    body = file.read_bytes()
-    media = media_type(file)
+def make_asset(path: str, body: bytes, media: str) -> Asset:
     gzipped: bytes | None = None
     if compressible(media):
         # mtime=0: the same bytes in every process and every start
         packed = gzip.compress(body, compresslevel=9, mtime=0)
         gzipped = packed if len(packed) < len(body) else None
-    return Asset(path=file.relative_to(root).as_posix(), body=body, gzipped=gzipped,
-                 media_type=media, digest=hashlib.sha256(body).hexdigest()[:HASH_LENGTH])
+    return Asset(path=path, body=body, gzipped=gzipped, media_type=media,
+                 digest=hashlib.sha256(body).hexdigest()[:HASH_LENGTH])
+
+
+def load_asset(root: Path, file: Path) -> Asset:
+    return make_asset(file.relative_to(root).as_posix(), file.read_bytes(), media_type(file))
 
 
 def module_imports(source: str) -> list[str]:
@@ -118,7 +123,8 @@ class Assets:
                 continue
             asset = load_asset(root, file)
             self.files[asset.path] = asset
-        for asset in self.files.values():
+        self.bundles = self.make_bundles()
+        for asset in [*self.files.values(), *self.bundles.values()]:
             self.by_path[asset.path] = (asset, False)
             self.by_path.setdefault(asset.versioned_path, (asset, True))
         self.importmap = json.dumps(
@@ -136,6 +142,22 @@ class Assets:
     def url(self, path: str) -> str:
         """The versioned address of the file at ``path`` (for templates)."""
         return self.files[path].versioned_url
+
+    def make_bundles(self) -> dict[str, Asset]:
+        """A bundle (app/web/bundle.py) of each entry module: a module under js/ that
+        imports others and that no other imports (a page's script)."""
+        sources = {path: asset.body.decode("utf-8") for path, asset in self.files.items()
+                   if path.startswith("js/") and path.endswith(".js")}
+        imports = {path: [normalize(PurePosixPath(path).parent / spec)
+                          for spec in module_imports(text)] for path, text in sources.items()}
+        imported = {dep for deps in imports.values() for dep in deps}
+        return {entry: make_asset(f"{BUNDLES}{PurePosixPath(entry).name}",
+                                  bundle(sources, entry).encode("utf-8"), TYPES[".js"])
+                for entry, deps in sorted(imports.items()) if deps and entry not in imported}
+
+    def bundle_url(self, entry: str) -> str:
+        """The versioned address of the bundle of entry module ``entry`` (``js/room.js``)."""
+        return self.bundles[entry].versioned_url
 
     def module_graph(self, entry: str) -> list[str]:
         """The versioned addresses of module ``entry`` (``js/room.js``) and of every module

@@ -14,7 +14,8 @@ from pathlib import Path
 import httpx
 from rooms_harness import ServerThread
 
-from app.web.assets import IMMUTABLE, STATIC_DIR, Assets, module_imports
+from app.web.assets import IMMUTABLE, STATIC_DIR, Assets, static_assets
+from app.web.bundle import bundle
 
 VERSIONED = re.compile(r"^/static/.+\.[0-9a-f]{10}\.[a-z]+$")
 
@@ -25,7 +26,6 @@ class PageLinks(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.urls: list[str] = []
-        self.preloads: list[str] = []
         self.importmap: dict[str, str] = {}
         self._in_map = False
 
@@ -36,8 +36,6 @@ class PageLinks(HTMLParser):
             value = found.get(name) or ""
             if value.startswith("/static/"):
                 self.urls.append(value.split("#")[0])
-        if found.get("rel") == "modulepreload":
-            self.preloads.append(found["href"] or "")
 
     def handle_data(self, data: str) -> None:
         if self._in_map:
@@ -60,21 +58,19 @@ def room_page(base: str) -> PageLinks:
 def test_a_page_names_only_versioned_files_and_they_are_immutable(
         server: ServerThread) -> None:
     links = room_page(server.base)
-    assert links.urls and links.preloads
+    assert links.urls
     for url in links.urls + list(links.importmap.values()):
         assert VERSIONED.match(url), url
         response = httpx.get(server.base + url)
         assert response.status_code == 200, url
         assert response.headers["cache-control"] == IMMUTABLE, url
-    # the import map names every file the modules may ask for, and the preloads are the
-    # room module's whole graph: no module is found one round trip after another
-    entry = next(u for u in links.urls if "/js/room." in u)
-    graph = {entry, *links.preloads}
-    for url in graph:
-        source = httpx.get(server.base + url).text
-        for spec in module_imports(source):
-            target = f"/static/js/{spec.removeprefix('./')}"
-            assert links.importmap[target] in graph, (url, spec)
+    # the page's one script is its whole module graph (app/web/bundle.py); the import
+    # map names every file the modules may ask for
+    scripts = [u for u in links.urls if u.endswith(".js")]
+    assert scripts == [static_assets().bundle_url("js/room.js")]
+    sources = {p.relative_to(STATIC_DIR).as_posix(): p.read_text(encoding="utf-8")
+               for p in (STATIC_DIR / "js").glob("*.js")}
+    assert httpx.get(server.base + scripts[0]).text == bundle(sources, "js/room.js")
     for path in STATIC_DIR.rglob("*"):
         relative = path.relative_to(STATIC_DIR).as_posix()
         if relative.startswith(("js/", "i18n/", "cards/")) and path.is_file():
@@ -84,15 +80,17 @@ def test_a_page_names_only_versioned_files_and_they_are_immutable(
 def test_gzip_when_accepted_and_the_same_bytes_once_decompressed(server: ServerThread) -> None:
     links = room_page(server.base)
     for url in links.urls:
-        on_disk = (STATIC_DIR / re.sub(r"\.[0-9a-f]{10}(\.[a-z]+)$", r"\1",
-                                       url.removeprefix("/static/"))).read_bytes()
+        path = re.sub(r"\.[0-9a-f]{10}(\.[a-z]+)$", r"\1", url.removeprefix("/static/"))
+        found = static_assets().lookup(path)
+        assert found is not None, url
+        expected = found[0].body  # a file's bytes, or a bundle's
         packed, body = raw(server.base + url, **{"Accept-Encoding": "gzip, deflate"})
         assert packed.headers["content-encoding"] == "gzip", url
         assert "Accept-Encoding" in packed.headers["vary"]
-        assert len(body) < len(on_disk) and gzip.decompress(body) == on_disk, url
+        assert len(body) < len(expected) and gzip.decompress(body) == expected, url
         for refused in ("identity", "gzip;q=0, identity", "br"):
             plain, body = raw(server.base + url, **{"Accept-Encoding": refused})
-            assert "content-encoding" not in plain.headers and body == on_disk, (url, refused)
+            assert "content-encoding" not in plain.headers and body == expected, (url, refused)
         assert packed.headers["etag"] != plain.headers["etag"]  # two representations
     page, body = raw(f"{server.base}/r/abcdefghjk", **{"Accept-Encoding": "gzip"})
     assert page.headers["content-encoding"] == "gzip"

@@ -37,7 +37,7 @@ SECURITY_HEADERS = {
 router = APIRouter()
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 # what base.html needs to name the static files by their versioned addresses
-templates.env.globals.update(asset=ASSETS.url, module_graph=ASSETS.module_graph,
+templates.env.globals.update(asset=ASSETS.url, bundle=ASSETS.bundle_url,
                              importmap=ASSETS.importmap, importmap_hash=ASSETS.importmap_hash)
 
 

@@ -11,7 +11,9 @@ The client is plain ES modules with no build step: their imports name plain addr
 its versioned one, so the browser fetches, and caches, only versioned files; the client
 finds its other files (catalogues, the suit sprite) through the same map with
 ``import.meta.resolve``.  The map is an inline script: the page's Content-Security-Policy
-allows it by its SHA-256 (``importmap_hash``), never by ``unsafe-inline``.
+allows it by its SHA-256 (``importmap_hash``), never by ``unsafe-inline``.  A page's own
+script is its entry module's bundle (app/web/bundle.py: the whole module graph in one
+file, ``/static/bundles/room.<hash>.js``), made here too.
 
 Text files are gzipped once here (level 9) and sent so to a client that accepts gzip;
 the same bytes for every request, nothing compressed per request.  Several processes
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from app.web.bundle import bundle
+from app.web.bundle import bundle, resolve
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 PREFIX = "/static/"
@@ -148,8 +150,8 @@ class Assets:
         imports others and that no other imports (a page's script)."""
         sources = {path: asset.body.decode("utf-8") for path, asset in self.files.items()
                    if path.startswith("js/") and path.endswith(".js")}
-        imports = {path: [normalize(PurePosixPath(path).parent / spec)
-                          for spec in module_imports(text)] for path, text in sources.items()}
+        imports = {path: [resolve(path, spec) for spec in module_imports(text)]
+                   for path, text in sources.items()}
         imported = {dep for deps in imports.values() for dep in deps}
         return {entry: make_asset(f"{BUNDLES}{PurePosixPath(entry).name}",
                                   bundle(sources, entry).encode("utf-8"), TYPES[".js"])
@@ -158,32 +160,6 @@ class Assets:
     def bundle_url(self, entry: str) -> str:
         """The versioned address of the bundle of entry module ``entry`` (``js/room.js``)."""
         return self.bundles[entry].versioned_url
-
-    def module_graph(self, entry: str) -> list[str]:
-        """The versioned addresses of module ``entry`` (``js/room.js``) and of every module
-        it imports, directly or not, in the order first met (for ``modulepreload``)."""
-        seen: list[str] = []
-        todo = [entry]
-        while todo:
-            path = todo.pop(0)
-            if path in seen or path not in self.files:
-                continue
-            seen.append(path)
-            base = PurePosixPath(path).parent
-            for spec in module_imports(self.files[path].body.decode("utf-8")):
-                todo.append(normalize(base / spec))
-        return [self.files[p].versioned_url for p in seen]
-
-
-def normalize(path: PurePosixPath) -> str:
-    parts: list[str] = []
-    for part in path.parts:
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part != ".":
-            parts.append(part)
-    return "/".join(parts)
 
 
 @cache

@@ -15,8 +15,9 @@ request, 1.6 Mbit/s down, 750 kbit/s up (``Network.emulateNetworkConditions``).
 Counted from DevTools' own events (tests/network_log.py): the files asked of the network
 (the page, styles, modules, catalogues, pictures; not the cache's answers, not the
 room's data over /api/ and /ws/) and their bytes on the wire.  The old app's reload is
-the one after Chromium's guess of its files' freshness has lapsed (``extract``).  The sides alternate,
-``--rounds`` times each; printed: the median of each figure, and before / after.
+the one after Chromium's guess of its files' freshness has lapsed (``extract``).  The
+sides alternate, ``--rounds`` times each; printed: the median of each figure, and
+before / after.
 
     .venv/bin/python benchmarks/phone_network.py [--rounds 5] [--baseline 472b7e2]
 """

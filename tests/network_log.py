@@ -21,6 +21,7 @@ DATA_PATHS = ("/api/", "/ws/")  # a room's data, never cacheable: not files
 @dataclass
 class Request:
     url: str
+    loader: str  # DevTools' loaderId: the same for a document and what it loads
     cached: bool = False  # answered by the browser's memory or disk cache
     status: int | None = None
     encoding: str = ""  # the answer's Content-Encoding
@@ -41,6 +42,7 @@ class NetworkLog:
     """The requests of one page since ``watch`` (``clear`` starts a new count)."""
 
     requests: dict[str, Request] = field(default_factory=dict)
+    document: str = ""  # the loaderId of the page's latest document
 
     def watch(self, page: Any, throttle: dict[str, Any] | None = None) -> NetworkLog:
         session = page.context.new_cdp_session(page)
@@ -58,7 +60,10 @@ class NetworkLog:
 
     def _sent(self, event: dict[str, Any]) -> None:
         if event["request"]["url"].startswith(("http://", "https://")):
-            self.requests[event["requestId"]] = Request(event["request"]["url"])
+            loader = event.get("loaderId", "")
+            self.requests[event["requestId"]] = Request(event["request"]["url"], loader)
+            if event.get("type") == "Document":
+                self.document = loader
 
     def _from_cache(self, event: dict[str, Any]) -> None:
         if (request := self.requests.get(event["requestId"])) is not None:
@@ -80,9 +85,11 @@ class NetworkLog:
             request.wire_bytes = int(event.get("encodedDataLength", 0))
 
     def on_network(self, files_only: bool = True) -> list[Request]:
-        """The requests the network answered (not the cache), files only by default."""
+        """The requests of the latest document (not one still coming for the page before
+        a reload) that the network answered (not the cache), files only by default."""
         return [r for r in self.requests.values()
-                if not r.cached and (r.is_file or not files_only)]
+                if r.loader == self.document and not r.cached
+                and (r.is_file or not files_only)]
 
     def wire_bytes(self, files_only: bool = True) -> int:
         return sum(r.wire_bytes for r in self.on_network(files_only))

@@ -5,6 +5,7 @@ browser's cache has the rest).  Requests are counted from DevTools' events
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 from .conftest import PHONE
 
 TEXT_TYPES = (".js", ".css", ".json", ".svg")
+VERSIONED = re.compile(r"^/static/.+\.[0-9a-f]{10}\.[a-z]+$")
 
 
 def test_a_reload_asks_only_for_the_page(new_page: Any, server: str) -> None:
@@ -46,3 +48,19 @@ def test_a_reload_asks_only_for_the_page(new_page: Any, server: str) -> None:
     other.goto(f"/r/{code}")
     expect(other.locator("#join-name")).to_be_visible()
     assert [r.path for r in other_log.on_network()] == [f"/r/{code}"]
+
+
+def test_every_page_asks_for_each_file_once_by_its_versioned_address(
+        new_page: Any, server: str) -> None:
+    for path, ready in (("/?lang=nb", "#content h1"), ("/rules?lang=fr", "#quick-heading"),
+                        ("/replay?lang=nb", "#content h1")):
+        page = new_page(path, PHONE)
+        log = NetworkLog().watch(page)
+        page.goto(path)
+        expect(page.locator(ready).first).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("lang", path[-2:])
+        files = [r for r in log.on_network() if r.path.startswith("/static/")]
+        assert files, path
+        for request in files:
+            assert VERSIONED.match(request.path), (path, request.path)
+        assert len({r.path for r in files}) == len(files), (path, [r.path for r in files])

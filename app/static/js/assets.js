@@ -7,5 +7,10 @@
 /** The address to fetch or show the file at `path` ("/static/i18n/en.json") by.
  * @param {string} path */
 export function assetUrl(path) {
-  return typeof document === "undefined" ? path : import.meta.resolve(path);
+  if (typeof document === "undefined") return path;
+  try {
+    return import.meta.resolve(path);
+  } catch {
+    return path; // a browser without import.meta.resolve: the plain address still answers
+  }
 }

@@ -84,12 +84,16 @@ class NetworkLog:
         if (request := self.requests.get(event["requestId"])) is not None:
             request.wire_bytes = int(event.get("encodedDataLength", 0))
 
-    def on_network(self, files_only: bool = True) -> list[Request]:
+    def answered(self, files_only: bool = True) -> list[Request]:
         """The requests of the latest document (not one still coming for the page before
-        a reload) that the network answered (not the cache), files only by default."""
+        a reload) answered so far, by the network or the cache; files only by default."""
         return [r for r in self.requests.values()
-                if r.loader == self.document and not r.cached
+                if r.loader == self.document and r.status is not None
                 and (r.is_file or not files_only)]
+
+    def on_network(self, files_only: bool = True) -> list[Request]:
+        """Those the network answered (not the browser's cache)."""
+        return [r for r in self.answered(files_only) if not r.cached]
 
     def wire_bytes(self, files_only: bool = True) -> int:
         return sum(r.wire_bytes for r in self.on_network(files_only))

@@ -20,26 +20,26 @@ from starlette.responses import Response
 
 from app.web.assets import IMMUTABLE, REVALIDATE, Asset, Assets
 
+ResponseT = TypeVar("ResponseT", bound=Response)
+
 GZIP = "gzip"
 PAGE_MIN_BYTES = 1024  # a smaller page gains less than gzip's own overhead
-ResponseT = TypeVar("ResponseT", bound=Response)
 PAGE_LEVEL = 6  # zlib's default: a few dozen microseconds for a page of a few KiB
 
 
 def accepts_gzip(accept_encoding: str) -> bool:
-    """Whether an ``Accept-Encoding`` header takes gzip (``gzip`` or ``*``, q above 0)."""
+    """Whether an ``Accept-Encoding`` header takes gzip: named with a q above 0, or not
+    named and ``*`` is (RFC 9110, 12.5.3)."""
+    weights: dict[str, float] = {}
     for part in accept_encoding.split(","):
         coding, _, params = part.strip().partition(";")
-        if coding.strip().lower() not in (GZIP, "*"):
-            continue
         q = params.strip()
-        if q.startswith("q="):
-            try:
-                return float(q[2:]) > 0
-            except ValueError:
-                return False
-        return True
-    return False
+        try:
+            weight = float(q[2:]) if q.startswith("q=") else 1.0
+        except ValueError:
+            weight = 0.0
+        weights[coding.strip().lower()] = weight
+    return weights.get(GZIP, weights.get("*", 0.0)) > 0
 
 
 def etag_matches(if_none_match: str, etag: str) -> bool:

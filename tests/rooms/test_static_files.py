@@ -12,10 +12,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
+import pytest
 from rooms_harness import ServerThread
 
 from app.web.assets import IMMUTABLE, STATIC_DIR, Assets, static_assets
 from app.web.bundle import bundle
+from app.web.static_files import accepts_gzip
 
 VERSIONED = re.compile(r"^/static/.+\.[0-9a-f]{10}\.[a-z]+$")
 
@@ -130,3 +132,12 @@ def test_a_changed_file_gets_a_new_address(tmp_path: Path) -> None:
     assert after.url("js/net.js") == before.url("js/net.js")  # the others keep theirs
     old = before.url("js/dom.js").removeprefix("/static/")
     assert after.lookup(old) is None
+
+
+@pytest.mark.parametrize(("header", "takes"), [
+    ("gzip", True), ("GZIP", True), ("deflate, gzip;q=0.5", True), ("*", True),
+    ("*;q=0, gzip", True), ("", False), ("identity", False), ("br", False),
+    ("gzip;q=0, identity", False), ("gzip;q=0, *", False), ("gzip;q=x", False),
+])
+def test_accept_encoding_is_read_as_the_rfc_says(header: str, takes: bool) -> None:
+    assert accepts_gzip(header) is takes

@@ -11,12 +11,10 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
@@ -35,10 +33,11 @@ from app.runtime import memory
 from app.runtime.websocket import direct_send
 from app.settings import Settings
 from app.web import logfilters, metrics, scrape
+from app.web.assets import static_assets
 from app.web.bodylimit import BodyLimit
 from app.web.guards import Guards
+from app.web.static_files import static_endpoint
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
 WS_PREFIX = "/ws/"
 log = logging.getLogger("amerikaner")
 
@@ -144,8 +143,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
                                  direct)
 
     app.room_socket = ws
-    if STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    # read, hashed and gzipped once per process (app/web/assets.py)
+    app.add_route("/static/{path:path}", static_endpoint(static_assets()), methods=["GET"],
+                  include_in_schema=False)
     return app
 
 

@@ -4,6 +4,8 @@ rules page is built from the engine's rule set (GET /api/rules)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,18 +25,23 @@ STATIC = Path(__file__).resolve().parents[2] / "app" / "static"
 
 
 class InlineFinder(HTMLParser):
-    """Collects inline scripts, event-handler attributes, style attributes and outside URLs."""
+    """Collects inline scripts, event-handler attributes, style attributes and outside URLs;
+    the one inline script allowed is the import map, by its hash in the CSP (``hashes``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hashes: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.problems: list[str] = []
+        self.hashes = hashes
         self._in_script = False
+        self._importmap: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = {k for k, _ in attrs}
         if tag == "script":
             self._in_script = True
-            if "src" not in names:
+            if ("type", "importmap") in attrs:
+                self._importmap = []
+            elif "src" not in names:
                 self.problems.append("inline <script>")
         if tag == "style":
             self.problems.append("<style> element")
@@ -46,9 +53,18 @@ class InlineFinder(HTMLParser):
             if name in ("src", "href") and value and re.match(r"^(https?:)?//", value):
                 self.problems.append(f"outside URL {value}")
 
+    def handle_data(self, data: str) -> None:
+        if self._importmap is not None:
+            self._importmap.append(data)
+
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
             self._in_script = False
+            if self._importmap is not None:
+                digest = hashlib.sha256("".join(self._importmap).encode()).digest()
+                if f"'sha256-{base64.b64encode(digest).decode()}'" not in self.hashes:
+                    self.problems.append("an import map the CSP does not name by its hash")
+                self._importmap = None
 
 
 def test_pages_are_safe_under_the_csp(server: str) -> None:
@@ -58,7 +74,8 @@ def test_pages_are_safe_under_the_csp(server: str) -> None:
         csp = response.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         assert "style-src 'self'" in csp
-        finder = InlineFinder()
+        script_src = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+        finder = InlineFinder(frozenset(script_src.split()[2:]))
         finder.feed(response.text)
         assert finder.problems == [], f"{path}: {finder.problems}"
 

@@ -18,11 +18,16 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from starlette.responses import Response
 
 from app.rooms.core.codes import normalize_code
+from app.web.assets import static_assets
+from app.web.static_files import compress_page
 
 LANGS = ("en", "nb", "fr")
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+# The pages' import map (app/web/assets.py) is their one inline script: allowed by its hash.
+ASSETS = static_assets()
+CSP = (f"default-src 'self'; script-src 'self' '{ASSETS.importmap_hash}'; style-src 'self'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; "
+       "form-action 'self'")
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -31,6 +36,9 @@ SECURITY_HEADERS = {
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+# what base.html needs to name the static files by their versioned addresses
+templates.env.globals.update(asset=ASSETS.url, bundle=ASSETS.bundle_url,
+                             importmap=ASSETS.importmap, importmap_hash=ASSETS.importmap_hash)
 
 
 class SecurityHeaders(BaseHTTPMiddleware):
@@ -65,7 +73,8 @@ def negotiate_lang(request: Request) -> str:
 def _page(request: Request, name: str, title: str, **context: object) -> HTMLResponse:
     lang = negotiate_lang(request)
     try:
-        return templates.TemplateResponse(request, name, {"lang": lang, **context})
+        page = templates.TemplateResponse(request, name, {"lang": lang, **context})
+        return compress_page(request, page)
     except TemplateNotFound:
         title = html.escape(title)
         return HTMLResponse(f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'

@@ -4,9 +4,11 @@
 // A face shows the rank and suit symbol; its accessible name is the full card name
 // ("Ace of spades") in a visually hidden span, so a button made of a card is named by it.
 
+import { assetUrl } from "./assets.js";
 import { cardName, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+const SPRITE = assetUrl("/static/cards/suits.svg");
 /** @type {Record<string, string>} */
 const SUIT_CLASS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
@@ -27,7 +29,7 @@ export function pip(suit, className = "pip") {
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const use = document.createElementNS(SVG_NS, "use");
-  use.setAttribute("href", `/static/cards/suits.svg#${suit}`);
+  use.setAttribute("href", `${SPRITE}#${suit}`);
   svg.append(use);
   return svg;
 }

@@ -3,6 +3,7 @@
 // in, time ran out: translated here from the event's name) and quick reactions.  Lines
 // come in view.room.chat and are always inserted as text.
 
+import { assetUrl } from "./assets.js";
 import { t } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { LIMITS, REACTIONS } from "./protocol.js";
@@ -12,10 +13,27 @@ import { LIMITS, REACTIONS } from "./protocol.js";
 /** @typedef {import("./protocol.js").ChatLine} ChatLine */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
 
-// How each of the protocol's reactions looks (the list itself is the server's): a
-// reaction added to the contract fails the type check until it has its emoji here.
+// How each of the protocol's reactions looks (the list itself is the server's): an icon
+// of cards/reactions.svg, drawn, so that it shows where no emoji font is installed; the
+// word is its accessible name. A reaction added to the contract fails the type check
+// until it has its icon here.
 /** @type {Record<import("./protocol.js").ReactionValue, string>} */
-const EMOJI = { nice: "👍", oops: "😬", thanks: "🙏", wow: "😮", gg: "🤝" };
+const ICON = { nice: "nice", oops: "oops", thanks: "thanks", wow: "wow", gg: "gg" };
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SPRITE = assetUrl("/static/cards/reactions.svg");
+
+/** A reaction's icon (decorative: its word names it).
+ * @param {string} reaction */
+function reactionIcon(reaction) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("class", "reaction-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(SVG_NS, "use");
+  use.setAttribute("href", `${SPRITE}#${ICON[/** @type {import("./protocol.js").ReactionValue} */ (reaction)] || "nice"}`);
+  svg.append(use);
+  return svg;
+}
 
 // The log is append-only while the language stays the same, so that its live region
 // announces new lines, not the whole conversation again.
@@ -37,9 +55,7 @@ function lineItem(line) {
   const li = el("li", kind === "reaction" ? "reaction" : "");
   li.append(el("span", "who", `${speaker(line)}:`), " ");
   if (kind === "reaction") {
-    const emoji = el("span", "emoji", EMOJI[/** @type {import("./protocol.js").ReactionValue} */ (line.text)] || "");
-    emoji.setAttribute("aria-hidden", "true");
-    li.append(emoji, " ", el("span", "text", t(`reaction.${line.text}`)));
+    li.append(reactionIcon(line.text), " ", el("span", "text", t(`reaction.${line.text}`)));
   } else li.append(el("span", "text", line.text));
   return li;
 }
@@ -94,7 +110,6 @@ export function setUpChat(send) {
   });
   const box = byId("reactions");
   box.replaceChildren(...REACTIONS.map((id) => {
-    const emoji = EMOJI[id] || id;
     const b = el("button", "reaction-button");
     b.type = "button";
     b.dataset.action = "react";
@@ -103,7 +118,7 @@ export function setUpChat(send) {
     b.dataset.i18nTitle = `reaction.${id}`;
     b.setAttribute("aria-label", t(`reaction.${id}`));
     b.title = t(`reaction.${id}`);
-    b.append(emoji);
+    b.append(reactionIcon(id));
     return b;
   }));
 }

@@ -7,6 +7,7 @@
 // (a counted phrase through `tn`), and every number in it is written in the language
 // (format.js).
 
+import { assetUrl } from "./assets.js";
 import { number, pluralCategory } from "./format.js";
 
 export const LANGUAGES = { en: "English", nb: "Norsk bokmål", fr: "Français" };
@@ -52,7 +53,7 @@ export function addCatalogue(part) {
 /** @param {string} url
  * @returns {Promise<Dictionary>} */
 async function fetchFile(url) {
-  const response = await fetch(url);
+  const response = await fetch(assetUrl(url));
   if (!response.ok) throw new Error(`language file ${url}: ${response.status}`);
   return response.json();
 }

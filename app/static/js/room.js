@@ -41,7 +41,8 @@ import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { nextTrick, renderTrick } from "./trick.js";
 import { renderStandIn } from "./standin.js";
-import { setUpSoundToggle, setUpVibrationToggle, signalTurn } from "./turn.js";
+import { setUpVibrationToggle, signalTurn } from "./turn.js";
+import { eventSounds, setUpSoundToggle, sound } from "./sound.js";
 import { byId } from "./dom.js";
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
 import { newUiState, reviewKey, toggleDiscard } from "./uistate.js";
@@ -93,6 +94,7 @@ function onMessage(message) {
       events = message.events || [];
       render();
       announce(events, view);
+      for (const name of eventSounds(events)) sound(name);
       events = [];
       startPractice();
       break;

@@ -1,32 +1,27 @@
 // @ts-check
 // "Your turn", everywhere: the tab title and icon while it is your turn, and at the start
-// of a turn an optional short sound (WebAudio, no file), a vibration on phones (on unless
+// of a turn a short sound if the player wants sounds (sound.js), a vibration on phones (on unless
 // switched off) and the focus on the first control the turn needs (never taken from a
 // text box: the chat).
 
+import { assetUrl } from "./assets.js";
 import { t } from "./i18n.js";
+import { sound } from "./sound.js";
 
 /** @typedef {import("./protocol.js").View} View */
 
-const SOUND_KEY = "amerikaner.sound";
 const VIBRATE_KEY = "amerikaner.vibrate";
-const ICON = "/static/cards/favicon.svg";
-const TURN_ICON = "/static/cards/favicon-turn.svg";
+const ICON = assetUrl("/static/cards/favicon.svg");
+const TURN_ICON = assetUrl("/static/cards/favicon-turn.svg");
 
 let wasMine = false;
 let lastStage = "";
-/** @type {AudioContext | null} */
-let audio = null;
 
 /** It is this seat's turn and the view offers it something to do.
  * @param {View} view */
 export function isMyTurn(view) {
   return view.you !== null && view.you !== undefined && view.turn === view.you
     && Array.isArray(view.legal) && view.legal.length > 0;
-}
-
-export function soundOn() {
-  return localStorage.getItem(SOUND_KEY) === "1";
 }
 
 /** The vibration switch as saved: on unless the player turned it off.
@@ -61,31 +56,6 @@ function setIcon(mine) {
   if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
 }
 
-/** Two short soft notes (about 0.25 s in all). */
-export function chime() {
-  try {
-    const context = audio || new AudioContext();
-    audio = context;
-    if (context.state === "suspended") context.resume();
-    const start = context.currentTime + 0.01;
-    [660, 880].forEach((frequency, i) => {
-      const osc = context.createOscillator();
-      const gain = context.createGain();
-      osc.type = "sine";
-      osc.frequency.value = frequency;
-      const at = start + i * 0.12;
-      gain.gain.setValueAtTime(0.0001, at);
-      gain.gain.exponentialRampToValueAtTime(0.15, at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.12);
-      osc.connect(gain).connect(context.destination);
-      osc.start(at);
-      osc.stop(at + 0.13);
-    });
-  } catch {
-    // No audio here (or not allowed yet): the title and icon still say it.
-  }
-}
-
 /** The first control a turn needs: the roving stop of the bids, or of the hand.
  * @returns {HTMLElement | null} */
 function firstControl() {
@@ -111,7 +81,7 @@ export function signalTurn(view) {
   setIcon(mine);
   const stage = `${view.deal_number}:${view.phase}`;
   if (mine && !wasMine) {
-    if (soundOn()) chime();
+    sound("turn");
     const vibrate = shouldVibrate({
       wanted: vibrationWanted(localStorage.getItem(VIBRATE_KEY)),
       supported: typeof navigator.vibrate === "function",
@@ -124,19 +94,6 @@ export function signalTurn(view) {
   if (mine && (!wasMine || stage !== lastStage)) moveFocus();
   wasMine = mine;
   lastStage = stage;
-}
-
-/** The sound toggle in the top bar (remembered; off by default). */
-export function setUpSoundToggle() {
-  const box = document.getElementById("sound-toggle");
-  if (!(box instanceof HTMLInputElement)) return;
-  box.checked = soundOn();
-  box.addEventListener("change", () => {
-    localStorage.setItem(SOUND_KEY, box.checked ? "1" : "0");
-    // The click is a user gesture: the audio context may start now, and the player
-    // hears what the sound is like.
-    if (box.checked) chime();
-  });
 }
 
 /** The vibration switch in the top bar (remembered; on by default), shown only where the

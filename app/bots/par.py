@@ -29,7 +29,7 @@ import json
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from app.rules import RuleSet, SeatView
 from app.rules.deal import OVER
@@ -156,7 +156,8 @@ def play_par(rules: RuleSet, deal: dict[str, Any], play: int, seed: int,
         step += 1
         seat = state.turn
     assert state.phase == OVER and state.points is not None
-    actions = tuple(deal_to_record(state)["actions"])
+    # the record's deal is handed out as plain JSON; its actions are objects
+    actions = tuple(cast("list[dict[str, Any]]", deal_to_record(state)["actions"]))
     return ParPlay(tuple(state.points), actions, time.process_time() - started)
 
 

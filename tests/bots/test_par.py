@@ -68,6 +68,7 @@ def test_each_play_is_the_recorded_cards_scored_by_the_engine(shape: str) -> Non
             result = replay_record(played_record(rules, deal, play))
             assert result["ok"], result
             [scored] = result["deals"]
+            assert scored["points"] is not None
             assert tuple(scored["points"]) == play.points
             # every card a seat played was in its recorded hand, or in the recorded kitty
             # for the bidder who took it

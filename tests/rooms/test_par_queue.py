@@ -16,7 +16,7 @@ import random
 import signal
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import pool_jobs
 import pytest
@@ -199,7 +199,7 @@ def test_a_records_jobs_are_its_deals_played_to_their_end() -> None:
         else:
             action = BOTS["easy"].choose(view, rng)
         match.apply(seat, action)
-    record = match_to_record(match, ["Ann", "Bo", "Cy"])
+    record = cast("dict[str, Any]", match_to_record(match, ["Ann", "Bo", "Cy"]))
     del record["rules"]["players"]
     jobs = jobs_of_record("c1", "m7", record)
     played = [i for i, d in enumerate(match.deals) if d.outcome != "void"]

@@ -75,6 +75,12 @@ def fold(seats: Seats | None, entries: Sequence[Record]) -> tuple[Seats | None,
     return seats, finished
 
 
+# The records that change who holds a seat or end a match: a save of none of them (a
+# move, the usual save) leaves the mirror as it is, and the store need not ask it (a
+# played card's way through the code stays short: tests/rooms/test_card_way.py).
+SEAT_RECORDS = (Checkpoint, SeatSet, RulesSet, HistoryAdded)
+
+
 class SeatMirror:
     """The seats of each room this store has loaded or written, by room code."""
 

@@ -45,7 +45,7 @@ from pydantic import JsonValue
 
 from app.clubs.db import PgTx, Tx
 from app.clubs.ledger import count_finished
-from app.clubs.seat_mirror import SeatMirror
+from app.clubs.seat_mirror import SEAT_RECORDS, Finished, SeatMirror, Seats
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.settings import Settings
@@ -364,7 +364,11 @@ class PostgresStore:
         texts = [e.to_json() for e in save.entries]
         records = [(code, n, _dumps(r), time.time()) for n, r in save.records]
         now = time.time()
-        seats, finished = self.seats.ahead(code, save.entries)
+        seats: Seats | None = None
+        finished: list[Finished] = []
+        if any(isinstance(entry, SEAT_RECORDS) for entry in save.entries):
+            # (inline: a move, the usual save, runs no code of the mirror's; SEAT_RECORDS)
+            seats, finished = self.seats.ahead(code, save.entries)
         counted = 0
         async with self._con(f"room {code}: the write failed") as con:
             if not save.checkpoint and not records and not finished:  # one round trip
@@ -399,7 +403,8 @@ class PostgresStore:
         if not held:
             self._held.discard(code)
             raise LeaseLost(f"room {code}: this process no longer holds the room's lease")
-        self.seats.written(code, seats)
+        if seats is not None:
+            self.seats.written(code, seats)
         metrics.CLUB_MATCHES.inc(counted)
 
     @contextlib.asynccontextmanager

@@ -35,7 +35,7 @@ from pydantic import JsonValue
 
 from app.clubs.db import SqliteTx, Tx
 from app.clubs.ledger import count_finished
-from app.clubs.seat_mirror import SeatMirror
+from app.clubs.seat_mirror import SEAT_RECORDS, Finished, SeatMirror, Seats
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.settings import Settings
@@ -179,7 +179,11 @@ class SqliteStore:
     async def append(self, code: str, save: Save) -> None:
         now = time.time()
         touch = save.checkpoint or now - self._touched.get(code, 0.0) > TOUCH_SECONDS
-        seats, finished = self.seats.ahead(code, save.entries)
+        seats: Seats | None = None
+        finished: list[Finished] = []
+        if any(isinstance(entry, SEAT_RECORDS) for entry in save.entries):
+            # (inline: a move, the usual save, runs no code of the mirror's; SEAT_RECORDS)
+            seats, finished = self.seats.ahead(code, save.entries)
         counted = 0
         if len(save.entries) == 1 and not (touch or save.records or finished):
             # the usual save, a move: one statement is its own transaction (autocommit)
@@ -188,7 +192,8 @@ class SqliteStore:
                                      (code, save.first_seq, save.entries[0].to_json()))
             except sqlite3.Error as exc:
                 raise StoreError(f"the write failed: {exc}") from exc
-            self.seats.written(code, seats)
+            if seats is not None:
+                self.seats.written(code, seats)
             return
         with self._transaction() as db:
             db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
@@ -210,7 +215,8 @@ class SqliteStore:
                     db.execute(PRUNE_RECORDS, (code, code, self.records_kept))
             # a club room's finished match: its club's row, in this write (app/clubs/ledger.py)
             counted = await count_finished(SqliteTx(db), code, finished, save.records, now)
-        self.seats.written(code, seats)
+        if seats is not None:
+            self.seats.written(code, seats)
         metrics.CLUB_MATCHES.inc(counted)
         if touch:
             self._touched[code] = now

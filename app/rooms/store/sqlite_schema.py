@@ -7,7 +7,8 @@ current match's deals and actions, so that no stored room is lost.  Version 3 ke
 log in its primary key's order (``WITHOUT ROWID``): a move's append writes one b-tree page
 instead of two (the table and its key's index), a third less of the append's time
 (benchmarks/move_cost.py); the migration copies the version-2 log over.  Version 4 adds
-the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.
+the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.  Version 5
+adds the clubs' par (``PAR_TABLES``: columns of ``club_matches`` and ``club_par``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import json
 import sqlite3
 from typing import TypedDict
 
+from app.clubs.schema import PAR_TABLES
 from app.clubs.schema import TABLES as CLUB_TABLES
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Record, record_of_data
 
-VERSION = 4
+VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -74,6 +76,8 @@ def migrate(db: sqlite3.Connection) -> None:
         else:
             _create(db)
         for statement in CLUB_TABLES:  # version 4 (IF NOT EXISTS: from any version)
+            db.execute(statement)
+        for statement in PAR_TABLES:  # version 5: any older one lacks these columns
             db.execute(statement)
         db.execute("DELETE FROM schema_version")
         db.execute("INSERT INTO schema_version(version) VALUES(?)", (VERSION,))

@@ -107,9 +107,9 @@ TABLES = [
 ]
 
 PAR_TABLES = [
-    "ALTER TABLE club_matches ADD COLUMN par_deals text",
-    "ALTER TABLE club_matches ADD COLUMN par_wanted integer",
-    "ALTER TABLE club_matches ADD COLUMN par_claim double precision",
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_deals text",
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_wanted integer",
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_claim double precision",
     """CREATE TABLE IF NOT EXISTS club_par (
         room_id text NOT NULL,
         match_number integer NOT NULL,

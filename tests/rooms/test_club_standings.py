@@ -93,12 +93,12 @@ def test_standings_are_a_pure_function_of_the_set_of_matches(
             assert row["above_par_per_deal"] is None
     for m in unique:  # the deal marked for a seat is one where its player beat par most
         for seat, deal in enumerate(best_vs_par(m)):
-            mine = [(d["deal"], d["points"][seat] - d["par"][seat]) for d in m.deals
-                    if d["par"] is not None and m.players[seat] is not None
-                    and d["row"] >= m.summary.get("from_deal", [0] * 4)[seat]]
-            best = max((x for _, x in mine), default=0.0)
+            seat_deals = [(d["deal"], d["points"][seat] - d["par"][seat]) for d in m.deals
+                          if d["par"] is not None and m.players[seat] is not None
+                          and d["row"] >= m.summary.get("from_deal", [0] * 4)[seat]]
+            best = max((x for _, x in seat_deals), default=0.0)
             if best > 0:
-                assert deal is not None and dict(mine)[deal] == best
+                assert deal is not None and dict(seat_deals)[deal] == best
             else:
                 assert deal is None
 

@@ -23,7 +23,8 @@ database keeps its rooms, logs and records as they are.
 
 - ``club_matches.par_deals``: the match's deals that get a par (JSON: each deal's index
   in the record, its score sheet row and its real points by seat), derived from the
-  record once, off the event loop (``NULL``: not yet); ``par_wanted`` how many;
+  record once, off the event loop (``NULL``: not yet); ``par_missing`` how many of
+  them still lack a par;
   ``par_claim``: until when (epoch seconds) a process is making the match's par (a
   lease: in a cluster, one process makes a match's par; after a crash another takes it
   when the lease ends);
@@ -108,7 +109,7 @@ TABLES = [
 
 PAR_TABLES = [
     "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_deals text",
-    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_wanted integer",
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_missing integer",
     "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_claim double precision",
     """CREATE TABLE IF NOT EXISTS club_par (
         room_id text NOT NULL,
@@ -119,4 +120,5 @@ PAR_TABLES = [
         PRIMARY KEY (room_id, match_number, deal)
     )""",
     "CREATE INDEX IF NOT EXISTS club_par_club ON club_par (club)",
+    "CREATE INDEX IF NOT EXISTS club_matches_par ON club_matches (par_missing)",
 ]

@@ -146,6 +146,12 @@ class ParKeeper:
         finally:
             await self._release(room_id, number, until)
 
+    async def settled(self) -> None:
+        """Return once the scan and the writes under way are done (tests, a drain)."""
+        while (self._scan is not None and not self._scan.done()) or self._tasks:
+            await asyncio.gather(*([self._scan] if self._scan else []), *self._tasks,
+                                 return_exceptions=True)
+
     async def _release(self, room_id: str, number: int, until: float) -> None:
         self._held.pop((room_id, number), None)
         with contextlib.suppress(Exception):

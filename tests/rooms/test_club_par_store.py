@@ -29,13 +29,14 @@ ROW = ("INSERT INTO club_matches(room_id, match_number, club, room, season, fini
        "null, null]', '[]', ?, ?)")
 
 
-def a_record(examples_dir: Path) -> dict[str, Any]:
-    """An example game record of the spec with deals played to their end."""
+def a_record(examples_dir: Path, deals: int = 1) -> dict[str, Any]:
+    """An example game record of the spec with ``deals`` deals played to their end or
+    more."""
     for path in sorted(examples_dir.glob("*.json")):
         record: dict[str, Any] = json.loads(path.read_text())
-        if par_store.deals_of_record("c1", "r1", 1, record)[0]:
+        if len(par_store.deals_of_record("c1", "r1", 1, record)[0]) >= deals:
             return record
-    raise AssertionError("no example record with a finished deal")
+    raise AssertionError(f"no example record with {deals} finished deals")
 
 
 async def insert_match(tx: Tx, room_id: str, record: dict[str, Any]) -> None:

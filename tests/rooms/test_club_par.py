@@ -7,6 +7,7 @@ left behind) gets it, the same par."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from test_clubs_http import auth, make_player, play_club_match
 
 from app.rooms.store.sqlite import DB_NAME
 
+NAMES = itertools.count()
 PAR_WAIT = 300.0  # a bound, not a measure: the test fails if par never comes
 
 
@@ -37,6 +39,33 @@ def page_with_par(base: str, club: str, key: str) -> dict[str, Any]:
 def test_a_club_match_gets_its_par_and_a_restart_makes_the_par_missing(
         make_server: Callable[..., ServerThread]) -> None:
     server = make_server(par_level="easy")
+    page, key, par_before = club_match_with_par(server)
+
+    # the server stops; its par is lost as if it had died before making it, and its
+    # lease on the match left behind
+    data = server.settings.data_dir / DB_NAME
+    server.__exit__(None, None, None)
+    db = sqlite3.connect(data)
+    with db:
+        db.execute("DELETE FROM club_par")
+        db.execute("UPDATE club_matches SET par_deals = NULL, par_missing = NULL, "
+                   "par_claim = ?", (time.time() + 86400,))
+    db.close()
+    second = make_server(par_level="easy")
+    again = page_with_par(second.base, page["club"], key)
+    assert [d["par"] for d in again["matches"][0]["deals"]] == par_before  # reproducible
+    assert again["standings"] == page["standings"]
+
+
+def test_par_on_postgresql(make_server: Callable[..., ServerThread],
+                           postgres: Any) -> None:
+    url = postgres.create_database(f"clubpar{next(NAMES)}")
+    club_match_with_par(make_server(par_level="easy", database_url=url))
+
+
+def club_match_with_par(server: ServerThread) -> tuple[dict[str, Any], str, list[Any]]:
+    """A club match of Ann, Bo and two bots; the club page once its par is made (checked
+    here), Bo's key, and the par by deal."""
     base = server.base
     ann, bo = make_player(base, "Ann"), make_player(base, "Bo")
     made = httpx.post(base + "/api/clubs", headers=auth(ann["key"]),
@@ -68,23 +97,8 @@ def test_a_club_match_gets_its_par_and_a_restart_makes_the_par_missing(
         else:
             assert best is None
     assert match["best_vs_par"][2:] == [None, None]  # the bots' seats: nobody's
-    par_before = [d["par"] for d in match["deals"]]
-
-    # the server stops; its par is lost as if it had died before making it, and its
-    # lease on the match left behind
-    data = server.settings.data_dir / DB_NAME
-    server.__exit__(None, None, None)
-    db = sqlite3.connect(data)
-    with db:
-        db.execute("DELETE FROM club_par")
-        db.execute("UPDATE club_matches SET par_deals = NULL, par_missing = NULL, "
-                   "par_claim = ?", (time.time() + 86400,))
-    db.close()
-    second = make_server(par_level="easy")
-    again = page_with_par(second.base, club, bo["key"])
-    assert [d["par"] for d in again["matches"][0]["deals"]] == par_before  # reproducible
-    assert again["standings"] == page["standings"]
-    assert code == again["matches"][0]["room"]
+    assert match["room"] == code
+    return page, bo["key"], [d["par"] for d in match["deals"]]
 
 
 def best_row(match: dict[str, Any], deal: int) -> int:

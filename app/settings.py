@@ -11,6 +11,7 @@ from pathlib import Path
 from .runtime.allocator import ALLOCATORS
 
 LOG_FORMATS = ("text", "json")
+PAR_LEVELS = ("strong", "easy", "random")  # app/bots/par.py par_bot
 
 
 class SettingsError(ValueError):
@@ -30,6 +31,7 @@ class Settings:
     idle_seconds: float = 600.0              # a room nobody is connected to leaves memory
     retention_days: float = 30.0             # a room untouched this long leaves the database
     club_retention_days: float = 730.0       # players unseen, clubs unused this long are deleted
+    par_level: str = "strong"                # the clubs' par's bot: strong, easy or random
     records_kept: int = 50                   # finished matches' records kept per room (0: all)
     grace_seconds: int = 30                  # default for new rooms (host can change)
     host_grace: float = 15.0                 # a disconnected host keeps the role (a reload)
@@ -112,6 +114,8 @@ def _convert(name: str, kind: str, raw: str) -> object:
         raise SettingsError(f"{var}={raw!r}: one of {', '.join(ALLOCATORS)}")
     if name == "log_format" and value not in LOG_FORMATS:
         raise SettingsError(f"{var}={raw!r}: one of {', '.join(LOG_FORMATS)}")
+    if name == "par_level" and value not in PAR_LEVELS:
+        raise SettingsError(f"{var}={raw!r}: one of {', '.join(PAR_LEVELS)}")
     if isinstance(value, int | float) and value < 0:
         raise SettingsError(f"{var} cannot be negative")
     return value

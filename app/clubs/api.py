@@ -29,7 +29,7 @@ from app.web import audit, metrics
 from app.web.guards import Guards
 from app.web.limits import WindowLimit
 
-from . import club_ops, players
+from . import club_ops, par_store, players
 from .auth import player_of, store_of
 from .errors import (
     bad_device_code,
@@ -327,7 +327,8 @@ async def get_club(club: str, request: Request,
         async with store.club_tx() as tx:
             await club_ops.keep_stats(tx, derived)
     async with store.club_tx() as tx:
-        rows = await club_ops.matches(tx, club, shown)
+        rows = await par_store.with_par(tx, club, shown,
+                                        await club_ops.matches(tx, club, shown))
         members = await club_ops.members(tx, club, host)
         seasons = await club_ops.seasons(tx, club)
         names = await club_ops.names(tx, {p for m in rows for p in m.players if p})

@@ -19,8 +19,8 @@ from app.rooms.core.frames import JsonObject, MatchSummary
 from .db import Tx, fetchone
 from .keys import new_club_id, new_invite
 from .match_stats import SeatStats
-from .standings import Change, MatchRow
-from .wire import ClubMatch, ClubMember, SeasonInfo
+from .standings import Change, MatchRow, best_vs_par
+from .wire import ClubMatch, ClubMember, DealPar, SeasonInfo
 
 
 async def create(tx: Tx, player: str, name: str, now: float) -> tuple[str, str]:
@@ -148,7 +148,8 @@ async def matches(tx: Tx, club: str | None, season: int | None = None,
     """The club's finished matches of ``season`` (``None``: every season), those of
     ``player`` if given (``club`` ``None``: in every club)."""
     sql = ("SELECT room_id, match_number, room, season, finished_at, players, summary, "
-           "stats, bots FROM club_matches WHERE (CAST(? AS text) IS NULL OR club = ?)")
+           "stats, bots, par_deals FROM club_matches WHERE "
+           "(CAST(? AS text) IS NULL OR club = ?)")
     args: list[object] = [club, club]
     if season is not None:
         sql += " AND season = ?"
@@ -173,6 +174,9 @@ def club_match(m: MatchRow, names: dict[str, str],
         "score_sheet": [list(r) for r in summary["score_sheet"]]}
     if changes is not None and m.identity in changes:
         out["rating_changes"] = changes[m.identity]
+        # (the club page's: the par of its deals, app/clubs/par_keeper.py)
+        out["deals"] = list(m.deals)
+        out["best_vs_par"] = best_vs_par(m)
     return out
 
 
@@ -180,10 +184,14 @@ def match_row(r: tuple[object, ...]) -> MatchRow:
     # orjson: a club's page decodes every row of the season (a third of json's time)
     summary: MatchSummary = orjson.loads(str(r[6]))
     stats: list[SeatStats] | None = None if r[7] is None else orjson.loads(str(r[7]))
+    # par_deals: [[deal, row, points], ...] (par_keeper.py); their par joins later
+    deals: list[DealPar] = [] if len(r) < 10 or r[9] is None else [
+        {"deal": d, "row": row, "points": points, "par": None}
+        for d, row, points in orjson.loads(str(r[9]))]
     return MatchRow(str(r[0]), int(str(r[1])), str(r[2]), int(str(r[3])), float(str(r[4])),
                     tuple(orjson.loads(str(r[5]))), summary,
                     None if stats is None else tuple(stats),
-                    tuple(orjson.loads(str(r[8]))) if len(r) > 8 else ())
+                    tuple(orjson.loads(str(r[8]))) if len(r) > 8 else (), tuple(deals))
 
 
 async def record_text(tx: Tx, club: str, room: str, match: int) -> str | None:
@@ -236,7 +244,8 @@ async def forget_idle(tx: Tx, older_than: float) -> int:
     since), with their members, seasons, rooms and matches; how many."""
     rows = await tx.fetch("SELECT id FROM clubs WHERE updated_at < ?", older_than)
     for (club,) in rows:
-        for table in ("club_members", "club_seasons", "club_rooms", "club_matches"):
+        for table in ("club_members", "club_seasons", "club_rooms", "club_matches",
+                      "club_par"):
             await tx.execute(f"DELETE FROM {table} WHERE club = ?", club)
         await tx.execute("DELETE FROM clubs WHERE id = ?", club)
     return len(rows)

@@ -18,6 +18,18 @@
 
 SQLite adds these in its schema version 4, PostgreSQL in its version 3: an older
 database keeps its rooms, logs and records as they are.
+
+``PAR_TABLES`` (SQLite version 5, PostgreSQL version 4) add par (par_keeper.py):
+
+- ``club_matches.par_deals``: the match's deals that get a par (JSON: each deal's index
+  in the record, its score sheet row and its real points by seat), derived from the
+  record once, off the event loop (``NULL``: not yet); ``par_missing`` how many of
+  them still lack a par;
+  ``par_claim``: until when (epoch seconds) a process is making the match's par (a
+  lease: in a cluster, one process makes a match's par; after a crash another takes it
+  when the lease ends);
+- ``club_par``: a deal's par (``Par.to_json``), once per (room id, match number, deal),
+  written ``ON CONFLICT DO NOTHING`` (par is reproducible: a repeat is the same par).
 """
 
 from __future__ import annotations
@@ -93,4 +105,20 @@ TABLES = [
         PRIMARY KEY (room_id, match_number)
     )""",
     "CREATE INDEX IF NOT EXISTS club_matches_club ON club_matches (club, season)",
+]
+
+PAR_TABLES = [
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_deals text",
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_missing integer",
+    "ALTER TABLE club_matches ADD COLUMN IF NOT EXISTS par_claim double precision",
+    """CREATE TABLE IF NOT EXISTS club_par (
+        room_id text NOT NULL,
+        match_number integer NOT NULL,
+        deal integer NOT NULL,
+        club text NOT NULL,
+        par text NOT NULL,
+        PRIMARY KEY (room_id, match_number, deal)
+    )""",
+    "CREATE INDEX IF NOT EXISTS club_par_club ON club_par (club)",
+    "CREATE INDEX IF NOT EXISTS club_matches_par ON club_matches (par_missing)",
 ]

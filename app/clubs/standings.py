@@ -12,6 +12,10 @@ Cost: a club of 1,000 matches takes about 40 ms of CPU from scratch, most of it
 openskill's updates (benchmarks/club_standings.py, docs/clubs.md), so the caller runs
 this in a thread, and keeps the last fold per club and season (``RatingsMemo``): a new
 match that sorts last, the usual case, costs one update.
+
+Par (par_keeper.py) joins a match as its ``deals``: each deal's real points and, once it
+is made, its par; a player's points above par a deal are the mean over the deals they
+played that have a par, so the standings stay a function of the matches and their par.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from app.rooms.core.frames import MatchSummary
 
 from .match_stats import SeatStats
-from .wire import LevelRating, Rating, StandingsRow
+from .wire import DealPar, LevelRating, Rating, StandingsRow
 
 FORMER_PLAYER = "a former player"
 MODEL = PlackettLuce()
@@ -46,6 +50,7 @@ class MatchRow:
     summary: MatchSummary
     stats: tuple[SeatStats, ...] | None = None  # None: not derived from the record yet
     bots: tuple[str | None, ...] = ()  # by seat: the level of a bot's seat (rated too)
+    deals: tuple[DealPar, ...] = ()  # the deals that get a par, with it once it is made
 
     @property
     def key(self) -> tuple[float, str, int]:
@@ -61,6 +66,33 @@ def canonical(matches: Iterable[MatchRow]) -> list[MatchRow]:
     """The set of ``matches`` (a repeat counts once) in the canonical order."""
     unique = {m.identity: m for m in matches}
     return sorted(unique.values(), key=lambda m: m.key)
+
+
+def above_par(match: MatchRow) -> list[list[tuple[int, float]]]:
+    """By seat: ``(deal, points - par)`` of each deal with a par that the seat's person
+    played (the score sheet's rows from ``from_deal`` on: a bot played the ones before)."""
+    n = len(match.players)
+    starts = match.summary.get("from_deal", [0] * n)
+    out: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    for deal in match.deals:
+        par = deal["par"]
+        if par is None:
+            continue
+        for seat in range(min(n, len(par), len(deal["points"]))):
+            if deal["row"] >= (starts[seat] if seat < len(starts) else 0):
+                out[seat].append((deal["deal"], deal["points"][seat] - par[seat]))
+    return out
+
+
+def best_vs_par(match: MatchRow) -> list[int | None]:
+    """By seat: the deal where its player beat par most (above 0; the first of equals),
+    ``None`` for a seat without a player or a player who beat par in no deal yet."""
+    out: list[int | None] = []
+    for seat, deals in enumerate(above_par(match)):
+        best = max(deals, key=lambda d: d[1], default=None)
+        out.append(best[0] if best is not None and best[1] > 0
+                   and match.players[seat] is not None else None)
+    return out
 
 
 # player -> rating.  openskill's ``rate`` copies the ratings it is given and answers new
@@ -197,13 +229,14 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
         best = max(totals) if totals else 0
         rows = len(match.summary["score_sheet"])
         starts = match.summary.get("from_deal", [0] * len(totals))
+        vs_par = above_par(match)
         for seat, player in enumerate(match.players):
             if player is None or seat >= len(totals):
                 continue
             line = lines.setdefault(player, {
                 "matches": 0, "wins": 0, "deals": 0, "points": 0, "bidder_deals": 0,
                 "bidder_made": 0, "partner_deals": 0, "partner_made": 0,
-                "amerikaner_bids": 0})
+                "amerikaner_bids": 0, "above_par": 0.0, "par_deals": 0})
             line["matches"] += 1
             line["wins"] += totals[seat] == best
             line["deals"] += max(0, rows - (starts[seat] if seat < len(starts) else 0))
@@ -211,6 +244,8 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
             if match.stats is not None and seat < len(match.stats):
                 for k, v in match.stats[seat].items():
                     line[k] += v
+            line["par_deals"] += len(vs_par[seat])
+            line["above_par"] += sum(d[1] for d in vs_par[seat])
     out: list[StandingsRow] = []
     for player, line in lines.items():
         rating = _wire(ratings.get(player) or _DEFAULT)
@@ -222,7 +257,10 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
             "points_per_deal": round(line["points"] / deals, 3) if deals else 0.0,
             "bidder_deals": line["bidder_deals"], "bidder_made": line["bidder_made"],
             "partner_deals": line["partner_deals"], "partner_made": line["partner_made"],
-            "amerikaner_bids": line["amerikaner_bids"], "rating": rating})
+            "amerikaner_bids": line["amerikaner_bids"], "rating": rating,
+            "above_par_per_deal": (round(line["above_par"] / line["par_deals"], 3)
+                                   if line["par_deals"] else None),
+            "par_deals": line["par_deals"]})
     out.sort(key=lambda r: (-r["rating"]["ordinal"], -r["points"], r["player"]))
     return out
 

@@ -137,12 +137,27 @@ class StandingsRow(TypedDict):
     partner_made: int
     amerikaner_bids: int      # deals they won the auction with an Amerikaner bid
     rating: Rating
+    # par (docs/clubs.md, "Par"): the mean of (their points - their seat's par) over
+    # their deals that have a par yet (None: none has); ``par_deals`` how many those are
+    above_par_per_deal: float | None
+    par_deals: int
 
 
 @with_config(FORBID)
 class MatchSeat(TypedDict):
     player: str | None        # None: a bot, a guest without a key, or a former player
     name: str                 # the name at the table
+
+
+@with_config(FORBID)
+class DealPar(TypedDict):
+    """A finished deal of a club match beside its par: what the bot (all four seats, the
+    same hands and kitty) scored on the same cards, each seat's mean over its plays."""
+
+    deal: int                 # the deal's index in the match's game record (from 0)
+    row: int                  # its row of the score sheet
+    points: list[int]         # the real result, by seat
+    par: list[float] | None   # par by seat; None: not computed yet (it comes later)
 
 
 @with_config(FORBID)
@@ -160,6 +175,12 @@ class ClubMatch(TypedDict):
     # (On the club page.) by seat: how the match changed its player's rating's ordinal
     # (mu - 3 sigma); None for a bot's or a guest's seat
     rating_changes: NotRequired[list[float | None]]
+    # (On the club page.) the deals that get a par (played to their end), in order
+    deals: NotRequired[list[DealPar]]
+    # (On the club page.) by seat: the ``deal`` where its player beat par most (points
+    # minus par highest, above 0), among the deals they played that have a par yet;
+    # None for a bot's or a guest's seat, or a player who beat par in none
+    best_vs_par: NotRequired[list[int | None]]
 
 
 @with_config(FORBID)

@@ -64,7 +64,8 @@ SECTIONS: list[tuple[str, list[type]]] = [
         club_wire.ClubRef, club_wire.TableRef, club_wire.DeviceCode, club_wire.ClubCreated,
         club_wire.ClubPage,
         club_wire.ClubMember, club_wire.SeasonInfo, club_wire.StandingsRow,
-        club_wire.Rating, club_wire.LevelRating, club_wire.ClubMatch, club_wire.MatchSeat,
+        club_wire.Rating, club_wire.LevelRating, club_wire.ClubMatch, club_wire.DealPar,
+        club_wire.MatchSeat,
         club_wire.InviteRenewed, club_wire.SeasonOpened, club_wire.PlayerExport]),
     ("Replaying a deal (HTTP)", [
         replay_steps.DealReplay, replay_steps.ReplayStep, replay_steps.ReplayDealLine]),

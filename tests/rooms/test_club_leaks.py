@@ -4,16 +4,19 @@ who has the room's link but no invite.  After every step, the club's page is ask
 each member's key, by the guest's, by a wrong key, with none (a spectator has none):
 members get it (and no card of the match in play, nor the match before its end), anyone
 else gets ``401``/``404`` and nothing of the club.  No frame, to anyone, holds a key;
-the finished match counts for the three members and not for the guest."""
+the finished match counts for the three members and not for the guest; its par, once
+made (the ``easy`` bot's, quick), holds no card and no key either."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 from lockstep_table import LockstepTable, every_frame_valid
 from rooms_harness import ServerThread
 from shared_helpers import card_ids_in
+from test_club_par import page_with_par
 
 RULES = {"preset": "standard", "match": "deals:2"}
 
@@ -29,7 +32,9 @@ def auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
-def test_a_club_table_tells_no_one_but_its_members_of_the_club(server: ServerThread) -> None:
+def test_a_club_table_tells_no_one_but_its_members_of_the_club(
+        make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(par_level="easy")  # par comes quickly: its answer is checked too
     with httpx.Client(base_url=server.base, timeout=30) as http:
         people = [player(http, n) for n in ("Ann", "Bo", "Cy", "Guest")]
         made = http.post("/api/clubs", headers=auth(people[0]["key"]),
@@ -73,3 +78,11 @@ def test_a_club_table_tells_no_one_but_its_members_of_the_club(server: ServerThr
     assert counted == {p["player"] for p in people[:3]}  # the guest counts for nobody
     seats = page["matches"][0]["seats"]
     assert [s["player"] for s in seats] == [p["player"] for p in people[:3]] + [None]
+    # par, once made, is points of the finished deals: no card, no key; still only
+    # the members' (a guest hears 404)
+    with_par = page_with_par(server.base, club, people[0]["key"])
+    assert not card_ids_in(with_par)
+    assert not any(p["key"] in str(with_par) for p in people)
+    assert len(with_par["matches"][0]["deals"]) == len(with_par["matches"][0]["score_sheet"])
+    r = httpx.get(f"{server.base}/api/clubs/{club}", headers=auth(people[3]["key"]))
+    assert r.status_code == 404 and "deals" not in r.text

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,10 +16,12 @@ from app.clubs.match_stats import empty, stats_of_record
 from app.clubs.standings import (
     MatchRow,
     RatingsMemo,
+    best_vs_par,
     level_ratings,
     rating_changes,
     standings,
 )
+from app.clubs.wire import DealPar
 from app.rules.record import replay_record
 
 PLAYERS = [f"p{i}" for i in range(6)]
@@ -33,14 +36,21 @@ def matches(draw: Any) -> list[MatchRow]:
         rows = draw(st.integers(1, 4))
         sheet = [[draw(st.integers(-20, 20)) for _ in range(4)] for _ in range(rows)]
         totals = [sum(r[s] for r in sheet) for s in range(4)]
+        starts = [draw(st.integers(0, rows)) for _ in range(4)]
+        # each row's deal (index: void deals have none) and its par, made or not yet
+        deals = tuple(DealPar(deal=2 * row, row=row, points=sheet[row],
+                              par=draw(st.none() | st.lists(
+                                  st.floats(-20, 20).map(lambda x: round(x, 2)),
+                                  min_size=4, max_size=4)))
+                      for row in range(rows))
         out.append(MatchRow(
             room_id=draw(st.sampled_from(["r1", "r2", "r3"])), number=i + 1, room="abc",
             season=1, finished_at=float(draw(st.integers(0, 5))), players=seats,
             summary={"number": i + 1, "players": ["x"] * 4, "score_sheet": sheet,
-                     "totals": totals, "winners": [], "from_deal": [0] * 4},
+                     "totals": totals, "winners": [], "from_deal": starts},
             stats=tuple(empty(4)),
             bots=tuple(draw(st.sampled_from([None, "easy", "strong"])) if p is None else None
-                       for p in seats)))
+                       for p in seats), deals=deals))
     return out
 
 
@@ -67,6 +77,30 @@ def test_standings_are_a_pure_function_of_the_set_of_matches(
     assert sum(row["points"] for row in expected) == counted
     assert sum(row["matches"] for row in expected) == sum(
         1 for m in unique for p in m.players if p is not None)
+    # par: over each player's deals that have a par (from their first row), the others
+    # left out; the row says how many
+    with_par = [(p, d["points"][s] - d["par"][s]) for m in unique for d in m.deals
+                for s, p in enumerate(m.players) if p is not None and d["par"] is not None
+                and d["row"] >= m.summary.get("from_deal", [0] * 4)[s]]
+    assert sum(row["par_deals"] for row in expected) == len(with_par)
+    for row in expected:
+        mine = [x for p, x in with_par if p == row["player"]]
+        assert row["par_deals"] == len(mine)
+        if mine:
+            assert row["above_par_per_deal"] == pytest.approx(sum(mine) / len(mine),
+                                                              abs=1e-3)
+        else:
+            assert row["above_par_per_deal"] is None
+    for m in unique:  # the deal marked for a seat is one where its player beat par most
+        for seat, deal in enumerate(best_vs_par(m)):
+            seat_deals = [(d["deal"], d["points"][seat] - d["par"][seat]) for d in m.deals
+                          if d["par"] is not None and m.players[seat] is not None
+                          and d["row"] >= m.summary.get("from_deal", [0] * 4)[seat]]
+            best = max((x for _, x in seat_deals), default=0.0)
+            if best > 0:
+                assert deal is not None and dict(seat_deals)[deal] == best
+            else:
+                assert deal is None
 
 
 def test_each_seat_s_contracts_come_from_the_match_s_record(examples_dir: Path) -> None:

@@ -16,11 +16,12 @@ import httpx
 import pytest
 from rooms_harness import Client, ServerThread, act_until, create_room, join_room
 
-from app.clubs.schema import TABLES
+from app.clubs.schema import PAR_TABLES, TABLES
 from app.rooms.store import postgres_schema, sqlite_schema
 
 NAMES = itertools.count()
-CLUB_TABLES = [s.split()[5] for s in TABLES if s.lstrip().startswith("CREATE TABLE")]
+CLUB_TABLES = [s.split()[5] for s in TABLES + PAR_TABLES
+               if s.lstrip().startswith("CREATE TABLE")]
 
 
 async def back_to_postgres_2(url: str) -> list[int]:
@@ -72,12 +73,12 @@ def test_an_older_database_migrates_and_its_room_plays_on(
     assert ann.state is not None and ann.state["phase"] == "play"
     act_until(ann, lambda v: v["phase"] == "match_over", random.Random(2), timeout=120)
     if url:
-        assert asyncio.run(postgres_versions(url)) == [1, 2, 3] == list(
+        assert asyncio.run(postgres_versions(url)) == [1, 2, 3, 4] == list(
             range(1, postgres_schema.VERSION + 1))
     else:
         db = sqlite3.connect(data)
         assert db.execute("SELECT version FROM schema_version").fetchone() == (
-            sqlite_schema.VERSION,) == (4,)
+            sqlite_schema.VERSION,) == (5,)
         db.close()
     r = httpx.post(second.base + "/api/players", json={"name": "Cy"})
     assert r.status_code == 201

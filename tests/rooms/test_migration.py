@@ -29,7 +29,8 @@ from app.rules.cards import ids_of
 from app.rules.record import deal_to_record
 
 CLUB_TABLE_NAMES = {"players", "player_keys", "device_codes", "clubs", "club_members",
-                    "club_seasons", "club_rooms", "room_players", "club_matches"}
+                    "club_seasons", "club_rooms", "room_players", "club_matches",
+                    "club_par"}
 CODE = "v2rm3v2rm3"
 TOKENS = ["ann-token-of-version-one", "bo-token-of-version-one"]
 
@@ -183,7 +184,7 @@ def test_a_version_2_log_comes_back_in_version_3s_table(tmp_path: Path) -> None:
     assert core.state.match is not None and back.state.match.deal is not None
     assert back.state.match.deal.hands == core.state.match.deal.hands  # type: ignore[union-attr]
     db = sqlite3.connect(data / "amerikaner.sqlite3")
-    assert db.execute("SELECT version FROM schema_version").fetchone() == (VERSION,) == (4,)
+    assert db.execute("SELECT version FROM schema_version").fetchone() == (VERSION,) == (5,)
     table = db.execute("SELECT sql FROM sqlite_master WHERE name='log'").fetchone()[0]
     assert "WITHOUT ROWID" in table
     assert db.execute("SELECT code, seq, entry FROM log ORDER BY seq").fetchall() == rows

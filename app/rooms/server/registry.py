@@ -32,6 +32,7 @@ import time
 
 from pydantic import JsonValue
 
+from app.clubs.par_keeper import ParKeeper
 from app.clubs.retention import forget_idle_clubs
 from app.rooms.core.codes import normalize_code
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
@@ -74,6 +75,10 @@ class Registry:
         self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
+        # the clubs' par: made in the pool's lowest lane, kept in the store
+        self.thinkers.par.level = settings.par_level
+        self.par = ParKeeper(store, self.thinkers.par)
+        store.on_club_match = self.par.wake
         # what /healthz says is wrong; the loop's lag is watched from ``start``
         self.health = HealthCheck(store, self.thinkers, LoopLag(
             settings.loop_lag_limit, settings.loop_lag_hold, observe=metrics.loop_lagged))
@@ -82,6 +87,7 @@ class Registry:
         self._sweeper: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
         self._lag_watch: asyncio.Task[None] | None = None
+        self._par_start: asyncio.Task[None] | None = None
 
     # -- rooms -------------------------------------------------------------------------
 
@@ -262,6 +268,7 @@ class Registry:
 
     def start(self) -> None:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        self._par_start = asyncio.get_running_loop().create_task(self.par.start())
         self._lag_watch = asyncio.get_running_loop().create_task(self.health.loop.watch())
         if self.store.renew_every is not None:
             self._renewer = asyncio.get_running_loop().create_task(
@@ -296,6 +303,7 @@ class Registry:
                     await self.store.shrink()
                     memory.give_back()
                 await self.store.maintain()
+                self.par.sweep()  # matches still without par (a busy server, a restart)
                 if time.monotonic() - last_purge > PURGE_SECONDS:
                     last_purge = time.monotonic()
                     cutoff = time.time() - self.settings.retention_days * 86400
@@ -320,7 +328,7 @@ class Registry:
         return left > 0 and not self.rooms
 
     async def close(self) -> None:
-        for task in (self._sweeper, self._renewer, self._lag_watch):
+        for task in (self._sweeper, self._renewer, self._lag_watch, self._par_start):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):
@@ -330,4 +338,5 @@ class Registry:
                 conn.close(CloseCode.GOING_AWAY)
             runner.stop()
         self.rooms.clear()
+        await self.par.close()
         self.thinkers.close()

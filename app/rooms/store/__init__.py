@@ -12,7 +12,7 @@ append from a process that no longer holds it fails (the fence).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol
@@ -82,6 +82,8 @@ class RoomStore(Protocol):
         once: their next append would fail anyway)."""
 
     seats: SeatMirror  # who holds the seats of the rooms in use, from their logs
+    # told after a write that counted a club's match (its par is due: app/clubs/par_keeper.py)
+    on_club_match: Callable[[], None] | None
 
     async def append(self, code: str, save: Save) -> None:
         """Append ``save.entries`` (numbered from ``save.first_seq``; a number taken

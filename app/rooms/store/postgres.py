@@ -185,6 +185,7 @@ class PostgresStore:
         # notifications of rooms let go (a refusal read across one is not remembered)
         self.notices_heard = 0
         self.lease_queries = 0  # lease statements sent (a count for tests and diagnostics)
+        self.on_club_match: Callable[[], None] | None = None
         self.seats = SeatMirror()  # who holds the seats of the rooms served (app/clubs)
 
     @classmethod
@@ -406,6 +407,8 @@ class PostgresStore:
         if seats is not None:
             self.seats.written(code, seats)
         metrics.CLUB_MATCHES.inc(counted)
+        if counted and self.on_club_match is not None:
+            self.on_club_match()
 
     @contextlib.asynccontextmanager
     async def club_tx(self) -> AsyncIterator[Tx]:

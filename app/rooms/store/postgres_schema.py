@@ -14,6 +14,7 @@ server first).
 - v2: ``log.owner`` (the process that wrote each entry: one owner per room at a time can
   be checked in the log), and an index on ``rooms.updated_at`` for ``forget_idle``.
 - v3: the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.
+- v4: the clubs' par (``PAR_TABLES``: columns of ``club_matches`` and ``club_par``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
+from app.clubs.schema import PAR_TABLES
 from app.clubs.schema import TABLES as CLUB_TABLES
 
 MIGRATION_LOCK = 0x616D6572  # any constant of our own: "amer"
@@ -61,6 +63,7 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX rooms_updated_at ON rooms (updated_at)",
     ],
     CLUB_TABLES,  # v3
+    PAR_TABLES,  # v4
 ]
 VERSION = len(MIGRATIONS)
 

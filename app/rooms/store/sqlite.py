@@ -123,6 +123,7 @@ class SqliteStore:
         self._read_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
         self._read_thread.submit(int).result()
         self._touched: dict[str, float] = {}  # room -> when its updated_at was last written
+        self.on_club_match: Callable[[], None] | None = None
         self.seats = SeatMirror()  # who holds the seats of the rooms in use (app/clubs)
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
@@ -218,6 +219,8 @@ class SqliteStore:
         if seats is not None:
             self.seats.written(code, seats)
         metrics.CLUB_MATCHES.inc(counted)
+        if counted and self.on_club_match is not None:
+            self.on_club_match()
         if touch:
             self._touched[code] = now
 

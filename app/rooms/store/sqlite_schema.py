@@ -7,20 +7,23 @@ current match's deals and actions, so that no stored room is lost.  Version 3 ke
 log in its primary key's order (``WITHOUT ROWID``): a move's append writes one b-tree page
 instead of two (the table and its key's index), a third less of the append's time
 (benchmarks/move_cost.py); the migration copies the version-2 log over.  Version 4 adds
-the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.
+the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.  Version 5
+adds the clubs' par (``PAR_TABLES``: columns of ``club_matches`` and ``club_par``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from typing import TypedDict
 
+from app.clubs.schema import PAR_TABLES
 from app.clubs.schema import TABLES as CLUB_TABLES
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Record, record_of_data
 
-VERSION = 4
+VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -75,12 +78,29 @@ def migrate(db: sqlite3.Connection) -> None:
             _create(db)
         for statement in CLUB_TABLES:  # version 4 (IF NOT EXISTS: from any version)
             db.execute(statement)
+        for statement in PAR_TABLES:  # version 5
+            _execute_sqlite(db, statement)
         db.execute("DELETE FROM schema_version")
         db.execute("INSERT INTO schema_version(version) VALUES(?)", (VERSION,))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+ADD_COLUMN = re.compile(r"ALTER TABLE (\w+) ADD COLUMN IF NOT EXISTS (\w+)")
+
+
+def _execute_sqlite(db: sqlite3.Connection, statement: str) -> None:
+    """``statement``, whose ``ADD COLUMN IF NOT EXISTS`` (PostgreSQL's) SQLite lacks:
+    such a column is added unless the table has it already."""
+    found = ADD_COLUMN.match(statement.strip())
+    if found is None:
+        db.execute(statement)
+        return
+    table, column = found.groups()
+    if column not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
+        db.execute(statement.replace(" IF NOT EXISTS", "", 1))
 
 
 def _create(db: sqlite3.Connection) -> None:

@@ -544,6 +544,8 @@ export const LIMITS = Object.freeze({
  * @property {Array<number>} totals
  * @property {Array<Array<number>>} score_sheet
  * @property {Array<(number | null)>} [rating_changes]
+ * @property {Array<DealPar>} [deals]
+ * @property {Array<(number | null)>} [best_vs_par]
  */
 
 /**
@@ -612,6 +614,15 @@ export const LIMITS = Object.freeze({
  * @property {number} seat
  * @property {string} token
  * @property {string} url
+ */
+
+/**
+ * A finished deal of a club match beside its par: what the bot (all four seats, the same hands and kitty) scored on the same cards, each seat's mean over its plays.
+ * @typedef {object} DealPar
+ * @property {number} deal the deal's index in the match's game record (from 0)
+ * @property {number} row its row of the score sheet
+ * @property {Array<number>} points the real result, by seat
+ * @property {(Array<number> | null)} par par by seat; None: not computed yet (it comes later)
  */
 
 /**
@@ -1148,6 +1159,8 @@ export const LIMITS = Object.freeze({
  * @property {number} partner_made
  * @property {number} amerikaner_bids deals they won the auction with an Amerikaner bid
  * @property {Rating} rating
+ * @property {(number | null)} above_par_per_deal
+ * @property {number} par_deals
  */
 
 /**

@@ -11,7 +11,9 @@ code moves Ann to a second browser. The club page in Norwegian and French on pho
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,7 +50,7 @@ def the_key_is_nowhere(page: Any) -> None:
     assert key not in page.content()
 
 
-def test_a_club_match_from_invite_to_standings(new_page: Any) -> None:
+def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -> None:
     ann = new_page("ann", viewport=LAPTOP)
     words = name_yourself(ann, "Ann")
     club_url = make_club(ann, words, "Thursdays")
@@ -84,8 +86,9 @@ def test_a_club_match_from_invite_to_standings(new_page: Any) -> None:
     play_until_deal_over([ann, bob], bidders={0})
     for page in (ann, bob):
         expect(page.get_by_role("heading", name="Match over")).to_be_visible()
-        expect(page.get_by_text(re.compile(
-            r"^Rating change in Thursdays: Ann [+\u2212]?[\d.]+, Bob [+\u2212]?[\d.]+$"))).to_be_visible()
+        expect(page.get_by_text(re.compile(r"^Rating change in Thursdays: "
+                                           r"Ann [+\u2212]?[\d.]+, Bob [+\u2212]?[\d.]+$"))
+               ).to_be_visible()
 
     # Cai has the room's link, no invite: he sees the table, nothing of the club.
     cai = new_page("cai", viewport=LAPTOP, allow_http_errors=True)
@@ -112,6 +115,9 @@ def test_a_club_match_from_invite_to_standings(new_page: Any) -> None:
         expect(page.get_by_role("table", name=re.compile(r"^Score sheet: Table .*, match 1, "))
                ).to_be_visible()
         expect(page.get_by_text(re.compile(r"^Rating change: Ann "))).to_be_visible()
+    bob.set_viewport_size(PHONE)
+    no_horizontal_scroll(bob)
+    bob.screenshot(path=artifacts / "club-page-phone.png", full_page=True)
     # Bob's "You" panel: his club, the table to rejoin, his rating.
     bob.goto("/")
     expect(bob.get_by_role("link", name="Thursdays", exact=True)).to_be_visible()
@@ -135,11 +141,13 @@ def test_a_club_match_from_invite_to_standings(new_page: Any) -> None:
     expect(phone.get_by_role("textbox", name="Your name")).to_have_value("Ann")
     expect(phone.get_by_role("link", name="Thursdays", exact=True)).to_be_visible()
     no_horizontal_scroll(phone)
+    phone.screenshot(path=artifacts / "you-panel-phone.png", full_page=True)
 
 
 @pytest.mark.parametrize(("locale", "viewport"), [("nb-NO", PHONE), ("fr-FR", SMALL_PHONE)])
 def test_the_club_page_in_other_languages_on_phones(new_page: Any, locale: str,
-                                                    viewport: dict[str, int]) -> None:
+                                                    viewport: dict[str, int],
+                                                    artifacts: Path) -> None:
     page = new_page(locale, viewport=viewport, locale=locale)
     words = name_yourself(page, "Åse")
     make_club(page, words, "Torsdager")
@@ -150,6 +158,7 @@ def test_the_club_page_in_other_languages_on_phones(new_page: Any, locale: str,
     expect(page.get_by_role("button", name=words.t("club.copy_invite"))).to_be_visible()
     expect(page.get_by_role("combobox", name=words.t("club.season"))).to_have_value("1")
     no_horizontal_scroll(page)
+    page.screenshot(path=artifacts / f"club-page-{locale}.png", full_page=True)
     # The host opens the next season; the first stays readable.
     page.get_by_role("button", name=words.t("club.next_season")).click()
     page.get_by_role("button", name=words.t("club.next_season_confirm")).click()
@@ -160,3 +169,14 @@ def test_the_club_page_in_other_languages_on_phones(new_page: Any, locale: str,
     page.goto("/")
     expect(page.get_by_role("link", name="Torsdager", exact=True)).to_be_visible()
     no_horizontal_scroll(page)
+    # Their data, downloaded; then they delete themselves (after a second question).
+    with page.expect_download() as info:
+        page.get_by_role("button", name=words.t("you.export")).click()
+    data = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert data["name"] == "Åse" and [c["name"] for c in data["clubs"]] == ["Torsdager"]
+    assert "key" not in data
+    page.get_by_role("button", name=words.t("you.delete")).click()
+    page.get_by_role("button", name=words.t("you.delete_confirm")).click()
+    expect(page.get_by_text(words.t("you.deleted"))).to_be_visible()
+    expect(page.get_by_role("heading", name=words.t("you.clubs"))).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('amerikaner.player')") is None

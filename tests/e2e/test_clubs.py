@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import hand, no_horizontal_scroll, play_until_deal_over
+from .test_accessibility import Audit
 from .words import Words, of
 
 
@@ -115,6 +116,9 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
         expect(page.get_by_role("table", name=re.compile(r"^Score sheet: Table .*, match 1, "))
                ).to_be_visible()
         expect(page.get_by_text(re.compile(r"^Rating change: Ann "))).to_be_visible()
+    audit = Audit()  # the club page with its standings and a match (axe, both sizes)
+    audit(bob, "club page with a match")
+    audit.assert_clean()
     bob.set_viewport_size(PHONE)
     no_horizontal_scroll(bob)
     bob.screenshot(path=artifacts / "club-page-phone.png", full_page=True)

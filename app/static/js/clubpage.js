@@ -35,7 +35,9 @@ function showError(text) {
 
 /** @param {string} text */
 function status(text) {
-  byId("club-status").textContent = text;
+  const box = byId("club-status");
+  box.removeAttribute("data-i18n");  // (a language change must not bring "Loading…" back)
+  box.textContent = text;
 }
 
 /** One decimal, in the page's language: 1.5, "1,5".
@@ -137,10 +139,17 @@ function standings(page) {
   } else {
     box.replaceChildren(simpleTable(headings, rows, "standings-heading"));
   }
-  // A scrolled table must be reachable by keyboard (it is a region of its own).
-  box.tabIndex = rows.length ? 0 : -1;
-  box.setAttribute("role", "region");
-  box.setAttribute("aria-labelledby", "standings-heading");
+  // A table wider than a phone scrolls sideways: its box must be reachable by keyboard
+  // (a region of its own, named apart from the section's "Standings").
+  if (rows.length) {
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", t("club.standings_scroll"));
+  } else {
+    box.removeAttribute("tabindex");
+    box.removeAttribute("role");
+    box.removeAttribute("aria-label");
+  }
   byId("club-bots").textContent = page.bot_levels.length
     ? t("club.bot_levels", { levels: page.bot_levels.map((b) => t("club.bot_level_rating", {
       level: t(`bot.${b.level}`), rating: ratingText(b.rating) })).join(", ") })
@@ -197,7 +206,9 @@ function show(page) {
   byId("club-join").hidden = true;
   byId("club-body").hidden = false;
   showError("");
-  byId("club-title").textContent = page.name;
+  const title = byId("club-title");
+  title.removeAttribute("data-i18n");  // the club's name, not the word "Club", from now on
+  title.textContent = page.name;
   document.title = `${page.name} \u2013 Amerikaner`;
   for (const node of document.querySelectorAll(".host-only")) {
     if (node instanceof HTMLElement) node.hidden = !page.you_are_host;

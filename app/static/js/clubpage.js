@@ -112,13 +112,14 @@ function simpleTable(headings, rows, labelledBy) {
 
 /** @param {StandingsRow} row */
 function aboveParCell(row) {
-  // Par (branch clubpar): a row may carry the points above par a deal; shown when there.
+  // null: none of the player's deals has a par yet
   const above = /** @type {{ above_par_per_deal?: number | null }} */ (row).above_par_per_deal;
   return typeof above === "number" ? signedDecimal(above) : "\u2013";
 }
 
 /** @param {ClubPage} page */
 function standings(page) {
+  // Par (with branch clubpar's answer): the points above par a deal, a column of its own.
   const withPar = page.standings.some((r) => "above_par_per_deal" in r);
   const headings = ["club.player", "club.matches_played", "club.wins", "club.deals",
     "club.points", "club.points_per_deal", "club.as_bidder", "club.as_partner",
@@ -156,6 +157,35 @@ function standings(page) {
     : "";
 }
 
+/** Par (issue 38; the fields come with the club page's par, branch clubpar): each
+ *  deal's real result beside what the strong bot scored on the same cards, by seat, and
+ *  where each player beat par most.
+ * @typedef {{ deal: number, row: number, points: number[], par: number[] | null }} DealPar */
+
+/** @param {ClubMatch} m
+ * @param {string[]} names
+ * @param {string} title
+ * @returns {HTMLElement | null} */
+function parTable(m, names, title) {
+  const withPar = /** @type {{ deals?: DealPar[], best_vs_par?: (number | null)[] }} */ (m);
+  const deals = withPar.deals;
+  if (!Array.isArray(deals) || !deals.length) return null;
+  const box = el("div", "score-wrap par-wrap");
+  const rows = deals.map((d) => [t("club.deal_n", { n: d.row + 1 }), ...d.points.map((p, s) =>
+    d.par ? t("club.par_cell", { points: signed(p), par: signedDecimal(d.par[s] ?? 0) })
+      : t("club.par_pending", { points: signed(p) }))]);
+  const table = simpleTable([t("scores.deal"), ...names], rows, "");
+  table.removeAttribute("aria-labelledby");
+  table.setAttribute("aria-label", t("club.par_of", { title }));
+  box.append(table);
+  const best = (withPar.best_vs_par || []).flatMap((deal, s) => {
+    const found = deal === null ? undefined : deals.find((d) => d.deal === deal);
+    return found ? [t("club.best_of", { name: names[s] ?? "", n: found.row + 1 })] : [];
+  });
+  if (best.length) box.append(el("p", "hint", t("club.best_vs_par", { list: best.join(", ") })));
+  return box;
+}
+
 /** @param {ClubMatch} m */
 function matchPart(m) {
   const part = el("article", "club-match");
@@ -171,13 +201,8 @@ function matchPart(m) {
       : [t("club.change_of", { name: names[s], change: signedDecimal(c) })]);
     if (changes.length) part.append(el("p", "rating-changes", t("club.rating_changes", { changes: changes.join(", ") })));
   }
-  // Par (branch clubpar): each deal's par beside the real result, when the answer has it.
-  const par = /** @type {{ par?: (number[] | null)[] }} */ (m).par;
-  if (Array.isArray(par)) {
-    const lines = par.flatMap((seats, deal) => seats ? [t("club.par_of_deal", { n: deal + 1,
-      par: seats.map((p, s) => `${names[s]} ${signedDecimal(p)} (${signed(m.score_sheet[deal]?.[s] ?? 0)})`).join(", ") })] : []);
-    for (const line of lines) part.append(el("p", "hint par-line", line));
-  }
+  const par = parTable(m, names, title);
+  if (par) part.append(par);
   const actions = el("div", "actions");
   /** @param {string} action
    * @param {string} text */

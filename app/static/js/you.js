@@ -14,7 +14,8 @@ import { byId, downloadJson, el } from "./dom.js";
 /** @typedef {import("./protocol.js").Rating} Rating */
 
 const NAME_KEY = "amerikaner.name";  // (main.js: the name the forms start with)
-const RATED_CLUBS = 5;  // the clubs whose standings are asked for the ratings
+const RATED_CLUBS = 5;
+const RECENT_TABLES = 6;  // the tables listed (each asked whether its room lives)  // the clubs whose standings are asked for the ratings
 
 /** "25.0 ± 8.3": a rating with its uncertainty.
  * @param {Rating} rating */
@@ -72,8 +73,12 @@ export async function showYou() {
   if (!name.value) name.value = me.name;
   fillList("you-clubs", me.clubs.map((c) => linkItem(`/c/${encodeURIComponent(c.club)}`, c.name)));
   const clubNames = new Map(me.clubs.map((c) => [c.club, c.name]));
-  // A table is rejoined with its seat's token, kept by this browser only.
-  const tables = (me.tables || []).filter((table) => savedToken(table.room));
+  // A table is rejoined with its seat's token, kept by this browser only, while the
+  // room lives (a room the server no longer has answers 404).
+  const kept = (me.tables || []).filter((table) => savedToken(table.room)).slice(0, RECENT_TABLES);
+  const alive = await Promise.all(kept.map((table) =>
+    api("GET", `/api/rooms/${encodeURIComponent(table.room)}`).then(() => true, () => false)));
+  const tables = kept.filter((_, i) => alive[i]);
   fillList("you-tables", tables.map((table) => {
     const club = table.club ? clubNames.get(table.club) : undefined;
     const text = club ? t("you.table_of_club", { code: table.room, club })

@@ -170,20 +170,27 @@ function parTable(m, names, title) {
   const withPar = /** @type {{ deals?: DealPar[], best_vs_par?: (number | null)[] }} */ (m);
   const deals = withPar.deals;
   if (!Array.isArray(deals) || !deals.length) return null;
+  const part = el("div", "par");
+  part.append(el("p", "hint", t("club.par_about")));
   const box = el("div", "score-wrap par-wrap");
-  const rows = deals.map((d) => [t("club.deal_n", { n: d.row + 1 }), ...d.points.map((p, s) =>
+  part.append(box);
+  const rows = deals.map((d) => [String(d.row + 1), ...d.points.map((p, s) =>
     d.par ? t("club.par_cell", { points: signed(p), par: signedDecimal(d.par[s] ?? 0) })
       : t("club.par_pending", { points: signed(p) }))]);
   const table = simpleTable([t("scores.deal"), ...names], rows, "");
   table.removeAttribute("aria-labelledby");
   table.setAttribute("aria-label", t("club.par_of", { title }));
+  // (wider than a phone: it scrolls sideways, so its box is reachable by keyboard)
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", t("club.par_of", { title }));
   box.append(table);
   const best = (withPar.best_vs_par || []).flatMap((deal, s) => {
     const found = deal === null ? undefined : deals.find((d) => d.deal === deal);
     return found ? [t("club.best_of", { name: names[s] ?? "", n: found.row + 1 })] : [];
   });
-  if (best.length) box.append(el("p", "hint", t("club.best_vs_par", { list: best.join(", ") })));
-  return box;
+  if (best.length) part.append(el("p", "hint", t("club.best_vs_par", { list: best.join(", ") })));
+  return part;
 }
 
 /** @param {ClubMatch} m */

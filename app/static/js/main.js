@@ -7,7 +7,7 @@ import { setUpPage } from "./page.js";
 import { has, t } from "./i18n.js";
 import { presetAbout } from "./lobby.js";
 import { byId } from "./dom.js";
-import { ensurePlayer } from "./player.js";
+import { withPlayer } from "./player.js";
 import { showYou, youActions } from "./you.js";
 
 /** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
@@ -73,8 +73,7 @@ async function createRoom(practice) {
     localStorage.setItem(PRACTICE_KEY, JSON.stringify({ level: body.bot_level, pace: body.bot_pace }));
   }
   // The first time the person names themself, their player is made (player.js).
-  const key = await ensurePlayer(name);
-  const room = await api("POST", "/api/rooms", body, key);
+  const room = await withPlayer(name, (key) => api("POST", "/api/rooms", body, key));
   saveToken(room.room, room.token);
   location.assign(room.url || `/r/${room.room}`);
 }
@@ -89,8 +88,8 @@ async function joinRoom() {
   }
   const name = readName("join-error");
   if (!name) return;
-  const key = await ensurePlayer(name);
-  const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name }, key);
+  const joined = await withPlayer(name,
+    (key) => api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name }, key));
   saveToken(code, joined.token);
   location.assign(`/r/${encodeURIComponent(code)}`);
 }

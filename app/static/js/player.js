@@ -5,6 +5,7 @@
 // it bind the seat to the player; clubs know their members by it.
 
 import { ApiError, api } from "./net.js";
+import { ErrorCode } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").PlayerKey} PlayerKey */
 
@@ -47,6 +48,23 @@ export async function ensurePlayer(name) {
   const made = await api("POST", "/api/players", { name });
   savePlayer(made);
   return made.key;
+}
+
+/** `call` with the player's key (made now, named `name`, if this browser has none); a
+ * key the server no longer knows (the player deleted on another device, or by the
+ * retention) is forgotten and a new player made for this one call's sake.
+ * @template T
+ * @param {string} name
+ * @param {(key: string) => Promise<T>} call
+ * @returns {Promise<T>} */
+export async function withPlayer(name, call) {
+  try {
+    return await call(await ensurePlayer(name));
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === ErrorCode.NO_PLAYER)) throw error;
+    forgetPlayer();
+    return call(await ensurePlayer(name));
+  }
 }
 
 /** Call the API as the player; a key the server no longer knows is forgotten.

@@ -30,7 +30,7 @@ import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
 import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
-import { ensurePlayer } from "./player.js";
+import { withPlayer } from "./player.js";
 import { announce, clearMessage, flash, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
@@ -202,8 +202,8 @@ async function join(seat) {
   const body = seat === undefined ? { name } : { name, seat };
   try {
     // The seat is the person's player's (made now if this browser has none: player.js).
-    const key = await ensurePlayer(name);
-    const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body, key);
+    const joined = await withPlayer(name,
+      (key) => api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body, key));
     saveToken(code, joined.token);
     connect();
   } catch (error) {

@@ -32,7 +32,7 @@ def name_yourself(page: Any, name: str) -> Words:
     page.get_by_role("textbox", name=words.t("form.your_name")).fill(name)
     page.get_by_role("button", name=words.t("you.rename")).click()
     expect(page.get_by_text(words.t("you.renamed", name=name))).to_be_visible()
-    expect(page.get_by_role("heading", name=words.t("you.clubs"))).to_be_visible()
+    expect(page.get_by_role("heading", name=words.t("you.clubs"), exact=True)).to_be_visible()
     return words
 
 
@@ -182,5 +182,5 @@ def test_the_club_page_in_other_languages_on_phones(new_page: Any, locale: str,
     page.get_by_role("button", name=words.t("you.delete")).click()
     page.get_by_role("button", name=words.t("you.delete_confirm")).click()
     expect(page.get_by_text(words.t("you.deleted"))).to_be_visible()
-    expect(page.get_by_role("heading", name=words.t("you.clubs"))).to_be_hidden()
+    expect(page.get_by_role("heading", name=words.t("you.clubs"), exact=True)).to_be_hidden()
     assert page.evaluate("localStorage.getItem('amerikaner.player')") is None

@@ -226,6 +226,29 @@ def test_landing_and_rules(new_page: Any, audit: Audit, locale: str, lang: str) 
     audit.assert_clean()
 
 
+def test_you_panel_and_club_page(new_page: Any, audit: Audit) -> None:
+    """Issue 38: the landing page's "You" panel of a player with a club, and the club's
+    page (its host's: every section shown)."""
+    page = new_page("member", reduced_motion="reduce")
+    page.goto("/")
+    page.get_by_role("textbox", name="Your name").fill("Ann")
+    page.get_by_role("button", name="Save name").click()
+    page.get_by_role("textbox", name="New club's name").fill("Thursdays")
+    page.get_by_role("button", name="Make a club").click()
+    expect(page.get_by_role("heading", name="Thursdays", level=1)).to_be_visible()
+    page.get_by_role("button", name="Close the season and open the next").click()
+    expect(page.get_by_role("button", name="Open the next season")).to_be_focused()
+    audit(page, "club page", ["en", "nb", "fr"])
+    expect(page.get_by_role("heading", name="Thursdays", level=1)).to_be_visible()
+    page.goto("/")
+    expect(page.get_by_role("link", name="Thursdays")).to_be_visible()
+    page.get_by_role("button", name="Use on another device").click()
+    page.get_by_role("button", name="Delete me").click()
+    page.get_by_text("Play as you on this device").click()
+    audit(page, "landing with the You panel", ["en", "fr"])
+    audit.assert_clean()
+
+
 def test_lobby_as_host_and_as_visitor(new_page: Any, audit: Audit) -> None:
     host = new_page("host", reduced_motion="reduce")
     open_room(host, "Ann", "Create room")

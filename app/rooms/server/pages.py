@@ -92,6 +92,13 @@ async def room_page(code: str, request: Request) -> HTMLResponse:
     return _page(request, "room.html", f"Amerikaner {room_code}", room_code=room_code)
 
 
+@router.get("/c/{club}", response_class=HTMLResponse)
+async def club_page(club: str, request: Request) -> HTMLResponse:
+    """A club's page: the same page for every club and every visitor (it holds no club
+    data); clubpage.js asks ``GET /api/clubs/{club}`` with the player's key."""
+    return _page(request, "club.html", "Amerikaner club")
+
+
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request) -> HTMLResponse:
     return _page(request, "rules.html", "Amerikaner rules")

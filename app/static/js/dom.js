@@ -52,3 +52,18 @@ export function replaceIfDifferent(container, nodes) {
   container.dataset.shown = next;
   container.replaceChildren(...nodes);
 }
+
+/** Save `data` as a JSON file named `filename` (a download the browser asks about).
+ * @param {unknown} data
+ * @param {string} filename */
+export function downloadJson(data, filename) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -7,6 +7,8 @@ import { setUpPage } from "./page.js";
 import { has, t } from "./i18n.js";
 import { presetAbout } from "./lobby.js";
 import { byId } from "./dom.js";
+import { withPlayer } from "./player.js";
+import { showYou, youActions } from "./you.js";
 
 /** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 /** @typedef {import("./protocol.js").CreateRoomBody} CreateRoomBody */
@@ -70,7 +72,8 @@ async function createRoom(practice) {
     body.bot_pace = /** @type {BotPaceValue} */ (byId("bot-pace", HTMLSelectElement).value);
     localStorage.setItem(PRACTICE_KEY, JSON.stringify({ level: body.bot_level, pace: body.bot_pace }));
   }
-  const room = await api("POST", "/api/rooms", body);
+  // The first time the person names themself, their player is made (player.js).
+  const room = await withPlayer(name, (key) => api("POST", "/api/rooms", body, key));
   saveToken(room.room, room.token);
   location.assign(room.url || `/r/${room.room}`);
 }
@@ -85,7 +88,8 @@ async function joinRoom() {
   }
   const name = readName("join-error");
   if (!name) return;
-  const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name });
+  const joined = await withPlayer(name,
+    (key) => api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name }, key));
   saveToken(code, joined.token);
   location.assign(`/r/${encodeURIComponent(code)}`);
 }
@@ -95,6 +99,7 @@ const handlers = {
   create: () => createRoom(false),
   practice: () => createRoom(true),
   join: joinRoom,
+  ...youActions,
 };
 
 /** The preset menu shows short names (a long label is cut off in a narrow menu); the
@@ -192,6 +197,7 @@ function init() {
     presetHint();
     showBotLevels(answer);
   });
+  showYou();
 }
 
 init();

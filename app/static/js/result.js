@@ -11,6 +11,7 @@ import { byId, el, replaceIfDifferent } from "./dom.js";
 import { signed } from "./format.js";
 import { reviewContent } from "./review.js";
 import { mayAsk, reviewButton, shownReview } from "./reviewlist.js";
+import { ratingChangeLine } from "./clubresult.js";
 
 import { Outcome, Phase } from "./protocol.js";
 
@@ -124,6 +125,8 @@ function dealOver(view, parts, actions) {
 function matchOver(view, parts, actions) {
   const room = view.room;
   parts.splice(1, 0, winnersLine(view));
+  const rating = ratingChangeLine(view);  // a club's table (clubresult.js)
+  if (rating) parts.splice(2, 0, rating);
   const starting = Boolean(room.next_deal_at);
   const seated = room.your_seat !== null;
   const me = room.your_seat !== null ? room.seats[room.your_seat] : null;

@@ -30,9 +30,11 @@ import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
 import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
+import { withPlayer } from "./player.js";
 import { announce, clearMessage, flash, showError } from "./notices.js";
 import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
+import { askRatingChanges } from "./clubresult.js";
 import { earlierReviewButtons, ofThisMatch, renderReviews, shownReview } from "./reviewlist.js";
 import { openReplay, setUpReplayDialog } from "./roomreplay.js";
 import { setUpRoving } from "./roving.js";
@@ -199,7 +201,9 @@ async function join(seat) {
   localStorage.setItem(NAME_KEY, name);
   const body = seat === undefined ? { name } : { name, seat };
   try {
-    const joined = await api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body);
+    // The seat is the person's player's (made now if this browser has none: player.js).
+    const joined = await withPlayer(name,
+      (key) => api("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body, key));
     saveToken(code, joined.token);
     connect();
   } catch (error) {
@@ -385,6 +389,7 @@ function render() {
   renderCenterPanel(view);
   renderControls(view, ui);
   renderHand(view, ui);
+  askRatingChanges(view, render);
   renderResult(view, ui);
   renderLobby(view, meta, ui);
   renderDealLog(view);

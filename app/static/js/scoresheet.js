@@ -100,6 +100,9 @@ function table(names, sheet, totals, finals, name, replay = null, from = []) {
   return wrap;
 }
 
+/** A finished match's score sheet outside its room (the club page, clubpage.js). */
+export const scoreTable = table;
+
 /** A row's deal number as a button that opens its replay ("Replay deal 3").
  * @param {number} match
  * @param {number | null} deal the deal's index in the match, if known

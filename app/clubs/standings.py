@@ -114,7 +114,10 @@ def rated(match: MatchRow) -> list[str | None]:
     return out
 
 
-Change = list[float | None]  # by seat: the change of its player's ordinal (else None)
+# By seat: the change of its player's mu (else None).  The rating a player reads is
+# ``mu ± sigma``, so the change is mu's: the ordinal (mu - 3 sigma, the standings' order)
+# rises for a player who lost while their uncertainty shrinks, which reads as a bug.
+Change = list[float | None]
 
 
 def ordinal(held: PlackettLuceRating) -> float:
@@ -124,7 +127,7 @@ def ordinal(held: PlackettLuceRating) -> float:
 def rate(ratings: Ratings, match: MatchRow) -> Change:
     """Update ``ratings`` with ``match``'s final ranking, of its players and its bots'
     levels, the ones a person played against (a match of bots alone rates nobody); the
-    change of each seat's player's ordinal (mu - 3 sigma: what the standings show)."""
+    change of each seat's player's mu (what the players read beside sigma)."""
     totals = match.summary["totals"]
     change: Change = [None] * len(match.players)
     if all(p is None for p in match.players):
@@ -140,7 +143,7 @@ def rate(ratings: Ratings, match: MatchRow) -> Change:
                                             strict=True):
         ratings[who] = new
         if match.players[seat] is not None:
-            change[seat] = round(ordinal(new) - ordinal(old), 4)
+            change[seat] = round(float(new.mu) - float(old.mu), 4)
     return change
 
 

@@ -172,8 +172,8 @@ class ClubMatch(TypedDict):
     seats: list[MatchSeat]
     totals: list[int]
     score_sheet: list[list[int]]
-    # (On the club page.) by seat: how the match changed its player's rating's ordinal
-    # (mu - 3 sigma); None for a bot's or a guest's seat
+    # (On the club page.) by seat: how the match changed its player's mu (the rating
+    # read as mu ± sigma); None for a bot's or a guest's seat
     rating_changes: NotRequired[list[float | None]]
     # (On the club page.) the deals that get a par (played to their end), in order
     deals: NotRequired[list[DealPar]]

@@ -120,10 +120,6 @@ def rated(match: MatchRow) -> list[str | None]:
 Change = list[float | None]
 
 
-def ordinal(held: PlackettLuceRating) -> float:
-    return float(held.mu) - 3 * float(held.sigma)
-
-
 def rate(ratings: Ratings, match: MatchRow) -> Change:
     """Update ``ratings`` with ``match``'s final ranking, of its players and its bots'
     levels, the ones a person played against (a match of bots alone rates nobody); the

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,7 +89,7 @@ def check_world(know: Knowledge, view: SeatView, hands: list[int], pile: int) ->
         assert not voids[holder] >> (called // 13) & 1, "its holder showed out of its suit"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=st.sampled_from(list(SHAPES)), seed=st.integers(0, 2**32 - 1),
        moves=st.integers(0, 60), in_trick_one=st.one_of(st.none(), st.integers(1, 4)),
        levels=st.lists(st.sampled_from(["easy", "random"]), min_size=1, max_size=5),

@@ -112,8 +112,10 @@ class Knowledge:
             known |= self.kitty
         self.unseen = rules.shape.deck & ~known
         # The hidden pile: the kitty until someone takes it, then the bidder's discards
-        # (the bidder knows its own); empty without a kitty.
-        if not kitty_size or (seat == self.bidder and self.phase != Phase.AUCTION):
+        # (the bidder knows its own); empty without a kitty, and while the bidder holds
+        # the kitty in its hand before discarding (a seat's view then, not its turn).
+        if (not kitty_size or self.phase == Phase.DISCARD
+                or (seat == self.bidder and self.phase != Phase.AUCTION)):
             self.pile = 0
         else:
             self.pile = kitty_size

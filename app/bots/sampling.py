@@ -6,7 +6,9 @@ live it is in the hand of neither the bidder nor a seat that already followed tr
 whose holder had to play it), its own discards, a shown kitty (in the bidder's hand or
 discards), how many cards each hand holds, and the auction.  ``sample(rng)`` deals the
 unseen cards to the other hands and the hidden pile (the kitty during the auction, the
-bidder's discards after it) under those constraints; ``state(sample)`` replays the public
+bidder's discards after it) under those constraints (where the quick greedy deal keeps
+failing, an exact one by augmenting paths: never a world that breaks a rule);
+``state(sample)`` replays the public
 actions on that deal through the engine, so the sample is a real ``DealState`` that rules
 code and rollouts can use.  Nothing here reads more than the view.
 
@@ -110,8 +112,10 @@ class Knowledge:
             known |= self.kitty
         self.unseen = rules.shape.deck & ~known
         # The hidden pile: the kitty until someone takes it, then the bidder's discards
-        # (the bidder knows its own); empty without a kitty.
-        if not kitty_size or (seat == self.bidder and self.phase != Phase.AUCTION):
+        # (the bidder knows its own); empty without a kitty, and while the bidder holds
+        # the kitty in its hand before discarding (a seat's view then, not its turn).
+        if (not kitty_size or self.phase == Phase.DISCARD
+                or (seat == self.bidder and self.phase != Phase.AUCTION)):
             self.pile = 0
         else:
             self.pile = kitty_size
@@ -174,7 +178,7 @@ class Knowledge:
                 return best  # the most likely of those tried
         if best is not None:
             return best
-        return self._deal_loose(rng)
+        return self._deal_exact(rng)
 
     def _deal_once(self, rng: random.Random,
                    allowed: dict[int, list[int]]) -> tuple[list[int], int] | None:
@@ -203,20 +207,48 @@ class Knowledge:
                 hands[h] |= 1 << c
         return hands, pile
 
-    def _deal_loose(self, rng: random.Random) -> tuple[list[int], int]:
-        """Ignore the shown voids (never needed in practice; keeps ``sample`` total)."""
-        rest = cards_of(self.unseen)
-        rng.shuffle(rest)
+    def _deal_exact(self, rng: random.Random) -> tuple[list[int], int]:
+        """A deal that keeps every rule (the voids, the called card, a shown kitty, the
+        hands' sizes), found by augmenting paths where the quick deal's greedy order got
+        stuck; what the play told is set aside.  The real deal keeps the same rules, so
+        one exists."""
+        capacity = {s: self.counts[s] for s in range(self.n) if s != self.seat}
+        capacity[PILE] = self.pile
+        owned: dict[int, list[int]] = {h: [] for h in capacity}
+        where: dict[int, int] = {}
+
+        def place(c: int, seen: set[int]) -> bool:
+            holders = list(self.base_allowed[c])
+            rng.shuffle(holders)
+            for h in holders:
+                if h in seen:
+                    continue
+                seen.add(h)
+                if len(owned[h]) < capacity[h] or any(
+                        place(other, seen) and _move(other, h) for other in list(owned[h])):
+                    owned[h].append(c)
+                    where[c] = h
+                    return True
+            return False
+
+        def _move(c: int, old: int) -> bool:
+            owned[old].remove(c)  # ``place`` gave it a new holder
+            return True
+
+        cards = cards_of(self.unseen)
+        rng.shuffle(cards)
+        for c in cards:
+            if not place(c, set()):
+                raise AssertionError(f"no holder for card {c}: the knowledge is inconsistent")
         hands = [0] * self.n
         hands[self.seat] = self.hand
-        i = 0
-        for s in range(self.n):
-            if s == self.seat:
-                continue
-            for c in rest[i:i + self.counts[s]]:
-                hands[s] |= 1 << c
-            i += self.counts[s]
-        return hands, sum(1 << c for c in rest[i:])
+        pile = 0
+        for c, h in where.items():
+            if h == PILE:
+                pile |= 1 << c
+            else:
+                hands[h] |= 1 << c
+        return hands, pile
 
     def weight(self, hands: list[int]) -> float:
         """How likely the auction was with these hands (1.0: no evidence against).

@@ -1,0 +1,157 @@
+"""Every world the search samples (app/bots/sampling.py) fits what its seat knows: over
+random positions of every shape (random deals played some random legal moves by `easy`
+and `random`, seen from each seat), each sampled deal gives every hand its size, holds
+no card played or seen, puts no card of a suit with a seat that showed out of it, and,
+while the called card has not shown, keeps it with exactly one other player: never the
+bidder, never the hidden pile, never one who already played to the first trick (its
+holder had to play it there) or showed out of its suit.  The engine rebuilds the sample
+with that player as the partner."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from example_budget import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.bots import BOTS
+from app.bots.sampling import PILE, Knowledge
+from app.bots.shapes import SHAPES, shape_rules
+from app.bots.table_facts import note_trick
+from app.rules import Match, SeatView
+from app.rules.cards import JOKER1, SUIT_MASKS
+from app.rules.phases import Phase
+
+
+def position(shape: str, seed: int, moves: int, in_trick_one: int | None,
+             levels: list[str]) -> Match:
+    """A deal of ``shape`` played ``moves`` legal moves by these levels, or, with
+    ``in_trick_one``, until that many cards of the first trick are down (if it gets
+    there)."""
+    rng = random.Random(seed)
+    match = Match(shape_rules(shape), rng=random.Random(seed))
+    match.start_deal()
+    done = 0
+    while not match.finished:
+        deal = match.deals[-1]
+        if in_trick_one is None and done >= moves:
+            break
+        if (in_trick_one is not None and deal.phase == Phase.PLAY
+                and deal.tricks_played == 0 and len(deal.trick_cards) >= in_trick_one):
+            break
+        seat = deal.turn
+        if seat is None:
+            break  # the deal is over
+        view = SeatView(match, seat)
+        match.apply(seat, BOTS[levels[seat % len(levels)]].choose(view, rng))
+        done += 1
+    return match
+
+
+def check_world(know: Knowledge, view: SeatView, hands: list[int], pile: int) -> None:
+    n = view.players
+    seat = know.seat
+    assert hands[seat] == view.hand
+    for s in range(n):
+        assert hands[s].bit_count() == view.hand_counts[s], f"seat {s}'s hand size"
+        for t in range(s + 1, n):
+            assert not hands[s] & hands[t], "a card dealt twice"
+        assert not pile & hands[s], "a card both in a hand and the pile"
+    assert pile.bit_count() == know.pile
+    # Every card is either seen (own hand, played, own discards, a kitty this seat
+    # holds) or dealt once: nothing played or seen is dealt again.
+    dealt = pile
+    for s in range(n):
+        if s != seat:
+            dealt |= hands[s]
+    assert dealt == know.unseen, "the unseen cards and the sampled ones differ"
+    voids = [0] * n
+    for leader, cards, _ in view.tricks:
+        note_trick(voids, leader, cards, n)
+    if view.trick:
+        note_trick(voids, view.trick[0][0], [c for _, c in view.trick], n)
+    for s in range(n):
+        for suit in range(4):
+            if voids[s] >> suit & 1 and s != seat:
+                assert not hands[s] & SUIT_MASKS[suit], f"seat {s} showed out of {suit}"
+    called = view.called
+    if called is None or view.played >> called & 1 or view.hand >> called & 1:
+        return
+    # The called card has not shown and this seat does not hold it.
+    holders = [s for s in range(n) if hands[s] >> called & 1]
+    assert len(holders) == 1 and not pile >> called & 1, "the called card is not with one seat"
+    holder = holders[0]
+    assert holder != seat and holder != view.bidder, "the called card with the bidder"
+    assert holder not in {s for s, _ in view.trick}, "its holder would have played it"
+    if called < JOKER1:
+        assert not voids[holder] >> (called // 13) & 1, "its holder showed out of its suit"
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.sampled_from(list(SHAPES)), seed=st.integers(0, 2**32 - 1),
+       moves=st.integers(0, 60), in_trick_one=st.one_of(st.none(), st.integers(1, 4)),
+       levels=st.lists(st.sampled_from(["easy", "random"]), min_size=1, max_size=5),
+       infer_play=st.booleans())
+def test_every_sampled_world_fits_the_seat_s_knowledge(
+        shape: str, seed: int, moves: int, in_trick_one: int | None, levels: list[str],
+        infer_play: bool) -> None:
+    match = position(shape, seed, moves, in_trick_one, levels)
+    if match.finished or match.deals[-1].turn is None:
+        return
+    rng = random.Random(seed ^ 0xC0FFEE)
+    for seat in range(match.rules.options.players):
+        view = SeatView(match, seat)
+        know = Knowledge(view, infer_play)
+        for _ in range(3):
+            hands, pile = know.sample(rng)
+            check_world(know, view, hands, pile)
+            state = know.state(hands, pile, rng)
+            if state is not None and view.called is not None and state.partner is not None:
+                # The engine rebuilds it with the holder as the partner.
+                assert hands[state.partner] >> view.called & 1 or \
+                    view.played >> view.called & 1 or view.hand >> view.called & 1
+
+
+def test_a_sampler_that_cannot_place_the_cards_still_keeps_every_rule(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the quick deal fails every try (here: forced to), the fallback still deals
+    each card to a holder it may have (it used to ignore the voids and the called card)."""
+    monkeypatch.setattr(Knowledge, "_deal_once", lambda self, rng, allowed: None)
+    checked = 0
+    for seed in range(40):
+        match = position("standard", seed, 0, 2, ["easy"])
+        if match.deals[-1].turn is None or match.deals[-1].called is None:
+            continue
+        for seat in range(4):
+            view = SeatView(match, seat)
+            know = Knowledge(view)
+            rng = random.Random(seed)
+            for _ in range(5):
+                hands, pile = know.sample(rng)
+                check_world(know, view, hands, pile)
+                checked += 1
+    assert checked > 100
+
+
+def test_the_called_card_goes_to_every_possible_holder() -> None:
+    """Before the called card shows, a defender's samples put it with each seat that may
+    hold it, not always the same one (the partner is unknown to it)."""
+    for seed in range(40):
+        match = position("standard", seed, 0, 1, ["easy"])
+        deal = match.deals[-1]
+        if deal.turn is None or deal.called is None or deal.bidder is None:
+            continue
+        seat = next(s for s in range(4) if s != deal.bidder
+                    and not deal.hands[s] >> deal.called & 1)
+        know = Knowledge(SeatView(match, seat))
+        rng = random.Random(seed)
+        seen = set()
+        for _ in range(60):
+            hands, _ = know.sample(rng)
+            seen |= {s for s in range(4) if hands[s] >> deal.called & 1}
+        assert seen == {s for s in range(4) if s not in (seat, deal.bidder)}
+        assert PILE not in seen
+        return
+    raise AssertionError("no position with a called card")

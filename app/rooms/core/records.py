@@ -262,6 +262,13 @@ class SettingsSet(_Record):
     spectator_chat: bool | None = None
 
 
+# The host's settings of a room, one table read by every place that copies them all
+# (state.py's checkpoint and its restore and ``_settings``, views.py's room view,
+# tests/rooms/core_table.py's comparison): a new setting is a field of ``SettingsSet`` and
+# ``Checkpoint`` and an attribute of ``RoomState``, and those places follow.
+ROOM_SETTINGS = tuple(name for name in SettingsSet.model_fields if name != "k")
+
+
 class Chatted(_Record):
     k: Literal["chat"] = "chat"
     seat: int | None

@@ -40,6 +40,9 @@ from app.web.static_files import static_endpoint
 
 WS_PREFIX = "/ws/"
 log = logging.getLogger("amerikaner")
+# The refusals' series, one per wire code, at 0 from the start (the metrics stand below
+# the rooms and are told the codes here).
+metrics.count_refusal_codes(code.value for code in ErrorCode)
 
 
 class AmerikanerApp(FastAPI):

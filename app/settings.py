@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from .runtime.allocator import ALLOCATORS
-
 LOG_FORMATS = ("text", "json")
 PAR_LEVELS = ("strong", "easy", "random")  # app/bots/par.py par_bot
+# The memory allocators ``amerikaner serve`` can run on (app/runtime/allocator.py, which
+# reads them from here: the settings stand below the runtime they choose).
+ALLOCATORS = ("malloc", "pymalloc")
 
 
 class SettingsError(ValueError):

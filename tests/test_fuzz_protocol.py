@@ -41,6 +41,7 @@ from hypothesis.stateful import (
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
+from option_tables import setting_messages
 from rooms_harness import (
     OPEN_CLIENTS,
     WS_MAX,
@@ -135,8 +136,8 @@ COMMANDS: list[dict[str, Any]] = [
     {"type": "seat_bot", "seat": 2, "level": "random"},
     {"type": "seat_bot", "seat": 4, "level": "heuristic"},
     {"type": "settings", "grace_seconds": 40, "next_deal_pause": 60},
-    {"type": "settings", "spectator_chat": False}, {"type": "settings", "spectator_chat": True},
-    {"type": "settings", "bot_pace": "fast"}, {"type": "settings", "turn_seconds": 7},
+    *setting_messages(),  # every setting's values (tests/option_tables.py)
+    {"type": "settings", "turn_seconds": 7},
     {"type": "settings", "grace_seconds": 10**20},
 ]
 ILLEGAL_ACTIONS: list[dict[str, Any]] = [

@@ -29,8 +29,9 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import forget_search_pool, watch_search_pool
-from app.rooms.server.pool_stats import LANES, PoolStats, PoolWaits
+from app.rooms.server.pool_stats import PoolStats, PoolWaits
 from app.rooms.server.search_pool import SearchPool
+from app.search_lanes import LANES
 from app.settings import Settings, SettingsError
 from app.web import audit, metrics
 from app.web.jsonlog import JsonFormatter, log_config
@@ -260,7 +261,7 @@ class _Owner:
 
 
 def test_a_live_gauge_sums_the_owners_alive_and_forgets_the_others() -> None:
-    gauge: metrics.LiveGauge[_Owner] = metrics.LiveGauge(
+    gauge = metrics.LiveGauge(
         "test_queue", "a test", ("lane",), always=[("bot",)], registry=None)
 
     def values() -> dict[tuple[str, ...], float]:

@@ -33,7 +33,7 @@ from app.rules.phases import Phase
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
 from .play_inference import not_held
-from .table_facts import note_trick
+from .table_facts import seen_play
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
 MAX_TRIES = 200
@@ -80,7 +80,7 @@ class Knowledge:
         self.n = n = view.players
         self.phase = view.phase
         self.dealer = view.dealer
-        self.hand = hand = view.hand
+        self.hand = view.hand
         self.auction = view.auction
         self.bidder = view.bidder
         self.called = view.called
@@ -89,28 +89,18 @@ class Knowledge:
         self.trick = view.trick
         self.counts = view.hand_counts
         kitty_size = rules.options.kitty
-        played_by = [0] * n
-        voids = [0] * n
         sequence: list[tuple[int, int]] = []
-        played = 0
         for leader, cards, _ in self.tricks:
             sequence += [((leader + i) % n, c) for i, c in enumerate(cards)]
-            played |= note_trick(voids, leader, cards, n)
-        if self.trick:
-            sequence += self.trick
-            played |= note_trick(voids, self.trick[0][0], [c for _, c in self.trick], n)
+        sequence += self.trick
+        played_by = [0] * n
         for s, c in sequence:
             played_by[s] |= 1 << c
         self.played_by = played_by
-        self.voids = voids
         self.sequence = sequence  # every card played, in order, with its seat
-        own_discards = view.discards or 0
-        self.discards = own_discards
+        self.voids, _, self.unseen = seen_play(view)  # as TableFacts sees the play
+        self.discards = view.discards or 0
         self.kitty = view.kitty  # known kitty (own as bidder, or shown), else None
-        known = hand | played | own_discards
-        if self.kitty is not None and seat == self.bidder:
-            known |= self.kitty
-        self.unseen = rules.shape.deck & ~known
         # The hidden pile: the kitty until someone takes it, then the bidder's discards
         # (the bidder knows its own); empty without a kitty, and while the bidder holds
         # the kitty in its hand before discarding (a seat's view then, not its turn).

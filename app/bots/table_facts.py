@@ -43,8 +43,8 @@ class TableFacts:
         seat = view.seat
         assert seat is not None
         self.seat = seat
-        self.n = n = view.players
-        self.hand = hand = view.hand
+        self.n = view.players
+        self.hand = view.hand
         self.trump = view.trump
         self.bidder = view.bidder
         self.partner = view.partner
@@ -58,19 +58,10 @@ class TableFacts:
             self.mode = AMERIKANER
         else:
             self.mode = NUMERIC
-        voids = [0] * n
-        played = 0
-        for leader, cards, _ in view.tricks:
-            played |= note_trick(voids, leader, cards, n)
         trick = view.trick
         self.trick_seats = [s for s, _ in trick]
         self.trick_cards = [c for _, c in trick]
-        if trick:
-            played |= note_trick(voids, trick[0][0], self.trick_cards, n)
-        self.voids = voids
-        self.played = played
-        deck: int = view.rules.shape.deck
-        self.unseen = deck & ~hand & ~played & ~(view.discards or 0)
+        self.voids, self.played, self.unseen = seen_play(view)
 
     # -- sides -----------------------------------------------------------------------
 
@@ -161,6 +152,28 @@ class TableFacts:
             return False
         # Fewer cards of the suit out than players to come: someone will show out.
         return (self.unseen & SUIT_MASKS[led_suit]).bit_count() >= len(seats)
+
+
+def seen_play(view: SeatView) -> tuple[list[int], int, int]:
+    """What a seat has seen of the play: who showed out of which suit (a mask of suits
+    per seat), every card played (a mask) and the cards it has not seen (neither in its
+    hand, played, its own discards nor a kitty it took).  ``TableFacts`` and the search's
+    ``sampling.Knowledge`` both start from it, so they cannot disagree on it."""
+    seat = view.seat
+    assert seat is not None
+    n = view.players
+    voids = [0] * n
+    played = 0
+    for leader, cards, _ in view.tricks:
+        played |= note_trick(voids, leader, cards, n)
+    trick = view.trick
+    if trick:
+        played |= note_trick(voids, trick[0][0], [c for _, c in trick], n)
+    known = view.hand | played | (view.discards or 0)
+    if view.kitty is not None and seat == view.bidder:
+        known |= view.kitty
+    deck: int = view.rules.shape.deck
+    return voids, played, deck & ~known
 
 
 def note_trick(voids: list[int], leader: int, cards: list[int] | tuple[int, ...],

@@ -6,7 +6,8 @@ the precise reason and the error type with its stable wire code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from .actions import Action, Bid, Discard, Lead, Play, lead
 from .calling import lead_error
@@ -14,10 +15,29 @@ from .cards import JOKER1, SUIT_MASKS, SUITS, card_id, card_name, suit_name
 from .errors import ActionError, IllegalBid, IllegalLead, IllegalPlay, Refusal, WrongPhase
 
 if TYPE_CHECKING:
-    from .deal import DealState
+    from .ruleset import RuleSet
 
 
-def bid_error(deal: DealState, action: Action) -> ActionError:
+class RefusedDeal(Protocol):
+    """What a refusal reads of the deal it refuses in (``deal.DealState`` is one).
+
+    A protocol rather than ``DealState`` itself so that the import runs one way: deal.py
+    calls these functions, and this module knows nothing of deal.py."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def high(self) -> int: ...  # the highest numeric bid so far (0: none)
+    @property
+    def hands(self) -> Sequence[int]: ...
+    @property
+    def forced(self) -> int: ...  # the called card's bit while it must be played
+    @property
+    def trick_cards(self) -> Sequence[int]: ...
+    def others_mask(self, seat: int) -> int: ...
+
+
+def bid_error(deal: RefusedDeal, action: Action) -> ActionError:
     if not isinstance(action, Bid):
         return WrongPhase("the auction is on: bid or pass", Refusal.AUCTION_ON)
     value = action.value
@@ -34,7 +54,7 @@ def bid_error(deal: DealState, action: Action) -> ActionError:
                       n=shape.max_bid)
 
 
-def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
+def lead_error_for(deal: RefusedDeal, seat: int, action: Action) -> ActionError:
     if isinstance(action, Discard):
         return WrongPhase("the discard is done: lead the first card and call your partner",
                           Refusal.DISCARD_DONE)
@@ -48,7 +68,7 @@ def lead_error_for(deal: DealState, seat: int, action: Action) -> ActionError:
     return IllegalLead(why or "that lead is not allowed")  # (a Why: its reason goes along)
 
 
-def play_error(deal: DealState, seat: int, action: Action) -> ActionError:
+def play_error(deal: RefusedDeal, seat: int, action: Action) -> ActionError:
     if isinstance(action, Lead):
         return IllegalPlay("a call goes only with the bidder's first lead (and so does grand)",
                            Refusal.CALL_FIRST_LEAD_ONLY)

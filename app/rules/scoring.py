@@ -9,14 +9,37 @@ shared out as fractions, so an option the engine scores is one the bots aim at.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from .deal import DealState
-    from .ruleset import Options
+    from .ruleset import Options, RuleSet
 
 # Whole tricks in the engine; expected tricks (fractions) in the bots' rollouts.
 Tricks = TypeVar("Tricks", int, float)
+
+
+class ScoredDeal(Protocol):
+    """What ``score_deal`` reads of a finished deal (``deal.DealState`` is one).
+
+    A protocol rather than ``DealState`` itself so that the import runs one way: deal.py
+    scores with this module, and this module knows nothing of deal.py."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def minus_round(self) -> bool: ...
+    @property
+    def tricks_won(self) -> Sequence[int]: ...
+    @property
+    def bidder(self) -> int | None: ...
+    @property
+    def partner(self) -> int | None: ...
+    @property
+    def amerikaner(self) -> bool: ...
+    @property
+    def contract_bid(self) -> int | str | None: ...
+    @property
+    def hand_size(self) -> int: ...
 
 
 def kitty_tricks(options: Options) -> int:
@@ -59,7 +82,7 @@ def deal_points(options: Options, tricks: Sequence[Tricks], bidder: int | None,
     return points, made
 
 
-def score_deal(deal: DealState) -> tuple[tuple[int, ...], bool | None]:
+def score_deal(deal: ScoredDeal) -> tuple[tuple[int, ...], bool | None]:
     """The deal's points per seat and whether the contract was made (``None``: no contract)."""
     if deal.minus_round:
         points, made = deal_points(deal.rules.options, deal.tricks_won, None, None, None,

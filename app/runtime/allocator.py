@@ -32,7 +32,7 @@ import os
 import sys
 from collections.abc import Callable, MutableMapping
 
-ALLOCATORS = ("malloc", "pymalloc")
+from app.settings import ALLOCATORS
 
 
 def restart_argv() -> list[str]:

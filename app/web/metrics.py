@@ -89,7 +89,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TypeVar, cast
 
 from prometheus_client import (
     REGISTRY,
@@ -104,13 +104,7 @@ from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
 from app.bot_levels import ALIASES, BOT_LEVELS
-from app.rooms.core.wire_enums import ErrorCode
-from app.rooms.server.pool_stats import LANES  # the search pool's lanes, declared once
-
-if TYPE_CHECKING:  # the owners watched (app/main.py): types only, no import at run time
-    from app.rooms.server.registry import Registry
-    from app.rooms.server.replay_pool import ReplayPool
-    from app.rooms.server.search_pool import SearchPool
+from app.search_lanes import LANES  # the search pool's lanes, declared once
 
 # No ``*_created`` series beside each counter and histogram: they double the output and
 # no dashboard here reads them.
@@ -133,7 +127,10 @@ LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5
 VIAS = ("ws", "http")
 
 
-class LiveMetric(Collector, Generic[Owner]):
+Read = Callable[[Owner], Mapping[tuple[str, ...], float]]
+
+
+class LiveMetric(Collector):
     """A metric read when scraped from the objects that hold its figure (the room
     registry, the search pool): nothing is recorded as the figure changes.  Its value is
     the sum over the owners watched (one per app; the tests run several apps in one
@@ -150,18 +147,19 @@ class LiveMetric(Collector, Generic[Owner]):
         self.documentation = documentation
         self.labels = labels
         self.always = tuple(always)
-        self._owners: weakref.WeakKeyDictionary[Owner, Callable[[Owner], Mapping[
-            tuple[str, ...], float]]] = weakref.WeakKeyDictionary()
+        self._owners: weakref.WeakKeyDictionary[object, Read[object]] = (
+            weakref.WeakKeyDictionary())
         if registry is not None:
             registry.register(self)
 
-    def watch(self, owner: Owner,
-              read: Callable[[Owner], Mapping[tuple[str, ...], float]]) -> None:
+    def watch(self, owner: Owner, read: Read[Owner]) -> None:
         """Add ``read(owner)`` (values by label values) to the gauge while ``owner`` lives,
-        or until ``forget``."""
-        self._owners[owner] = read
+        or until ``forget``.  The owner's type is the caller's (app/main.py): this module
+        knows nothing of the registry or the pools it reads."""
+        # Each read is only ever called with its own owner: the cast forgets no more.
+        self._owners[owner] = cast("Read[object]", read)
 
-    def forget(self, owner: Owner) -> None:
+    def forget(self, owner: object) -> None:
         self._owners.pop(owner, None)
 
     def describe(self) -> Iterable[Metric]:
@@ -178,13 +176,13 @@ class LiveMetric(Collector, Generic[Owner]):
         return [family]
 
 
-class LiveGauge(LiveMetric[Owner]):
+class LiveGauge(LiveMetric):
     """A gauge of figures the owners hold (rooms in memory, jobs waiting)."""
 
     family = GaugeMetricFamily
 
 
-class LiveCounter(LiveMetric[Owner]):
+class LiveCounter(LiveMetric):
     """A counter of counts the owners keep themselves (the search pool's, in its
     ``stats()``), which only grow while an owner lives: nothing is incremented here.  An
     owner that ends takes its count with it, which Prometheus reads as a counter's reset
@@ -193,7 +191,7 @@ class LiveCounter(LiveMetric[Owner]):
     family = CounterMetricFamily
 
 
-ROOMS: LiveGauge[Registry] = LiveGauge(
+ROOMS = LiveGauge(
     "amerikaner_rooms", "Rooms in this process's memory")
 WEBSOCKETS = Gauge(
     "amerikaner_websocket_connections", "Open WebSocket connections")
@@ -237,30 +235,31 @@ BOT_DECISION = Histogram(
 REFUSALS = Counter(
     "amerikaner_refusals_total", "Errors sent to clients, by wire code and transport",
     ("code", "via"))
-SEARCH_QUEUE: LiveGauge[SearchPool] = LiveGauge(
+SEARCH_QUEUE = LiveGauge(
     "amerikaner_search_queue_length", "Jobs waiting for a search worker, by lane",
     ("lane",), always=[(lane,) for lane in LANES])
-REPLAYS_OPEN: LiveGauge[ReplayPool] = LiveGauge(
+REPLAYS_OPEN = LiveGauge(
     "amerikaner_replays_open", "Replays admitted and not yet answered (upload being read, "
     "waiting for a replay worker, or being made)")
 SEARCH_QUEUE_WAIT = Histogram(
     "amerikaner_search_queue_wait_seconds",
     "A search job's wait for a worker, by lane, from its admission until it was handed "
     "to one", ("lane",), buckets=QUEUE_BUCKETS)
-SEARCH_FALLBACKS: LiveCounter[SearchPool] = LiveCounter(
+SEARCH_FALLBACKS = LiveCounter(
     "amerikaner_search_fallbacks_total",
     "Bot moves decided by the quick bot because no search worker was free in time")
-SEARCH_WORKERS_REPLACED: LiveCounter[SearchPool] = LiveCounter(
+SEARCH_WORKERS_REPLACED = LiveCounter(
     "amerikaner_search_workers_replaced_total",
     "Search workers that died or overran a job, and were replaced")
-SEARCH_REFUSED: LiveCounter[SearchPool] = LiveCounter(
+SEARCH_REFUSED = LiveCounter(
     "amerikaner_search_refused_total",
     "Hints and reviews refused over a room's or a client address's bound")
 
 # Every label value is known in advance: each series exists from the start (at 0, so that
-# rate() and increase() see the first event), and a stray value cannot add series.
-_REFUSALS = {(code.value, via): REFUSALS.labels(code.value, via)
-             for code in ErrorCode for via in VIAS}
+# rate() and increase() see the first event), and a stray value cannot add series.  The
+# refusals' codes are the rooms' wire enum (``ErrorCode``), which app/main.py hands to
+# ``count_refusal_codes`` so that this layer does not import the rooms above it.
+_REFUSALS: dict[tuple[str, str], Counter] = {}
 _BOT_DECISION = {level: BOT_DECISION.labels(level) for level in BOT_LEVELS}
 _BOT_DECISION.update({old: _BOT_DECISION[new] for old, new in ALIASES.items()})
 _SEARCH_QUEUE_WAIT = {lane: SEARCH_QUEUE_WAIT.labels(lane) for lane in LANES}
@@ -277,9 +276,17 @@ EXPORTED = frozenset({
     "amerikaner_search_refused_total", "amerikaner_replays_open"})
 
 
+def count_refusal_codes(codes: Iterable[str]) -> None:
+    """Make the refusals' series of ``codes`` (each at 0 by each ``via``): ``refused``
+    counts these codes alone.  Called again with the same codes, it changes nothing."""
+    for code in codes:
+        for via in VIAS:
+            _REFUSALS[(code, via)] = REFUSALS.labels(code, via)
+
+
 def refused(code: str, via: str) -> None:
     """Count an error sent to a client (``via``: ``ws`` or ``http``); a code that is not
-    one of ``ErrorCode``'s is not counted (no series beyond the known ones)."""
+    one of ``count_refusal_codes``' is not counted (no series beyond the known ones)."""
     child = _REFUSALS.get((code, via))
     if child is not None:
         child.inc()

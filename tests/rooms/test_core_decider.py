@@ -29,6 +29,7 @@ from core_table import Table, play_until
 from example_budget import QUICK, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from option_tables import setting_messages
 from pydantic import BaseModel
 
 from app.rooms.core.effects import (
@@ -162,8 +163,7 @@ MESSAGES: list[dict[str, Any]] = [
     {"type": "rules", "rules": {"min_bid": 9, "max_bid": 8}},
     {"type": "seat_bot", "seat": 2, "level": "random"},
     {"type": "seat_bot", "seat": 1, "level": "nobody"},
-    {"type": "settings", "grace_seconds": 20}, {"type": "settings", "turn_seconds": 30},
-    {"type": "settings", "spectator_chat": False}, {"type": "settings", "bot_pace": "fast"},
+    {"type": "settings", "grace_seconds": 20}, *setting_messages(),  # every setting's values
     {"type": "review"}, {"type": "review", "deal": 0, "match": 1},
     {"type": "review", "deal": 99}, {"type": "review", "deal": 0, "match": 7},
     {"type": "rematch"}, {"type": "again"}, {"type": "lobby"}, {"type": "leave"},

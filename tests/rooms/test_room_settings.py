@@ -7,7 +7,10 @@ the checkpoint, the room's state or its view fails."""
 
 from __future__ import annotations
 
+import json
+import re
 import typing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,11 @@ from app.rooms.core.records import Checkpoint, SettingsSet
 
 # The view's settings that are not the host's to change (the bot levels a seat may have).
 VIEW_ONLY = {"bot_levels"}
+STATIC = Path(__file__).resolve().parents[2] / "app" / "static"
+LOBBY_JS = STATIC / "js" / "lobby.js"
+# A setting's label is ``settings.<name>`` in the catalogues; these two older ones keep
+# the keys they had.
+LABELS = {"grace_seconds": "lobby.grace", "next_deal_pause": "lobby.pause"}
 
 
 def test_every_setting_is_declared_in_each_place_a_setting_lives() -> None:
@@ -53,3 +61,22 @@ def test_each_value_of_each_setting_is_kept_shown_logged_and_replayed(name: str,
     assert t.first > 0, "a match starts with a checkpoint"
     assert getattr(t.replayed(), name) == value  # replayed from the match's checkpoint
     t.assert_consistent()
+
+
+def test_every_setting_has_a_control_in_the_hosts_settings_box() -> None:
+    """The host's settings box (app/static/js/lobby.js) names each setting as a control's
+    ``data-setting``: a setting the server takes and the page cannot change is otherwise
+    a forgotten step that no test sees (the client's types do not require a control)."""
+    named = set(re.findall(r'"([a-z_]+)"', LOBBY_JS.read_text(encoding="utf-8")))
+    missing = [name for name in ROOM_SETTINGS if name not in named]
+    assert not missing, f"no control in app/static/js/lobby.js for: {missing}"
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "fr"])
+def test_every_setting_has_its_label_in_each_catalogue(lang: str) -> None:
+    """Without it the settings box shows the key: tests/test_texts.py only sees a key that
+    one language has and another lacks, not one that all three lack."""
+    catalogue = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    missing = [name for name in ROOM_SETTINGS
+               if LABELS.get(name, f"settings.{name}") not in catalogue]
+    assert not missing, f"{lang}.json has no label (settings.<name>) for: {missing}"

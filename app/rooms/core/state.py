@@ -44,6 +44,7 @@ from .frames import (
 )
 from .records import (
     GAME_KINDS,
+    ROOM_SETTINGS,
     Acted,
     BackInLobby,
     Chatted,
@@ -293,7 +294,8 @@ def checkpoint_of(state: RoomState) -> Checkpoint:
         spectator_chat=state.spectator_chat, chat=list(state.chat),
         history=list(state.history), holders=dict(state.holders),
         match_number=state.match_number,
-        recorded_match=state.recorded_match, game=state.game)
+        recorded_match=state.recorded_match, game=state.game,
+    ).model_copy(update={name: getattr(state, name) for name in ROOM_SETTINGS})
 
 
 def from_checkpoint(data: Checkpoint, chance: Chance) -> RoomState:
@@ -313,9 +315,8 @@ def _take_checkpoint(state: RoomState, data: Checkpoint) -> None:
     state.next_deal_pause = data.next_deal_pause
     state.seats = [Seat.from_data(i, s) for i, s in enumerate(data.seats)]
     state.host = data.host
-    state.turn_seconds = data.turn_seconds
-    state.bot_pace = data.bot_pace
-    state.spectator_chat = data.spectator_chat
+    for name in ROOM_SETTINGS:
+        setattr(state, name, getattr(data, name))
     state.chat = deque(data.chat, maxlen=CHAT_KEEP)
     state.history = deque(data.history, maxlen=HISTORY_KEEP)
     state.holders = dict(data.holders)
@@ -450,16 +451,10 @@ def _note_holders(state: RoomState, number: int) -> None:
 
 
 def _settings(state: RoomState, record: SettingsSet) -> None:
-    if record.grace_seconds is not None:
-        state.grace_seconds = record.grace_seconds
-    if record.next_deal_pause is not None:
-        state.next_deal_pause = record.next_deal_pause
-    if record.turn_seconds is not None:
-        state.turn_seconds = record.turn_seconds
-    if record.bot_pace is not None:
-        state.bot_pace = record.bot_pace
-    if record.spectator_chat is not None:
-        state.spectator_chat = record.spectator_chat
+    for name in ROOM_SETTINGS:  # the record holds the settings changed, None the others
+        value = getattr(record, name)
+        if value is not None:
+            setattr(state, name, value)
 
 
 _RECORD_TYPES = (Checkpoint, MatchBegun, Dealt, Acted, SeatSet, ReadySet, NextDealAt,

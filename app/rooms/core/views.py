@@ -24,12 +24,13 @@ from .frames import (
     MatchSummary,
     PublicRoom,
     RoomInfo,
+    RoomSettings,
     SeatInfo,
     StateFrame,
     View,
 )
 from .lobby import joinable_seats
-from .records import Seat
+from .records import ROOM_SETTINGS, Seat
 from .state import Happening, RoomState, Runtime, controller
 from .wire_enums import CountdownKind
 
@@ -120,6 +121,13 @@ def seats_info(state: RoomState, rt: Runtime) -> list[SeatInfo]:
             for s in state.seats]
 
 
+def room_settings(state: RoomState) -> RoomSettings:
+    """The host's settings as the room shows them, every one of ``ROOM_SETTINGS`` (a cast:
+    the frame's type is checked against what is sent by tests/rooms/test_contract.py)."""
+    settings = {name: getattr(state, name) for name in ROOM_SETTINGS}
+    return cast("RoomSettings", {**settings, "bot_levels": list(BOT_LEVELS)})
+
+
 def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
     """``view.room`` for nobody in particular (the two per-connection keys unset)."""
     return {
@@ -132,11 +140,7 @@ def room_info(state: RoomState, rt: Runtime) -> RoomInfo:
         "spectators": rt.spectator_count(),
         "rules": rules_json(state.rules),
         "rules_resolved": rules_resolved(state.rules),
-        "settings": {"grace_seconds": state.grace_seconds,
-                     "next_deal_pause": state.next_deal_pause,
-                     "turn_seconds": state.turn_seconds, "bot_pace": state.bot_pace,
-                     "spectator_chat": state.spectator_chat,
-                     "bot_levels": list(BOT_LEVELS)},
+        "settings": room_settings(state),
         "next_deal_at": state.next_deal_at,
         "clock": clock(state, rt),
         "chat": list(state.chat),

@@ -19,8 +19,9 @@ from collections.abc import Callable
 
 from typing_extensions import TypedDict  # pydantic reads it (/healthz) on Python 3.11
 
+from app.search_lanes import LANES
+
 WINDOW = 1000  # recent waits kept per lane
-LANES = ("bot", "hint", "review", "par")
 
 WaitObserver = Callable[[str, float], None]  # (lane, seconds waited)
 

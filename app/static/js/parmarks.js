@@ -39,8 +39,7 @@ export function bestVsPar(m) {
 export function markBestVsPar(view, m, deal) {
   const best = bestVsPar(m);
   for (const old of view.querySelectorAll(".replay-par-best")) old.remove();
-  const lines = (best.get(deal) || []).map((b) => el("p", "replay-par-best",
-    t("club.par_best_here", { name: b.name, diff: signedDecimal(b.diff) })));
+  const lines = bestHere(best, deal).map((text) => el("p", "replay-par-best", text));
   view.querySelector("#replay-title")?.after(...lines);
   for (const option of view.querySelectorAll(".replay-pick option")) {
     const here = best.get(Number(option.getAttribute("value")));
@@ -49,4 +48,12 @@ export function markBestVsPar(view, m, deal) {
         names: here.map((b) => b.name).join(", ") });
     }
   }
+}
+
+/** The lines of the record's deal `deal`: "Ann beat par most here: +3.2".
+ * @param {Map<number, { name: string, diff: number }[]>} best bestVsPar's answer
+ * @param {number} deal */
+export function bestHere(best, deal) {
+  return (best.get(deal) || []).map((b) =>
+    t("club.par_best_here", { name: b.name, diff: signedDecimal(b.diff) }));
 }

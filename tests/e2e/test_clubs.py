@@ -4,7 +4,9 @@ Ann names herself on the landing page (her player is made), makes a club and set
 tables to one deal; Bob opens the invite link, names himself and joins; Ann opens a
 table of the club, Bob joins it by the room's link, two bots fill the other seats and
 the deal is played to the match's end: both see their rating change there, and the
-club page shows both in the standings with the match's score sheet. Cai, with the
+club page shows both in the standings with the match's score sheet, then (made in the
+background by the easy bot) each seat's par beside its result, the points above par a
+deal, and in the match's replay who beat par most. Cai, with the
 room's link but no invite, watches the table and reads nothing of the club. A device
 code moves Ann to a second browser. The club page in Norwegian and French on phones.
 """

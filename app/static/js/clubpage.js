@@ -5,7 +5,8 @@
 // has none). Members read the season's standings, the finished matches with their
 // score sheets, records and replays, the members and the invite; they open a new table
 // of the club; the host renews the invite, sets the new tables' rules and opens the
-// next season.
+// next season. Par (made in the background) is asked for again until it comes; a
+// match's replay marks who beat par most (parmarks.js).
 
 import { ApiError, api, errorMessage, saveToken } from "./net.js";
 import { asPlayer, ensurePlayer, playerKey } from "./player.js";

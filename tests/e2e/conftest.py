@@ -43,7 +43,9 @@ class ServeProcess(BaseServeProcess):
         super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
                                     "AMERIKANER_NEXT_DEAL_PAUSE": "30",
                                     "AMERIKANER_ROOMS_HELD": "0",
-                                    "AMERIKANER_LOG_LEVEL": "warning"}, port)
+                                    "AMERIKANER_LOG_LEVEL": "warning",
+                                    # par's quick bot: a club match's par in seconds
+                                    "AMERIKANER_PAR_LEVEL": "easy"}, port)
 
 
 @pytest.fixture(scope="session")

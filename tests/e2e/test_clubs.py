@@ -4,7 +4,9 @@ Ann names herself on the landing page (her player is made), makes a club and set
 tables to one deal; Bob opens the invite link, names himself and joins; Ann opens a
 table of the club, Bob joins it by the room's link, two bots fill the other seats and
 the deal is played to the match's end: both see their rating change there, and the
-club page shows both in the standings with the match's score sheet. Cai, with the
+club page shows both in the standings with the match's score sheet, then (made in the
+background by the easy bot) each seat's par beside its result, the points above par a
+deal, and in the match's replay who beat par most. Cai, with the
 room's link but no invite, watches the table and reads nothing of the club. A device
 code moves Ann to a second browser. The club page in Norwegian and French on phones.
 """
@@ -49,6 +51,57 @@ def the_key_is_nowhere(page: Any) -> None:
     key = page.evaluate("JSON.parse(localStorage.getItem('amerikaner.player')).key")
     assert key and key not in page.url
     assert key not in page.content()
+
+
+# (the points as the score sheet writes them, "-10"; par with a minus sign, "\u22121.3")
+PAR_CELL = re.compile(r"^([+\-\u2212]?\d+) / ([+\u2212]?[\d.]+)$")
+
+
+def number(text: str) -> float:
+    return float(text.replace("\u2212", "-"))  # (float reads "+3" and "-3")
+
+
+def one_decimal(n: float) -> str:
+    """As the page writes a difference: signed, one decimal at most (+3.2, \u22121, 0)."""
+    text = f"{round(abs(n), 1):g}"
+    return f"+{text}" if n > 0 else f"\u2212{text}" if n < 0 else text
+
+
+def par_shown(page: Any) -> dict[str, float]:
+    """The club page's par (made in the background with the easy bot; the page asks
+    again until it comes): each seat's result beside its par, and the players' points
+    above par a deal in the standings. Answers who of Ann and Bob beat par, by how much."""
+    table = page.get_by_role("table", name=re.compile(r"^Result and par, deal by deal: "))
+    row = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name="1",
+                                                               exact=True))
+    for cell in range(4):
+        expect(row.get_by_role("cell").nth(cell)).to_have_text(PAR_CELL)
+    names = table.get_by_role("columnheader").all_inner_texts()[1:]
+    beat: dict[str, float] = {}
+    for seat, text in enumerate(row.get_by_role("cell").all_inner_texts()):
+        found = PAR_CELL.match(text)
+        assert found, text
+        diff = round(number(found.group(1)) - number(found.group(2)), 1)
+        if names[seat] in ("Ann", "Bob") and diff > 0:
+            beat[names[seat]] = diff
+    standings = page.get_by_role("table", name="Standings")
+    expect(standings.get_by_role("columnheader", name="Above par a deal")).to_be_visible()
+    for name in ("Ann", "Bob"):
+        cells = standings.get_by_role("row").filter(
+            has=page.get_by_role("rowheader", name=name, exact=True)).get_by_role("cell")
+        expect(cells.nth(9)).to_have_text(re.compile(r"^[+\u2212]?[\d.]+$"))
+    return beat
+
+
+def replay_marks_who_beat_par(page: Any, beat: dict[str, float]) -> None:
+    """The match's replay says who beat par most on the deal shown (its only deal)."""
+    page.get_by_role("button", name=re.compile(r"^Replay: ")).click()
+    replay = page.locator("#replay-view")
+    expect(replay.get_by_role("heading", name=re.compile(r"^Replay of deal 1"))).to_be_visible()
+    for name, diff in beat.items():
+        expect(replay.get_by_text(f"{name} beat par most here: {one_decimal(diff)}",
+                                  exact=True)).to_be_visible()
+    expect(replay.get_by_text(re.compile("beat par most here"))).to_have_count(len(beat))
 
 
 def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -> None:
@@ -116,6 +169,8 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
         expect(page.get_by_role("table", name=re.compile(r"^Score sheet: Table .*, match 1, "))
                ).to_be_visible()
         expect(page.get_by_text(re.compile(r"^Rating change: Ann "))).to_be_visible()
+    beat = par_shown(ann)
+    replay_marks_who_beat_par(ann, beat)
     audit = Audit()  # the club page with its standings and a match (axe, both sizes)
     audit(bob, "club page with a match")
     audit.assert_clean()

@@ -5,7 +5,8 @@
 // has none). Members read the season's standings, the finished matches with their
 // score sheets, records and replays, the members and the invite; they open a new table
 // of the club; the host renews the invite, sets the new tables' rules and opens the
-// next season.
+// next season. Par (made in the background) is asked for again until it comes; a
+// match's replay marks who beat par most (parmarks.js).
 
 import { ApiError, api, errorMessage, saveToken } from "./net.js";
 import { asPlayer, ensurePlayer, playerKey } from "./player.js";
@@ -16,6 +17,7 @@ import { signed } from "./format.js";
 import { runningTotals } from "./scores.js";
 import { scoreTable } from "./scoresheet.js";
 import { showReplay } from "./replay.js";
+import { markBestVsPar } from "./parmarks.js";
 import { ratingText } from "./you.js";
 
 /** @typedef {import("./protocol.js").ClubPage} ClubPage */
@@ -27,6 +29,14 @@ const club = decodeURIComponent(location.pathname.split("/")[2] || "");
 const base = `/api/clubs/${encodeURIComponent(club)}`;
 /** @type {ClubPage | null} */
 let shown = null;
+// Par is made in the background after a match (docs/clubs.md, "Par"): while a deal shown
+// waits for its par the page asks again this often, redrawing only the standings and
+// the matches (not the forms a host may be filling in).
+const PAR_POLL_MS = 4000;
+let parTimer = 0;
+/** The marks of the replay shown: ended when another is shown.
+ * @type {AbortController | null} */
+let replayMarks = null;
 
 /** @param {string} text */
 function showError(text) {
@@ -253,14 +263,40 @@ function show(page) {
   }));
   seasons.value = String(page.season);
   standings(page);
-  const matches = page.matches.map(matchPart);
-  byId("club-matches").replaceChildren(...(matches.length ? matches : [el("p", "hint", t("club.no_matches"))]));
+  showMatches(page);
+  watchPar(page);
   byId("club-members").replaceChildren(...page.members.map((m) =>
     el("li", "", m.host ? t("club.host_member", { name: m.name }) : m.name)));
   byId("club-invite", HTMLInputElement).value = inviteLink(page.invite);
   const rules = page.rules || {};
   byId("club-preset", HTMLSelectElement).value = String(rules.preset || "standard");
   byId("club-single-round", HTMLInputElement).checked = rules.match === "single_deal";
+}
+
+/** @param {ClubPage} page */
+function showMatches(page) {
+  const matches = page.matches.map(matchPart);
+  byId("club-matches").replaceChildren(...(matches.length ? matches : [el("p", "hint", t("club.no_matches"))]));
+}
+
+/** While a match shown waits for par, ask for the page again in a while.
+ * @param {ClubPage} page */
+function watchPar(page) {
+  clearTimeout(parTimer);
+  if (!page.matches.some((m) => (m.deals || []).some((d) => d.par === null))) return;
+  parTimer = window.setTimeout(async () => {
+    try {
+      /** @type {ClubPage} */
+      const fresh = await asPlayer("GET", `${base}?season=${page.season}`);
+      if (shown !== page) return;  // another season (or load) since: it is not ours
+      shown = fresh;
+      standings(fresh);
+      showMatches(fresh);
+      watchPar(fresh);
+    } catch {
+      // (the page stays as it is; a reload asks again)
+    }
+  }, PAR_POLL_MS);
 }
 
 /** @param {string} invite */
@@ -307,6 +343,17 @@ async function replay(b) {
     const steps = await api("POST", `/api/replay${query}`, record);
     view.hidden = false;
     showReplay(view, steps, { pickDeal: (d) => { load(d).catch((e) => showError(errorMessage(e))); } });
+    // where a player beat par most, with the match as the page has it now (par may come
+    // later: the page's newer answer is read at each drawing)
+    replayMarks?.abort();
+    replayMarks = new AbortController();
+    const mark = () => {
+      const m = shown?.matches.find((x) => x.room === b.dataset.room && String(x.match) === b.dataset.match);
+      if (m) markBestVsPar(view, m, steps.deal);
+    };
+    mark();
+    // (after the replay's own redraw in the new language, registered before this)
+    document.addEventListener("languagechange", mark, { signal: replayMarks.signal });
   };
   await load(null);
   view.scrollIntoView({ block: "start" });

@@ -36,13 +36,17 @@ class ServeProcess(BaseServeProcess):
     (quick, yet a person sees the cards arrive), quiet logs, 30 s before the next deal
     starts by itself (the accessibility audit of a finished deal, three languages, took
     over the default 10 s on a slow, busy machine), and no limit to the rooms one address
-    holds: every browser here is 127.0.0.1, and a session of many files created more
-    than the 30 a person may hold (``too_many_rooms``, a 429 the page logs)."""
+    holds, nor to the players it makes: every browser here is 127.0.0.1, and a session of
+    many files created more than the 30 rooms a person may hold (``too_many_rooms``, a
+    429 the page logs) and more than 10 players a minute."""
 
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
         super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
                                     "AMERIKANER_NEXT_DEAL_PAUSE": "30",
                                     "AMERIKANER_ROOMS_HELD": "0",
+                                    # every page names a player (issue 38), all from
+                                    # 127.0.0.1: more than the 10 a minute a person makes
+                                    "AMERIKANER_PLAYERS_PER_MINUTE": "0",
                                     "AMERIKANER_LOG_LEVEL": "warning",
                                     # par's quick bot: a club match's par in seconds
                                     "AMERIKANER_PAR_LEVEL": "easy"}, port)

@@ -74,3 +74,22 @@ test("a key the server no longer knows is replaced by a new player", async () =>
   assert.equal(answer.room, "abc");
   assert.equal(playerKey(), `K${made}`);
 });
+
+test("a room is made without a player when the server makes none now", async () => {
+  stored.clear();
+  calls = [];
+  globalThis.fetch = /** @type {typeof fetch} */ (async (url, init = {}) => {
+    calls.push({ url: String(url), init });
+    if (String(url) === "/api/players") {
+      return new Response(JSON.stringify({ error: { code: "rate_limited", message: "later" } }), { status: 429 });
+    }
+    return new Response(JSON.stringify({ room: "abc", token: "T" }), { status: 201 });
+  });
+  const { api } = await import("../../app/static/js/net.js");
+  const answer = await withPlayer("Ann", (key) => api("POST", "/api/rooms", { name: "Ann" }, key));
+  assert.equal(answer.room, "abc");
+  assert.equal(playerKey(), null);
+  const room = calls.find((c) => c.url === "/api/rooms");
+  assert.ok(room);
+  assert.equal(new Headers(room.init.headers).get("Authorization"), null);
+});

@@ -50,20 +50,36 @@ export async function ensurePlayer(name) {
   return made.key;
 }
 
-/** `call` with the player's key (made now, named `name`, if this browser has none); a
- * key the server no longer knows (the player deleted on another device, or by the
- * retention) is forgotten and a new player made for this one call's sake.
+/** The player's key as `ensurePlayer` makes it, or undefined when the server will not
+ * make one now (429: this address made its players of the minute, as a school's or a
+ * café's shared address may; 503: the database does not answer). A table needs no
+ * player: the person plays on, their seat bound to no player this time.
+ * @param {string} name
+ * @returns {Promise<string | undefined>} */
+async function keyIfMade(name) {
+  try {
+    return await ensurePlayer(name);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 429 || error.status === 503)) return undefined;
+    throw error;
+  }
+}
+
+/** `call` with the player's key (made now, named `name`, if this browser has none; none
+ * if the server will not make one now); a key the server no longer knows (the player
+ * deleted on another device, or by the retention) is forgotten and a new player made
+ * for this one call's sake.
  * @template T
  * @param {string} name
- * @param {(key: string) => Promise<T>} call
+ * @param {(key: string | undefined) => Promise<T>} call
  * @returns {Promise<T>} */
 export async function withPlayer(name, call) {
   try {
-    return await call(await ensurePlayer(name));
+    return await call(await keyIfMade(name));
   } catch (error) {
     if (!(error instanceof ApiError && error.code === ErrorCode.NO_PLAYER)) throw error;
     forgetPlayer();
-    return call(await ensurePlayer(name));
+    return call(await keyIfMade(name));
   }
 }
 

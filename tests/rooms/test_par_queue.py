@@ -14,12 +14,12 @@ import functools
 import os
 import random
 import signal
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import pool_jobs
 import pytest
+from pool_runs import WAIT, run, until
 
 from app.bots import BOTS
 from app.bots.par import Par, deal_seed, par_of_deal
@@ -28,25 +28,7 @@ from app.rooms.server.search_pool import Lane, SearchPool
 from app.rules import PASS, Action, Match, RuleSet, SeatView
 from app.rules.record import RecordError, deal_to_record, match_to_record
 
-T = TypeVar("T")
-WAIT = 60.0  # generous: spawned workers import the app on a busy machine
 RULES = RuleSet("standard", target=30)
-
-
-def run(scenario: Callable[[SearchPool], Awaitable[T]]) -> T:
-    async def main() -> T:
-        pool = SearchPool(1, review_workers=1)
-        try:
-            return await asyncio.wait_for(scenario(pool), WAIT)
-        finally:
-            pool.close()
-    return asyncio.run(main())
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait for ``condition`` (a state the pool reaches by events), checking each 10 ms."""
-    while not condition():
-        await asyncio.sleep(0.01)
 
 
 def finished_deal(seed: int) -> dict[str, Any]:
@@ -79,7 +61,7 @@ def test_par_comes_back_from_a_worker_as_made_here() -> None:
         _, nice = await pool.run(Lane.PAR, pool_jobs.niceness, room="r", hard=WAIT)
         return par, pool.stats()["queue_wait"]["par"]["jobs"], nice
 
-    par, jobs, nice = run(scenario)
+    par, jobs, nice = run(scenario, workers=1)
     here = par_of_deal(RULES, finished_deal(4), plays=2, level="easy")
     assert (par.seed, par.seat_means, par.play_points) == \
         (here.seed, here.seat_means, here.play_points)
@@ -100,7 +82,7 @@ def test_a_deal_that_cannot_be_played_fails_and_is_told() -> None:
         assert [j for j, _ in failed] == [bad]
         assert queue.stats()["failed"] == 1
 
-    run(scenario)
+    run(scenario, workers=1)
 
 
 def test_a_play_whose_worker_dies_fails_and_the_clubs_next_deal_is_made(
@@ -125,7 +107,7 @@ def test_a_play_whose_worker_dies_fails_and_the_clubs_next_deal_is_made(
         assert queue.stats() == {"clubs": 0, "waiting": 0, "running": 0, "done": 1,
                                  "failed": 1}
 
-    run(scenario)
+    run(scenario, workers=1)
 
 
 def test_the_lane_is_bounded_per_club_and_below_bots_and_reviews(tmp_path: Path) -> None:
@@ -166,7 +148,7 @@ def test_the_lane_is_bounded_per_club_and_below_bots_and_reviews(tmp_path: Path)
         assert queue.stats() == {"clubs": 0, "waiting": 0, "running": 0, "done": 6,
                                  "failed": 0}
 
-    run(scenario)
+    run(scenario, workers=1)
     ran = [label.get(int(line), line) if line.isdigit() else line
            for line in log.read_text().split()]
     # A0 first (it held the worker), then the review, then B (its first turn) before

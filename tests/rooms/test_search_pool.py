@@ -16,14 +16,13 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pool_jobs
 import pytest
+from pool_runs import WAIT, run, until
 
-from app.rooms.server.pool_stats import WaitObserver
 from app.rooms.server.search_pool import (
     Lane,
     NoWorkerInTime,
@@ -32,26 +31,6 @@ from app.rooms.server.search_pool import (
     WorkerLost,
 )
 from app.rooms.server.search_workers import REVIEW_NICE
-
-T = TypeVar("T")
-WAIT = 60.0  # generous: spawned workers import the app on a busy machine
-
-
-def run(scenario: Callable[[SearchPool], Awaitable[T]], workers: int = 2,
-        clock: Callable[[], float] = time.monotonic, on_wait: WaitObserver | None = None) -> T:
-    async def main() -> T:
-        pool = SearchPool(workers, clock=clock, on_wait=on_wait)
-        try:
-            return await asyncio.wait_for(scenario(pool), WAIT)
-        finally:
-            pool.close()
-    return asyncio.run(main())
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait for ``condition`` (a state the pool reaches by events), checking each 10 ms."""
-    while not condition():
-        await asyncio.sleep(0.01)
 
 
 def review(pool: SearchPool, gate: Path, value: str, room: str,

@@ -56,19 +56,26 @@ def our_turn_to_play(page: Any) -> bool:
                 .count())
 
 
-@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr"),
-                                                (SMALL_PHONE, "nb")])
-def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
-                                           viewport: dict[str, int], lang: str) -> None:
-    page = new_page(f"trick-{lang}", viewport=viewport)
+def practice_on_a_still_clock(page: Any, name: str, lang: str) -> tuple[Any, Any]:
+    """A practice table in ``lang``, its 12 cards dealt, the page's clock then stopped (it
+    moves only when the test runs it); the page and its `Next trick` button."""
     page.clock.install()
-    open_room(page, "Fay", "Practice")
+    open_room(page, name, "Practice")
     choose_language(page, lang)
     words = of(page)
     expect(hand(page).get_by_role("button")).to_have_count(12)
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     next_trick = page.locator("#trick").get_by_role("button", name=words.t("trick.next"),
                                                     exact=True)
+    return page, next_trick
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(PHONE, "en"), (LAPTOP, "nb"), (PHONE, "fr"),
+                                                (SMALL_PHONE, "nb")])
+def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
+                                           viewport: dict[str, int], lang: str) -> None:
+    page, next_trick = practice_on_a_still_clock(
+        new_page(f"trick-{lang}", viewport=viewport), "Fay", lang)
 
     waited = clicked = 0
     for _ in range(400):
@@ -112,16 +119,9 @@ def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
                          ids=["en-1366x768", "nb-375x667", "fr-320x568"])
 def test_the_last_trick_offers_no_next_trick(new_page: Any, artifacts: Path,
                                              viewport: dict[str, int], lang: str) -> None:
-    page = new_page(f"last-{lang}", viewport=viewport)
-    page.clock.install()
-    open_room(page, "Gus", "Practice")
-    choose_language(page, lang)
-    words = of(page)
-    expect(hand(page).get_by_role("button")).to_have_count(12)
     # The clock stands still: whatever the deal's last trick shows stays shown.
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
-    next_trick = page.locator("#trick").get_by_role("button", name=words.t("trick.next"),
-                                                    exact=True)
+    page, next_trick = practice_on_a_still_clock(
+        new_page(f"last-{lang}", viewport=viewport), "Gus", lang)
     page.evaluate(NEXT_AFTER_THE_LAST)
     for _ in range(1000):
         if deal_over(page):

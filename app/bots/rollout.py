@@ -93,16 +93,26 @@ def solver_for(deal: DealState, seat: int) -> Endgame:
 
 
 def score(deal: DealState, seat: int, future: int,
-          relative: bool = False) -> tuple[float, float]:
+          relative: bool = False, together: bool = False) -> tuple[float, float]:
     """(points for ``seat``, tricks of its side) once ``future`` more tricks go to the
     counted seats of ``solver_for`` (``deal`` as it stands, unfinished or not).  With
     ``relative``, the points are the seat's minus the mean of the other seats' (what a
     duplicate comparison and a match to a target reward: beating a contract costs the
-    opponents, a partner's plus is an opponent's plus too)."""
+    opponents, a partner's plus is an opponent's plus too).  With ``together`` too, a
+    defender's points are the defenders' mean relative points (its own trick and the
+    other defender's count alike)."""
     points, total = deal_points(deal, seat, future)
     mine = points[seat]
     if relative:
-        mine -= (sum(points) - mine) / (deal.n - 1)
+        n = deal.n
+        everyone = sum(points)
+        mine -= (everyone - mine) / (n - 1)
+        if together and not deal.minus_round and deal.bidder is not None:
+            side, _ = sides(deal, seat)
+            if not side >> deal.bidder & 1:
+                defenders = _seats(side)
+                mine = sum(points[d] - (everyone - points[d]) / (n - 1)
+                           for d in defenders) / len(defenders)
     return mine, total
 
 
@@ -151,17 +161,18 @@ def _seats(mask: int) -> list[int]:
 
 
 def finish(deal: DealState, seat: int, exact: int, rng: random.Random,
-           solver: Endgame | None = None, relative: bool = False) -> tuple[float, float]:
+           solver: Endgame | None = None, relative: bool = False,
+           together: bool = False) -> tuple[float, float]:
     """Play ``deal`` (changed in place) on to the end for ``seat``: heuristic play until
     ``exact`` tricks are left, then the exact endgame.  (points, side tricks)."""
     play_heuristic(deal, rng, exact)
     if deal.turn is None:
-        return score(deal, seat, 0, relative)
+        return score(deal, seat, 0, relative, together)
     if solver is None:
         solver = solver_for(deal, seat)
     future = solver.value(deal.hands, deal.leader if deal.trick_cards else deal.turn,
                           deal.trick_cards)
-    return score(deal, seat, future, relative)
+    return score(deal, seat, future, relative, together)
 
 
 def value(points: float, tricks: float) -> float:

@@ -92,6 +92,9 @@ class SearchSettings:
     # CPU seconds for the few decisions that fix the contract (bids, the kitty, the call
     # and first lead), which compare many candidates on few samples; 0: ``budget``.
     contract_budget: float = 0.0
+    # A defender's trick play scores the defenders' mean relative points (rollout.score's
+    # ``together``) rather than its own: the other defender's trick counts as its own.
+    together: bool = False
 
 
 @dataclass
@@ -207,7 +210,7 @@ class SearchBot:
                 after = state.copy()
                 after.apply(seat, action)
                 out[action] = _score_after(after, seat, per_card[action[0]], state,  # type: ignore[index]
-                                           s.relative)
+                                           s.relative, s.together)
             return out
         solver: Endgame | None = None
         for action in candidates:
@@ -217,7 +220,7 @@ class SearchBot:
             after.apply(seat, action)
             if after.phase == Phase.PLAY and solver is None and after.tricks_played:
                 solver = solver_for(after, seat)
-            out[action] = finish(after, seat, s.exact, rng, solver, s.relative)
+            out[action] = finish(after, seat, s.exact, rng, solver, s.relative, s.together)
         return out
 
     # -- the auction ----------------------------------------------------------------------
@@ -400,7 +403,8 @@ class _Clock:
 
 
 def _score_after(after: DealState, seat: int, future_from_before: int,
-                 before: DealState, relative: bool) -> tuple[float, float]:
+                 before: DealState, relative: bool,
+                 together: bool = False) -> tuple[float, float]:
     """Score from a solved value taken before ``after``'s card (the same future tricks:
     the value counts the trick in progress, which ``after`` may just have completed)."""
     completed = after.tricks_played - before.tricks_played
@@ -409,7 +413,7 @@ def _score_after(after: DealState, seat: int, future_from_before: int,
         winner = after.tricks[-1][2]
         _, counted = sides(before, seat)
         future_from_before -= counted >> winner & 1
-    return score(after, seat, future_from_before, relative)
+    return score(after, seat, future_from_before, relative, together)
 
 
 __all__ = ["HARD_CAP", "Estimate", "SearchBot", "SearchSettings"]

@@ -73,3 +73,23 @@ def test_samples_follow_what_easy_would_have_bid() -> None:
     hands = list(NORSK_HANDS)
     assert know.weight([weak, strong, hands[2], hands[3]]) == MISMATCH
     assert know.weight([strong, weak, hands[2], hands[3]]) == 1.0
+
+
+def test_together_a_defender_scores_the_defences_mean() -> None:
+    # ``together``: each defender's value is the defenders' mean relative points (the
+    # other defender's trick counts as its own); the bidder's side is scored as before.
+    checked = differ = 0
+    for seed in range(20):
+        deal = easy_deal(seed).deals[-1]
+        if deal.minus_round or deal.bidder is None or deal.points is None:
+            continue
+        relative = [score(deal, s, 0, relative=True)[0] for s in range(deal.n)]
+        side = {deal.bidder, deal.partner}
+        defenders = [s for s in range(deal.n) if s not in side]
+        mean = sum(relative[d] for d in defenders) / len(defenders)
+        for s in range(deal.n):
+            together = score(deal, s, 0, relative=True, together=True)[0]
+            assert abs(together - (relative[s] if s in side else mean)) < 1e-9
+        checked += 1
+        differ += any(abs(relative[d] - mean) > 1e-9 for d in defenders)
+    assert checked > 10 and differ  # defenders who took different tricks were seen

@@ -4,9 +4,9 @@ the points go"); prints, never asserts.
     python3 benchmarks/defence.py --deals 100 --seed 1 \\
         --variants strong+samples=24+budget=1e9,strong+samples=24+budget=1e9+together=1
 
-Each deal's auction and kitty are played by ``easy`` in every seat (the contracts a
+Each deal's auction, kitty and first lead are played by ``easy`` in every seat (the contracts a
 defender meets at a table of ``easy``, the duplicate benchmarks' other level).  From the
-first lead on, each defender seat in turn is played by each variant with ``easy`` in the
+second card on, each defender seat in turn is played by each variant with ``easy`` in the
 other seats, from the same position; the seat's score is its points relative to the
 table (its points minus the others' mean, what benchmarks/bots.py and roles.py measure).
 Every decision draws from a random stream fixed by the deal and the moves before it and
@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
-from bots import LEVELS, mean_ci, role_of, variant  # noqa: E402
+from bots import LEVELS, mean_ci, variant  # noqa: E402
 from roles import fork, relative  # noqa: E402
 
 from app.rules import Match, RuleSet, SeatView  # noqa: E402
@@ -61,14 +61,14 @@ class Figures:
 
 
 def contract_position(rules: RuleSet, deal_seed: int) -> tuple[Match, int] | None:
-    """The deal with its auction and kitty played by ``easy`` (and the step count), at
-    the first lead; None for a minus round or a deal that ended before any play."""
+    """The deal with its auction, kitty and first lead (the call) played by ``easy``
+    (and the step count); None for a minus round or a deal that ended before."""
     match = Match(rules, rng=random.Random(deal_seed))
     match.start_deal()
     step = 0
     while not match.finished:
         deal = match.deals[-1]
-        if deal.phase not in (Phase.AUCTION, Phase.DISCARD):
+        if deal.phase not in (Phase.AUCTION, Phase.DISCARD, Phase.LEAD):
             break
         seat = deal.turn
         assert seat is not None
@@ -79,6 +79,15 @@ def contract_position(rules: RuleSet, deal_seed: int) -> tuple[Match, int] | Non
     if match.finished or deal.minus_round or deal.bidder is None:
         return None
     return match, step
+
+
+def defenders(match: Match) -> list[int]:
+    """The seats not on the bidder's side, the called card's holder known or not."""
+    deal = match.deals[-1]
+    side = {deal.bidder, deal.partner}
+    if deal.called is not None:
+        side |= {s for s in range(deal.n) if deal.hands[s] >> deal.called & 1}
+    return [s for s in range(deal.n) if s not in side]
 
 
 def defend(start: Match, step: int, seat: int, name: str, deal_seed: int,
@@ -114,7 +123,7 @@ def run(rules: RuleSet, names: list[str], deals: int, seed: int,
         if found is None:
             continue
         start, step = found
-        seats = [s for s in range(rules.options.players) if role_of(start, s) == "defender"]
+        seats = defenders(start)
         for name in names:
             mine = [defend(start, step, s, name, deal_seed, out.cpu[name]) for s in seats]
             out.scores[name].append(sum(mine) / len(mine))

@@ -95,6 +95,9 @@ class SearchSettings:
     # A defender's trick play scores the defenders' mean relative points (rollout.score's
     # ``together``) rather than its own: the other defender's trick counts as its own.
     together: bool = False
+    # After this many samples, stop when every candidate scored the same as the
+    # heuristic's choice in every sample: the card does not matter (0: never).
+    settle: int = 0
 
 
 @dataclass
@@ -186,6 +189,8 @@ class SearchBot:
                 per_sample[action].append(value(p, t))
             done += 1
             stop.lap()
+            if done == s.settle and _all_alike(per_sample, fallback):
+                break
         if not done:
             return Estimate(fallback, {}, {}, 0, fallback)
         points = {a: v / done for a, v in points.items()}
@@ -349,6 +354,12 @@ def _clearly_better(mine: list[float], theirs: list[float], margin: float = MARG
     is often best by luck, and the heuristic's choice is a sound default."""
     mean, error = paired_difference(mine, theirs)
     return mean > margin * error if len(mine) >= 2 else mean > 0
+
+
+def _all_alike(per_sample: dict[Action, list[float]], fallback: Action) -> bool:
+    """Whether every candidate scored exactly as ``fallback`` in every sample so far."""
+    mine = per_sample[fallback]
+    return all(values == mine for values in per_sample.values())
 
 
 def paired_difference(mine: list[float], theirs: list[float]) -> tuple[float, float]:

@@ -260,3 +260,30 @@ def test_amerikaner_is_searched_like_the_other_bids(hand: str, bids_amerikaner: 
     estimate = AMERIKANER_SEARCH.estimate(view, random.Random(5), deadline=math.inf)
     assert (estimate.best == AMERIKANER) is bids_amerikaner, estimate.points
     assert AMERIKANER in estimate.points and estimate.samples == 40  # priced, not skipped
+
+
+def test_a_decision_where_the_card_does_not_matter_stops_early() -> None:
+    # ``settle``: after that many samples, a decision whose candidates all scored the
+    # same in every sample stops with the heuristic's choice; any other goes on.
+    settings = SearchSettings(budget=1e9, samples=10, exact=4, exact_now=5,
+                              search_auction=True, relative=True, settle=3)
+    bot = SearchBot("settled", settings)
+    settled = searched = 0
+    for match, seat in positions(RuleSet("standard", match="single_deal"), 3, 7):
+        view = SeatView(match, seat)
+        if view.phase != "play" or len(view.legal) < 2:
+            continue
+        est = bot.estimate(view, random.Random(1), time.monotonic() + 60)
+        if est.samples == 0:
+            continue  # one candidate: nothing searched
+        alike = all(v == est.per_sample[est.fallback] for v in est.per_sample.values())
+        if est.samples == 3:
+            assert alike and est.best == est.fallback
+            settled += 1
+        else:
+            assert est.samples == 10 and not all(
+                v[:3] == est.per_sample[est.fallback][:3] for v in est.per_sample.values())
+            searched += 1
+        if settled and searched >= 2:
+            break
+    assert settled and searched

@@ -53,18 +53,18 @@ def the_key_is_nowhere(page: Any) -> None:
     assert key not in page.content()
 
 
-# (the points as the score sheet writes them, "-10"; par with a minus sign, "\u22121.3")
-PAR_CELL = re.compile(r"^([+\-\u2212]?\d+) / ([+\u2212]?[\d.]+)$")
+# (the points and par with the score sheet's signs: "-10 / -8.7")
+PAR_CELL = re.compile(r"^([+-]?\d+) / ([+-]?[\d.]+)$")
 
 
 def number(text: str) -> float:
-    return float(text.replace("\u2212", "-"))  # (float reads "+3" and "-3")
+    return float(text)  # (float reads "+3" and "-3")
 
 
 def one_decimal(n: float) -> str:
-    """As the page writes a difference: signed, one decimal at most (+3.2, \u22121, 0)."""
+    """As the page writes a difference: signed, one decimal at most (+3.2, -1, 0)."""
     text = f"{round(abs(n), 1):g}"
-    return f"+{text}" if n > 0 else f"\u2212{text}" if n < 0 else text
+    return f"+{text}" if round(n, 1) > 0 else f"-{text}" if round(n, 1) < 0 else text
 
 
 def par_shown(page: Any) -> dict[str, float]:
@@ -89,7 +89,7 @@ def par_shown(page: Any) -> dict[str, float]:
     for name in ("Ann", "Bob"):
         cells = standings.get_by_role("row").filter(
             has=page.get_by_role("rowheader", name=name, exact=True)).get_by_role("cell")
-        expect(cells.nth(9)).to_have_text(re.compile(r"^[+\u2212]?[\d.]+$"))
+        expect(cells.nth(9)).to_have_text(re.compile(r"^[+-]?[\d.]+$"))
     return beat
 
 
@@ -141,7 +141,7 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
     for page in (ann, bob):
         expect(page.get_by_role("heading", name="Match over")).to_be_visible()
         expect(page.get_by_text(re.compile(r"^Rating change in Thursdays: "
-                                           r"Ann [+\u2212]?[\d.]+, Bob [+\u2212]?[\d.]+$"))
+                                           r"Ann [+-]?[\d.]+, Bob [+-]?[\d.]+$"))
                ).to_be_visible()
 
     # Cai has the room's link, no invite: he sees the table, nothing of the club.

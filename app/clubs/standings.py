@@ -132,7 +132,9 @@ def rate(ratings: Ratings, match: MatchRow) -> Change:
              if p is not None and i < len(totals)]
     if len(seats) < 2:
         return change  # nobody to rank against
-    teams = [[ratings.get(p) or _DEFAULT] for _, p, _ in seats]
+    # (a newcomer's rating is a new object each: openskill reads one object given for
+    # several players as one, and they all moved alike, the loser up with the winner)
+    teams = [[ratings.get(p) or MODEL.rating()] for _, p, _ in seats]
     # ranks: 1 for the highest total; equal totals share a rank
     ranks = [float(1 + sum(1 for _, _, t in seats if t > total)) for _, _, total in seats]
     for (seat, who, _), [old], (new,) in zip(seats, teams, MODEL.rate(teams, ranks=ranks),

@@ -14,6 +14,7 @@ import { scoreTable } from "./scoresheet.js";
 
 /** @typedef {import("./protocol.js").ClubPage} ClubPage */
 /** @typedef {import("./protocol.js").ClubMatch} ClubMatch */
+/** @typedef {import("./protocol.js").MatchSeat} MatchSeat */
 
 /** True while a deal of a match shown waits for its par.
  * @param {ClubPage} page */
@@ -52,15 +53,31 @@ function parTable(m, names, title) {
   return part;
 }
 
+/** A seat's name as the page writes it: a bot's in the page's language (the record names
+ *  a bot's seat "Bot 3" whatever the language, as the room's frames do: table.js).
+ * @param {MatchSeat} seat
+ * @param {number} index */
+function seatName(seat, index) {
+  const bot = seat.player === null && seat.name === `Bot ${index + 1}`;
+  return bot ? t("seat.bot", { n: index + 1 }) : seat.name;
+}
+
 /** @param {ClubMatch} m */
 function matchPart(m) {
   const part = el("article", "club-match");
-  const names = m.seats.map((s) => s.name);
+  const names = m.seats.map(seatName);
   const title = t("club.match_title", { code: m.room, n: m.match,
     date: new Date(m.finished_at * 1000).toLocaleDateString(document.documentElement.lang) });
   part.append(el("h3", "", title));
-  part.append(scoreTable(names, m.score_sheet, runningTotals(m.score_sheet, names.length),
+  // (five seats with long names are wider than a phone: the sheet scrolls sideways in a
+  // box of its own, reachable by keyboard, as the par table's)
+  const sheet = el("div", "score-wrap");
+  sheet.tabIndex = 0;
+  sheet.setAttribute("role", "region");
+  sheet.setAttribute("aria-label", t("club.sheet_of", { title }));
+  sheet.append(scoreTable(names, m.score_sheet, runningTotals(m.score_sheet, names.length),
     m.totals, { label: t("club.sheet_of", { title }) }));
+  part.append(sheet);
   if (m.rating_changes) {
     const changes = m.rating_changes.flatMap((c, s) => c === null ? []
       : [t("club.change_of", { name: names[s], change: formatSigned(c) })]);

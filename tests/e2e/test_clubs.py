@@ -148,6 +148,9 @@ def replay_marks_who_beat_par(page: Any, beat: dict[str, float]) -> None:
         expect(replay.get_by_text(f"{name} beat par most here: {one_decimal(diff)}",
                                   exact=True)).to_be_visible()
     expect(replay.get_by_text(re.compile("beat par most here"))).to_have_count(len(beat))
+    # Ann may review her own play in it (from the club's record: the review itself, its
+    # seconds of search, in tests/rooms/test_club_match_after_its_room.py)
+    expect(replay.get_by_role("button", name="Review my play")).to_be_visible()
 
 
 def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -> None:

@@ -1,7 +1,8 @@
 """A club's finished match once its room is gone (the room expired, the server
-restarted): the club page still lists it, with its rating changes, and its record and
-replay come from the club's own copy (``club_matches``), as the club page's
-`Download record` and `Replay` ask for them (app/static/js/clubpage.js)."""
+restarted): the club page still lists it, with its rating changes, and its record,
+replay and each player's review of their own play come from the club's own copy
+(``club_matches``), as the club page's `Download record`, `Replay` and `Review my play`
+ask for them (app/static/js/clubpage.js, app/clubs/review_api.py)."""
 
 from __future__ import annotations
 
@@ -51,4 +52,18 @@ def test_a_club_match_replays_from_the_club_after_its_room_is_gone(
                         headers={"Content-Type": "application/json"})
     assert replay.status_code == 200, replay.text
     steps = replay.json()
-    assert steps["deal"] == 0 and len(steps["deals"]) >= 1
+    assert isinstance(steps["deal"], int) and len(steps["deals"]) >= 1
+    # Bo's review of his own play in the match's deal; a stranger's and a wrong deal's
+    # are refused
+    review_url = f"{base}/api/clubs/{club['club']}/review?room={code}&match=1"
+    deal = match["deals"][0]["deal"]  # (the scored deal: a void one before it counts)
+    answer = httpx.post(f"{review_url}&deal={deal}", headers=auth(bo["key"]), timeout=60)
+    assert answer.status_code == 200, answer.text
+    frame = answer.json()
+    assert {k: frame[k] for k in ("type", "match", "deal", "seat")} == {
+        "type": "review", "match": 1, "deal": deal, "seat": 1}
+    assert "decisions" in frame["review"], frame["review"]
+    assert httpx.post(f"{review_url}&deal=99", headers=auth(bo["key"])).status_code == 404
+    eve = make_player(base, "Eve")
+    refused = httpx.post(f"{review_url}&deal={deal}", headers=auth(eve["key"]))
+    assert refused.status_code == 404 and refused.json()["error"]["code"] == "club_not_found"

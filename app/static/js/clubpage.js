@@ -3,20 +3,19 @@
 // GET /api/clubs/{club} with the player's key (player.js), so a stranger reads only
 // "no such club". A link with ?invite=I joins first (making the player if this browser
 // has none). Members read the season's standings, the finished matches with their
-// score sheets, records and replays, the members and the invite; they open a new table
-// of the club; the host renews the invite, sets the new tables' rules and opens the
-// next season. Par (made in the background) is asked for again until it comes; a
-// match's replay marks who beat par most (parmarks.js). The parts it draws: the
-// standings (clubstandings.js), the matches with their par (clubmatches.js), the invite
-// and the host's controls (clubhost.js).
+// score sheets, records and replays (with a review of their own play), the members and
+// the invite; they open a new table of the club; the host renews the invite, sets the
+// new tables' rules and opens the next season. Par (made in the background) is asked
+// for again until it comes. The parts it draws: the standings (clubstandings.js), the
+// matches with their par (clubmatches.js), a match's replay and reviews
+// (clubreplay.js), the invite and the host's controls (clubhost.js).
 
 import { ApiError, api, errorMessage, saveToken } from "./net.js";
 import { asPlayer, ensurePlayer, playerKey } from "./player.js";
 import { setUpPage } from "./page.js";
 import { t } from "./i18n.js";
 import { byId, downloadJson, el } from "./dom.js";
-import { showReplay } from "./replay.js";
-import { markBestVsPar } from "./parmarks.js";
+import { replayMatch } from "./clubreplay.js";
 import { showStandings } from "./clubstandings.js";
 import { showMatches, waitsForPar } from "./clubmatches.js";
 import { hostActions, presetLabels, showHostParts } from "./clubhost.js";
@@ -33,9 +32,6 @@ let shown = null;
 // the matches (not the forms a host may be filling in).
 const PAR_POLL_MS = 4000;
 let parTimer = 0;
-/** The marks of the replay shown: ended when another is shown.
- * @type {AbortController | null} */
-let replayMarks = null;
 
 /** @param {string} text */
 function showError(text) {
@@ -151,42 +147,13 @@ async function downloadRecord(b) {
   downloadJson(record, `amerikaner-${b.dataset.room}-${b.dataset.match}.json`);
 }
 
-/** Replay the match's deals from the club's record (the server replays it: POST
- *  /api/replay, as the replay page does with a file).
- * @param {HTMLElement} b */
-async function replay(b) {
-  const record = await asPlayer("GET", `${base}/record?room=${encodeURIComponent(b.dataset.room ?? "")}&match=${b.dataset.match}`);
-  const view = byId("replay-view");
-  /** @param {number | null} deal */
-  const load = async (deal) => {
-    const query = deal === null ? "" : `?deal=${deal}`;
-    const steps = await api("POST", `/api/replay${query}`, record);
-    view.hidden = false;
-    showReplay(view, steps, { pickDeal: (d) => { load(d).catch((e) => showError(errorMessage(e))); } });
-    // where a player beat par most, with the match as the page has it now (par may come
-    // later: the page's newer answer is read at each drawing)
-    replayMarks?.abort();
-    replayMarks = new AbortController();
-    const mark = () => {
-      const m = shown?.matches.find((x) => x.room === b.dataset.room && String(x.match) === b.dataset.match);
-      if (m) markBestVsPar(view, m, steps.deal);
-    };
-    mark();
-    // (after the replay's own redraw in the new language, registered before this)
-    document.addEventListener("languagechange", mark, { signal: replayMarks.signal });
-  };
-  await load(null);
-  view.scrollIntoView({ block: "start" });
-  const next = view.querySelector(".replay-nav button.primary");
-  if (next instanceof HTMLElement) next.focus({ preventScroll: true });
-}
-
 /** @type {Record<string, (b: HTMLElement) => Promise<void>>} */
 const actions = {
   "join-club": join,
   "new-table": newTable,
   record: downloadRecord,
-  replay,
+  replay: (b) => replayMatch(club, b, () => shown?.matches.find((m) =>
+    m.room === b.dataset.room && String(m.match) === b.dataset.match), (e) => showError(errorMessage(e))),
   ...hostActions(club, () => load()),
 };
 

@@ -22,6 +22,17 @@ export function playerKey() {
   }
 }
 
+/** The stored player's id (who they are in a club's seats), or null.
+ * @returns {string | null} */
+export function playerId() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    return saved && typeof saved.player === "string" ? saved.player : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Keep a player's key (POST /api/players, or a claimed device code).
  * @param {PlayerKey} answer */
 export function savePlayer(answer) {

@@ -207,7 +207,6 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
                       storage_state=ann.context.storage_state())
     ann_fr.goto(room_url)
     rating_change_at_match_end(ann_fr, fr)
-    ann_fr.screenshot(path=artifacts / "club-match-end-fr-phone.png", full_page=True)
     ann_fr.set_viewport_size(LAPTOP)
     rating_change_at_match_end(ann_fr, fr)
 
@@ -230,7 +229,6 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
         page.set_viewport_size(size)
         club_page_shows(page, language)
     bob.screenshot(path=artifacts / "club-page-phone.png", full_page=True)
-    ann_fr.screenshot(path=artifacts / "club-page-fr-phone.png", full_page=True)
     replay_marks_who_beat_par(ann, par_shown(ann))
     audit = Audit()  # the club page with its standings and a match (axe, both sizes)
     audit(bob, "club page with a match")

@@ -153,7 +153,7 @@ const actions = {
   "new-table": newTable,
   record: downloadRecord,
   replay: (b) => replayMatch(club, b, () => shown?.matches.find((m) =>
-    m.room === b.dataset.room && String(m.match) === b.dataset.match), (e) => showError(errorMessage(e))),
+    m.room === b.dataset.room && String(m.match) === b.dataset.match), showError),
   ...hostActions(club, () => load()),
 };
 

@@ -6,13 +6,14 @@
 // review of their own decisions (POST /api/clubs/{club}/review, from the same record),
 // shown under the replay with the better choices marked in it (review.js, replay.js).
 
-import { api } from "./net.js";
+import { ApiError, api, errorMessage } from "./net.js";
 import { asPlayer, playerId } from "./player.js";
 import { t } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { showReplay } from "./replay.js";
 import { markBestVsPar } from "./parmarks.js";
 import { reviewContent } from "./review.js";
+import { ErrorCode } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ClubMatch} ClubMatch */
 /** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
@@ -30,8 +31,10 @@ const reviews = new Map();
  * @param {HTMLElement} b
  * @param {() => ClubMatch | undefined} matchNow the match as the page has it now (par
  *   may come later: read at each drawing)
- * @param {(error: unknown) => void} onError */
-export async function replayMatch(club, b, matchNow, onError) {
+ * @param {(text: string) => void} showError */
+export async function replayMatch(club, b, matchNow, showError) {
+  /** @param {unknown} error */
+  const onError = (error) => showError(errorMessage(error));
   const base = `/api/clubs/${encodeURIComponent(club)}`;
   const room = b.dataset.room ?? "";
   const match = b.dataset.match ?? "";
@@ -59,7 +62,11 @@ export async function replayMatch(club, b, matchNow, onError) {
           reviews.set(key, await asPlayer("POST", `${base}/review?room=${encodeURIComponent(room)}&match=${match}&deal=${steps.deal}`));
         } catch (error) {
           reviews.delete(key);
-          onError(error);
+          // (the server's "not seated" is a table's "take a seat first": here, a bot
+          // played the person's seat in that deal, before they took it)
+          const notYours = error instanceof ApiError && error.code === ErrorCode.NOT_SEATED;
+          if (notYours) showError(t("club.review_not_yours"));
+          else onError(error);
         }
         draw();
         view.querySelector(".club-review")?.scrollIntoView({ block: "nearest" });

@@ -108,6 +108,11 @@ def club_page_shows(page: Any, words: Words) -> None:
         expect(cells.nth(2)).to_have_text("1")
         expect(cells.nth(8)).to_have_text(rating)
         expect(cells.nth(9)).to_have_text(re.compile(f"^{signed_figure(words)}$"))
+    if page.viewport_size["width"] >= LAPTOP["width"]:
+        # a laptop sees every column: none behind the box's sideways scroll
+        box = page.get_by_role("region", name=words.t("club.standings_scroll"))
+        wide = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+        assert wide[0] <= wide[1], f"the standings scroll sideways on a laptop: {wide}"
     expect(page.get_by_role("table", name=words.pattern("club.sheet_of"))).to_be_visible()
     expect(page.get_by_text(words.pattern("club.rating_changes", changes=changes_of(words)))
            ).to_be_visible()

@@ -9,8 +9,8 @@ One session shows, on every screen at once: the lobby's counted free seats, the 
 bots, both named waits (Cai drops on his turn, comes back, and his turn's time runs out:
 the host shortens it, so that it runs out soon),
 two match ends (a rematch with its countdown, then back to the lobby, where no trick is
-left) and the earlier matches with their deal rows and records.  The review: a practice
-deal on a phone, its review read in all three languages.
+left) and the earlier matches with their deal rows and records.  (A practice deal's
+review read in all three languages on a phone: test_review.py.)
 """
 
 from __future__ import annotations
@@ -25,15 +25,13 @@ from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import (
-    choose_language,
     deal_over,
     hand,
     no_horizontal_scroll,
-    open_room,
     play_until_deal_over,
     take_turn,
 )
-from .words import LANGUAGES, Words
+from .words import Words
 
 
 class Person:
@@ -205,27 +203,3 @@ def earlier(person: Person, n: int) -> None:
         expect(sheet.get_by_role("rowheader", name="1", exact=True)).to_be_visible()
         download = page.get_by_role("button", name=w.t("scores.match_download", n=match))
         expect(download).to_have_count(1 if person.seated else 0)
-
-
-def test_a_review_in_three_languages_on_a_phone(new_page: Any) -> None:
-    page = new_page("reviewer", viewport=PHONE, has_touch=True, is_mobile=True)
-    open_room(page, "Kim", "Practice", single_round=True)
-    play_until_deal_over([page], bidders={0})
-    page.get_by_role("button", name="Review my play").click()
-    panel = page.locator("#result section.review")  # (Your reviews has it too, folded)
-    expect(panel.get_by_text("Reviewing your decisions")).to_have_count(0, timeout=60_000)
-    for code in LANGUAGES:
-        w = Words(code)
-        choose_language(page, code)
-        expect(panel.get_by_role("heading", name=w.t("review.heading"))).to_be_visible()
-        text = panel.inner_text()
-        assert "undefined" not in text and "{" not in text, text
-        lines = [line.strip() for line in panel.get_by_role("listitem").all_inner_texts()]
-        assert lines or w.t("review.none") in text, text
-        for line in lines:
-            # where, what was chosen, what the strong bot would choose and the loss in
-            # points, written with the language's decimal separator
-            found = w.fields("review.decision", line, counted=True, loss=w.number_pattern())
-            assert found, f"{code}: {line}"
-            assert not re.match(r"\d", found["best"]), line  # a bid is worded as a bid
-

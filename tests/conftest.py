@@ -71,11 +71,11 @@ def pytest_configure(config: pytest.Config) -> None:
 LONGEST_FIRST = (
     "tests/e2e/test_replay.py",  # 213 s
     "tests/e2e/test_accessibility.py",  # 175 s
-    "tests/rooms/test_http_leaks.py",  # 138 s
     "tests/e2e/test_replay_layout.py",  # 136 s
-    "tests/e2e/test_three_languages.py",  # about 137 s (158 s before the 7.5 s turn)
-    "tests/e2e/test_review.py",  # 114 s
+    "tests/rooms/test_http_leaks.py",  # about 120 s (138 s asking a replay twice)
+    "tests/e2e/test_review.py",  # about 116 s (114 s before the phone's review joined it)
     "tests/test_fuzz_protocol.py",  # 96 s
+    "tests/e2e/test_three_languages.py",  # about 93 s (158 s with its review, a 30 s turn)
     "tests/rooms/test_search_attack.py",  # 87 s
     "tests/e2e/test_deal_and_match.py",  # 82 s
     "tests/test_openapi.py",  # 82 s

@@ -90,6 +90,9 @@ class Timing:
 
     bot_delay: float        # seconds a bot "thinks" before acting (jittered)
     host_grace: float       # a disconnected host keeps the role this long (a reload)
+    # real seconds one second of a room's turn time lasts (1; the browser tests run a
+    # turn's time out sooner with less)
+    turn_time_scale: float = 1.0
 
 
 @dataclass(slots=True)

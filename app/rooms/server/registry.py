@@ -72,7 +72,8 @@ class Registry:
     def __init__(self, settings: Settings, store: RoomStore) -> None:
         self.settings = settings
         self.store = store
-        self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
+        self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace,
+                             turn_time_scale=settings.turn_time_scale)
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
         # the clubs' par: made in the pool's lowest lane, kept in the store

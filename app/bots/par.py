@@ -53,11 +53,12 @@ PAR_STRONG = replace(STRONG, budget=UNLIMITED, contract_budget=UNLIMITED,
                      samples=PAR_SAMPLES)
 # A play's work units (par_budget.py, about a millisecond of CPU each where they were
 # measured): with 8 samples everywhere a standard deal's three plays cost 2.6 s of CPU
-# on average and up to 3.3 s, over issue 38's 3 s; within 800 units a play a decision
-# searches fewer samples where the play has spent more than a usual one (not below
-# MIN_SAMPLES), so no deal's cost runs far past the units (benchmarks/par_cost.py,
-# docs/bots.md "Par").
-PAR_PLAY_UNITS = 800.0
+# on average and up to 3.3 s, over issue 38's 3 s.  Within 700 units a play, a decision
+# searches fewer samples where its play has spent more than a usual one (not below
+# MIN_SAMPLES): three plays spend 1,860 to 2,110 units, about three quarters of the
+# unbudgeted cost, and a thinned decision chooses as the full search would 9 times in
+# 10 (benchmarks/par_cost.py, par_agreement.py; docs/bots.md "Par").
+PAR_PLAY_UNITS = 700.0
 
 
 class ParError(ValueError):

@@ -1,6 +1,6 @@
-"""The clubs' par in the store (schema.py, ``PAR_TABLES``): which matches still lack par,
-the lease a process takes on a match while it makes its par, the deals that get one,
-and each deal's par, written once.
+"""The clubs' par in the store (app/rooms/store/club_tables.py, ``PAR_TABLES``): which
+matches still lack par, the lease a process takes on a match while it makes its par,
+the deals that get one, and each deal's par, written once.
 
 A match's deals (``par_deals``: ``[[deal, row, points], ...]``) are derived from its
 record once (``deals_of_record``, off the event loop); ``par_missing`` counts its deals
@@ -113,11 +113,6 @@ async def _count_missing(tx: Tx, room_id: str, number: int, wanted: int) -> None
     await tx.execute("UPDATE club_matches SET par_missing = ? - (SELECT count(*) FROM "
                      "club_par WHERE room_id = ? AND match_number = ?) WHERE room_id = ? "
                      "AND match_number = ?", wanted, room_id, number, room_id, number)
-
-
-async def with_par(tx: Tx, club: str, season: int, rows: list[MatchRow]) -> list[MatchRow]:
-    """``rows`` (the club's matches of ``season``) with their deals' par, where made."""
-    return joined(rows, await par_rows(tx, club, season))
 
 
 async def par_rows(tx: Tx, club: str, season: int) -> list[Row]:

@@ -186,8 +186,8 @@ async def claim_device_code(request: Request) -> Response:
             responses=errors(401, 503))
 async def export_me(request: Request) -> PlayerExport:
     player, _ = await _me(request)
-    async with store_of(request).club_tx() as tx:
-        return await players.export(tx, player)
+    # every club match of the player, read and decoded off the loop (as a club's page)
+    return await store_of(request).club_read(lambda tx: players.export(tx, player))
 
 
 @router.delete("/api/players/me", status_code=204, operation_id="delete_me",

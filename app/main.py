@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from app.clubs import api as clubs_api
+from app.clubs import review_api as club_review_api
 from app.clubs.ledger import keep_clubs
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.wire_enums import ErrorCode
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
     app.include_router(api.router)
     app.include_router(clubs_api.router)
+    app.include_router(club_review_api.router)
     app.include_router(replays.router)
     app.include_router(scrape.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's

@@ -130,6 +130,8 @@ def rate(ratings: Ratings, match: MatchRow) -> Change:
              if p is not None and i < len(totals)]
     if len(seats) < 2:
         return change  # nobody to rank against
+    # (newcomers share the default, an immutable tuple: weng_lin rates by position, so
+    # they move apart; openskill read one object given twice as one player)
     olds = [ratings.get(p) or _DEFAULT for _, p, _ in seats]
     # ranks: 1 for the highest total; equal totals share a rank
     ranks = [float(1 + sum(1 for _, _, t in seats if t > total)) for _, _, total in seats]

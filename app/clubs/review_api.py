@@ -25,11 +25,11 @@ from app.rooms.core.wire_enums import ErrorCode
 from app.rooms.server import thinking
 from app.rooms.server.api import errors
 from app.rooms.server.thinking import Thinkers
+from app.rooms.store.tx import Tx, fetchone
 from app.web.guards import Guards
 
 from . import club_ops
 from .auth import player_of, store_of
-from .db import Tx, fetchone
 from .errors import club_not_found
 
 router = APIRouter()

@@ -79,7 +79,6 @@ class Registry:
         # the clubs' par: made in the pool's lowest lane, kept in the store
         self.thinkers.par.level = settings.par_level
         self.par = ParKeeper(store, self.thinkers.par)
-        store.on_club_match = self.par.wake
         # what /healthz says is wrong; the loop's lag is watched from ``start``
         self.health = HealthCheck(store, self.thinkers, LoopLag(
             settings.loop_lag_limit, settings.loop_lag_hold, observe=metrics.loop_lagged))

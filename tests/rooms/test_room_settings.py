@@ -55,7 +55,7 @@ def test_each_value_of_each_setting_is_kept_shown_logged_and_replayed(name: str,
     ann, bo = t.connect(0), t.connect(bo_seat)
     t.send(ann, {"type": "settings", name: value})
     assert getattr(t.core.state, name) == value
-    assert t.state_to(bo)["view"]["room"]["settings"][name] == value  # type: ignore[literal-required]
+    assert t.state_to(bo)["view"]["room"]["settings"][name] == value
     t.assert_consistent()  # replayed from the room's first checkpoint: the settings record
     t.send(ann, {"type": "start"})
     assert t.first > 0, "a match starts with a checkpoint"

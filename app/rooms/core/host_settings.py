@@ -88,3 +88,9 @@ def kept_fields() -> dict[str, Any]:
     plain type, with its default from ``DEFAULTS`` (none: required)."""
     return {name: (plain(field.annotation), DEFAULTS.get(name, ...))
             for name, field in HostSettings.model_fields.items()}
+
+
+def on_off() -> list[str]:
+    """The settings that are a boolean, in order (a checkbox each in the host's box)."""
+    return [name for name, field in HostSettings.model_fields.items()
+            if plain(field.annotation) is bool]

@@ -372,6 +372,8 @@ export const BOT_LEVELS = Object.freeze(/** @type {const} */ (["random", "easy",
 /** Each of a room's settings before its host changes it (host_settings.py). */
 /** @type {Readonly<Omit<RoomSettings, "bot_levels">>} */
 export const SETTING_DEFAULTS = Object.freeze({"grace_seconds": 30, "next_deal_pause": 10, "turn_seconds": 0, "bot_pace": "normal", "spectator_chat": true});
+/** The on/off settings, as declared (the host's settings box shows a checkbox for each). */
+export const BOOL_SETTINGS = Object.freeze(/** @type {const} */ (["spectator_chat"]));
 /** After these close codes a client does not come back with the same hello (after any other it reconnects). */
 export const FINAL_CLOSE_CODES = Object.freeze(/** @type {const} */ ([4400, 4401, 4403, 4404, 4409, 4429]));
 

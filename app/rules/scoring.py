@@ -65,9 +65,9 @@ def deal_points(deal: ScoredDeal,
     seats having taken ``tricks`` (the deal's ``tricks_won``; the bots' expected tricks).
 
     The bots call this once a rollout, so it stays a few lines of arithmetic."""
-    options = deal.rules.options
     if deal.minus_round:
         return [-t for t in tricks], None
+    options = deal.rules.options
     bidder = deal.bidder
     assert bidder is not None
     partner = deal.partner

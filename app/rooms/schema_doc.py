@@ -125,6 +125,10 @@ def limit_comments() -> dict[str, str]:
 def comments(cls: type) -> dict[str, tuple[str, str]]:
     """Each field's written type and comment, from every class in ``cls``'s bases."""
     found: dict[str, tuple[str, str]] = {}
+    source = getattr(cls, "__fields_from__", None)  # fields derived from that class's
+    if source is not None:
+        found = {name: (kind.removesuffix(" | None"), meaning)
+                 for name, (kind, meaning) in comments(source).items()}
     for klass in reversed(cls.__mro__):
         if klass.__module__.startswith(("app.",)):
             for line in inspect.getsource(klass).splitlines()[1:]:

@@ -114,11 +114,10 @@ def _shown_settings() -> dict[str, object]:
 if TYPE_CHECKING:
     RoomSettings = dict[str, JsonValue]
 else:
-    @with_config(FORBID)
-    class RoomSettings(TypedDict):
-        __annotations__.update(_shown_settings())  # the settings first, as declared
-        bot_levels: list[str]
-
+    # TypedDict's functional form: the keys are computed, so no class body can list them
+    # (the settings first, as declared)
+    RoomSettings = with_config(FORBID)(
+        TypedDict("RoomSettings", {**_shown_settings(), "bot_levels": list[str]}))
     RoomSettings.__fields_from__ = HostSettings  # their meanings, for the docs
 
 

@@ -38,13 +38,13 @@ from app.clubs.ledger import count_finished
 from app.clubs.seat_mirror import SEAT_RECORDS, Finished, SeatMirror, Seats
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
+from app.settings import DB_NAME as DB_NAME  # the store's name of its file, re-exported
 from app.settings import Settings
 from app.web import metrics
 
 from . import StoredRoom, StoreError, record_of_text, stored_room
 from .sqlite_schema import migrate
 
-DB_NAME = "amerikaner.sqlite3"  # in the data folder
 BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 SPACE_FILE = DB_NAME + "-space"  # the probe's file, beside the database

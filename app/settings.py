@@ -13,6 +13,10 @@ PAR_LEVELS = ("strong", "easy", "random")  # app/bots/par.py par_bot
 # The memory allocators ``amerikaner serve`` can run on (app/runtime/allocator.py, which
 # reads them from here: the settings stand below the runtime they choose).
 ALLOCATORS = ("malloc", "pymalloc")
+# The SQLite database's file in the data folder: named here, below the store
+# (app/rooms/store/sqlite.py) and the data folder's start-up check (app/datacheck.py),
+# which then runs before the restart on another allocator without importing the store.
+DB_NAME = "amerikaner.sqlite3"
 
 
 class SettingsError(ValueError):

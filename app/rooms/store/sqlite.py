@@ -35,6 +35,7 @@ from pydantic import JsonValue
 
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
+from app.settings import DB_NAME as DB_NAME  # the store's name of its file, re-exported
 from app.settings import Settings
 
 from . import StoredRoom, StoreError, record_of_text, stored_room
@@ -42,7 +43,6 @@ from .folders import FoldedSave, LogFolder
 from .sqlite_schema import migrate
 from .tx import SqliteTx, Tx, run_now
 
-DB_NAME = "amerikaner.sqlite3"  # in the data folder
 BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 SPACE_FILE = DB_NAME + "-space"  # the probe's file, beside the database

@@ -11,7 +11,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from app.rooms.store.sqlite import DB_NAME
+from app.settings import DB_NAME
 
 
 class DataDirError(Exception):

@@ -19,6 +19,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from app.clubs import api as clubs_api
+from app.clubs import review_api as club_review_api
+from app.clubs.ledger import keep_clubs
 from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.wire_enums import ErrorCode
 from app.rooms.server import api, pages, replays
@@ -72,6 +74,9 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         room_store = store if store is not None else await open_store(settings)
         registry = Registry(settings, room_store)
+        # the clubs' ledger: the store writes a club room's finished match with it, and
+        # the par of its deals is due then
+        keep_clubs(room_store, on_counted=registry.par.wake)
         app.state.registry = registry
         replay_pool = app.state.replay_pool = ReplayPool(settings.replay_workers,
                                                          settings.replay_queue)
@@ -137,6 +142,7 @@ def create_app(settings: Settings | None = None, store: RoomStore | None = None)
 
     app.include_router(api.router)
     app.include_router(clubs_api.router)
+    app.include_router(club_review_api.router)
     app.include_router(replays.router)
     app.include_router(scrape.router)
     app.include_router(pages.router, responses={422: api.json_error(422)})  # not FastAPI's

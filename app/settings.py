@@ -13,6 +13,10 @@ PAR_LEVELS = ("strong", "easy", "random")  # app/bots/par.py par_bot
 # The memory allocators ``amerikaner serve`` can run on (app/runtime/allocator.py, which
 # reads them from here: the settings stand below the runtime they choose).
 ALLOCATORS = ("malloc", "pymalloc")
+# The SQLite database's file in the data folder: named here, below the store
+# (app/rooms/store/sqlite.py) and the data folder's start-up check (app/datacheck.py),
+# which then runs before the restart on another allocator without importing the store.
+DB_NAME = "amerikaner.sqlite3"
 
 
 class SettingsError(ValueError):
@@ -36,6 +40,7 @@ class Settings:
     records_kept: int = 50                   # finished matches' records kept per room (0: all)
     grace_seconds: int = 30                  # default for new rooms (host can change)
     host_grace: float = 15.0                 # a disconnected host keeps the role (a reload)
+    turn_time_scale: float = 1.0             # real seconds a second of a room's turn time lasts
     next_deal_pause: int = 10                # default for new rooms (host can change)
     rate: float = 10.0                       # messages per second per connection, average
     burst: int = 30                          # messages per connection in a burst

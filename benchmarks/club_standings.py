@@ -6,6 +6,9 @@ text columns), then times, with ``time.process_time``:
 - ``cold``: the standings from scratch (a restart: every rating folded, openskill);
 - ``warm``: the standings after one new match, with the last fold kept (``RatingsMemo``),
   the usual request of a running server;
+- ``openskill``: the ratings' fold alone as it was made before app/clubs/weng_lin.py,
+  with openskill's ``PlackettLuce.rate`` (a rating object per player and match), for
+  comparison with the cold figure;
 
 each the median of ``--repeat`` runs, and the ratio of each to the baseline.
 
@@ -23,7 +26,7 @@ from collections.abc import Callable
 
 from app.clubs.club_ops import match_row
 from app.clubs.match_stats import empty
-from app.clubs.standings import MatchRow, RatingsMemo, standings
+from app.clubs.standings import MatchRow, RatingsMemo, canonical, rated, standings
 
 
 def stored_rows(matches: int, players: int, rng: random.Random) -> list[tuple[object, ...]]:
@@ -40,6 +43,25 @@ def stored_rows(matches: int, players: int, rng: random.Random) -> list[tuple[ob
         out.append((f"room{n}", 1, "abcde", 1, float(n), json.dumps(seats),
                     json.dumps(summary), json.dumps(empty(4))))
     return out
+
+
+def openskill_fold(rows: list[MatchRow]) -> None:
+    """The ratings of the season folded with openskill's objects (the fold before
+    weng_lin.py), the cold standings' old cost."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict[str, object] = {}
+    for match in canonical(rows):
+        totals = match.summary["totals"]
+        seats = [(p, totals[i]) for i, p in enumerate(rated(match)) if p is not None]
+        if len(seats) < 2:
+            continue
+        teams = [[ratings.get(p) or model.rating()] for p, _ in seats]
+        ranks = [float(1 + sum(1 for _, t in seats if t > total)) for _, total in seats]
+        rated_now = model.rate(teams, ranks=ranks)  # type: ignore[arg-type]
+        for (who, _), (new,) in zip(seats, rated_now, strict=True):
+            ratings[who] = new
 
 
 def cpu(run: Callable[[], object], repeat: int) -> float:
@@ -63,6 +85,7 @@ def main() -> None:
 
     base = cpu(lambda: [match_row(r) for r in raw], args.repeat)
     cold = cpu(lambda: standings([match_row(r) for r in raw], names), args.repeat)
+    before = cpu(lambda: openskill_fold([match_row(r) for r in raw]), args.repeat)
 
     def warm() -> None:
         memo = RatingsMemo()
@@ -81,6 +104,8 @@ def main() -> None:
     print(f"  standings, cold:         {cold * 1000:7.2f} ms  ({cold / base:.1f}x baseline)")
     print(f"  standings, one new match:{warm_cpu * 1000:7.2f} ms  "
           f"({warm_cpu / base:.1f}x baseline)")
+    print(f"  openskill's fold (before): {before * 1000:6.2f} ms  "
+          f"({before / base:.1f}x baseline; the rows decoded and the ratings alone)")
     print(f"  target 50 ms: {'met' if max(cold, warm_cpu) < 0.05 else 'MISSED'}")
 
 

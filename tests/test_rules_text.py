@@ -5,6 +5,7 @@ longer say, and the engine facts those sentences state."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 from shared_helpers import catalogue
@@ -155,11 +156,31 @@ def test_the_kitty_trick_counts_on_numeric_contracts_only() -> None:
     played, the kitty's trick does not make up for one."""
     from app.rules.scoring import deal_points
 
-    options = RuleSet("standard").options
+    rules = RuleSet("standard")
+    options = rules.options
     assert options.kitty_trick and options.kitty
+    tricks = [11, 1, 0, 0]
     # 11 of 12 tricks, plus the kitty's trick, would be 12: an Amerikaner still fails.
-    points, made = deal_points(options, [11, 1, 0, 0], 0, None, None, 12)
+    amerikaner = _Deal(rules, bidder=0, partner=None, amerikaner=True,
+                       contract_bid="amerikaner")
+    points, made = deal_points(amerikaner, tricks)
     assert made is False and points[0] == -options.amerikaner_points
     # A numeric 12 with 11 tricks and the kitty's trick is made.
-    _, made = deal_points(options, [11, 1, 0, 0], 0, 2, 12, 12)
+    _, made = deal_points(_Deal(rules, bidder=0, partner=2, amerikaner=False,
+                                contract_bid=12), tricks)
     assert made is True
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """The facts of a deal that ``scoring.deal_points`` reads (``ScoredDeal``)."""
+
+    rules: RuleSet
+    bidder: int | None
+    partner: int | None
+    amerikaner: bool
+    contract_bid: int | str | None
+    minus_round: bool = False
+    hand_size: int = 12
+    tricks_won: tuple[int, ...] = ()
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...] = ()

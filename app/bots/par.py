@@ -8,15 +8,17 @@ those plays, scored by the engine itself (``Match.apply`` ends the deal through
 ``scoring.score_deal``, i.e. ``scoring.deal_points``), so par and the real result are
 scored alike.  A bot reads only its own seat's ``SeatView``, as at a table.
 
-Par is reproducible: a bot's search stops at a fixed number of samples, never at a clock
-(``PAR_STRONG``: the strong bot's settings with its CPU budget replaced by a sample cap),
-and every decision draws from a random stream of its own, fixed by the deal's seed, the
+Par is reproducible: a bot's search stops at a number of samples, never at a clock
+(``PAR_STRONG``: the strong bot's settings with its CPU budget replaced by a sample cap;
+a play's work budget, par_budget.py, may give a decision of a costly deal fewer samples,
+counted from the deal and the decisions before it, never from a clock), and every
+decision draws from a random stream of its own, fixed by the deal's seed, the
 play and the decisions before it (as ``benchmarks/bots.py --common-random`` does).  The
 seed comes from the deal's rules, dealer and cards (``deal_seed``), so the same deal gets
 the same par on any server, at any load.  The plays differ from each other by their
 streams only: what the samples of the hidden cards say.
 
-The function is pure and CPU-bound (about a second of CPU a play for ``strong`` on the
+The function is pure and CPU-bound (under a second of CPU a play for ``strong`` on the
 standard rules; benchmarks/par_cost.py): run it in the search pool's par lane
 (app/rooms/server/par_queue.py), never on the event loop.  ``play_par(...)`` is one play,
 the unit the pool runs, and ``par_from_plays`` the mean of several.
@@ -37,18 +39,26 @@ from app.rules.record import FORMAT, deal_to_record, match_of_deal, replay_recor
 
 from . import BOTS, STRONG, search
 from .base import Bot
+from .par_budget import PlayBudget
 from .search import SearchBot
 
 PAR_PLAYS = 3  # plays of a deal per par (all seats at once), the production default
 PAR_LEVEL = "strong"
-# The strong bot's settings with a fixed number of samples a decision instead of its
-# CPU budget (0.15 s, 0.3 s over the contract), so that par does not depend on the
-# machine: 8 samples keep three plays of a standard deal within the 3 s of CPU that
-# issue 38 allows (benchmarks/par_cost.py, docs/bots.md "Par").
+# The strong bot's settings with a number of samples a decision instead of its CPU
+# budget (0.15 s, 0.3 s over the contract), so that par does not depend on the machine:
+# at most 8 samples a decision, within a play's work units (below).
 PAR_SAMPLES = 8
 UNLIMITED = 1e9  # seconds: a budget or deadline that never stops a par search
 PAR_STRONG = replace(STRONG, budget=UNLIMITED, contract_budget=UNLIMITED,
                      samples=PAR_SAMPLES)
+# A play's work units (par_budget.py, about a millisecond of CPU each where they were
+# measured): with 8 samples everywhere a standard deal's three plays cost 2.6 s of CPU
+# on average and up to 3.3 s, over issue 38's 3 s.  Within 700 units a play, a decision
+# searches fewer samples where its play has spent more than a usual one (not below
+# MIN_SAMPLES): three plays spend 1,860 to 2,110 units, about three quarters of the
+# unbudgeted cost, and a thinned decision chooses as the full search would 9 times in
+# 10 (benchmarks/par_cost.py, par_agreement.py; docs/bots.md "Par").
+PAR_PLAY_UNITS = 700.0
 
 
 class ParError(ValueError):
@@ -64,6 +74,8 @@ class ParPlay:
     points: tuple[int, ...]
     actions: tuple[dict[str, Any], ...]
     cpu_seconds: float
+    units: float = 0.0  # the work units its decisions spent (par_budget.py)
+    thinned: int = 0  # decisions that searched fewer than PAR_SAMPLES samples
 
     def deal_record(self, deal: dict[str, Any]) -> dict[str, Any]:
         """This play as a deal of a game record: the same cards, the bots' actions."""
@@ -137,13 +149,18 @@ def deal_seed(rules: RuleSet, deal: dict[str, Any]) -> int:
 
 
 def play_par(rules: RuleSet, deal: dict[str, Any], play: int, seed: int,
-             level: str = PAR_LEVEL) -> ParPlay:
+             level: str = PAR_LEVEL, units: float | None = None) -> ParPlay:
     """Play number ``play`` of the deal: exactly its hands, kitty and dealer, the bot
-    ``level`` in every seat, the auction included."""
+    ``level`` in every seat, the auction included; ``strong`` within ``units`` work
+    units (``PAR_PLAY_UNITS``; par_budget.py)."""
     started = time.process_time()
     check_deal(rules, deal)
     match = match_of_deal(rules, deal)
     bot = par_bot(level)
+    budget = (PlayBudget(PAR_PLAY_UNITS if units is None else units, PAR_STRONG.samples)
+              if level == "strong" else None)
+    bots: dict[int, Bot] = {}
+    thinned = 0
     state = match.deals[-1]
     views = [SeatView(match, s) for s in range(match.n)]  # a view reads its deal live
     step = 0
@@ -151,14 +168,22 @@ def play_par(rules: RuleSet, deal: dict[str, Any], play: int, seed: int,
     while seat is not None:
         # Its own stream per decision: a play is the same whatever ran before it.
         rng = random.Random(f"par:{seed}:{play}:{step}")
-        action = bot.choose(views[seat], rng, search.CLOCKS.wall() + UNLIMITED)
+        chooser = bot
+        if budget is not None:
+            k = budget.samples(views[seat])
+            thinned += k < budget.full
+            if k not in bots:
+                bots[k] = SearchBot("strong", replace(PAR_STRONG, samples=k))
+            chooser = bots[k]
+        action = chooser.choose(views[seat], rng, search.CLOCKS.wall() + UNLIMITED)
         match.apply(seat, action)
         step += 1
         seat = state.turn
     assert state.phase == OVER and state.points is not None
     # the record's deal is handed out as plain JSON; its actions are objects
     actions = tuple(cast("list[dict[str, Any]]", deal_to_record(state)["actions"]))
-    return ParPlay(tuple(state.points), actions, time.process_time() - started)
+    return ParPlay(tuple(state.points), actions, time.process_time() - started,
+                   budget.spent if budget is not None else 0.0, thinned)
 
 
 def par_from_plays(level: str, seed: int, plays: list[ParPlay] | tuple[ParPlay, ...]) -> Par:
@@ -172,14 +197,17 @@ def par_from_plays(level: str, seed: int, plays: list[ParPlay] | tuple[ParPlay, 
 
 
 def par_of_deal(rules: RuleSet, deal: dict[str, Any], plays: int = PAR_PLAYS,
-                level: str = PAR_LEVEL, seed: int | None = None) -> Par:
+                level: str = PAR_LEVEL, seed: int | None = None,
+                units: float | None = None) -> Par:
     """The deal's par: ``plays`` plays by ``level`` in every seat, in this thread.
-    ``seed`` defaults to ``deal_seed(rules, deal)``."""
+    ``seed`` defaults to ``deal_seed(rules, deal)``; ``units`` a play's work units
+    (``PAR_PLAY_UNITS``)."""
     if plays < 1:
         raise ValueError("par needs at least one play")
     seed = deal_seed(rules, deal) if seed is None else seed
     return par_from_plays(level, seed,
-                          [play_par(rules, deal, k, seed, level) for k in range(plays)])
+                          [play_par(rules, deal, k, seed, level, units)
+                           for k in range(plays)])
 
 
 __all__ = ["PAR_LEVEL", "PAR_PLAYS", "PAR_STRONG", "Par", "ParError", "ParPlay",

@@ -133,8 +133,7 @@ def deal_points(deal: DealState, seat: int, future: int) -> tuple[list[float], f
         share = rest / (n - 1)
         tricks = [won[s] + share for s in range(n)]
         tricks[seat] = float(won[seat] + future)
-        points, _ = scoring.deal_points(deal.rules.options, tricks, None, None, None,
-                                        deal.hand_size)
+        points, _ = scoring.deal_points(deal, tricks)
         return points, points[seat]
     o = deal.rules.options
     bidder = deal.bidder
@@ -145,13 +144,10 @@ def deal_points(deal: DealState, seat: int, future: int) -> tuple[list[float], f
         tricks[s] += future / len(members)
     for s in outside:
         tricks[s] += rest / len(outside)
-    contract = None if deal.amerikaner else deal.contract_bid
-    assert contract is None or isinstance(contract, int)
-    # The engine's own scoring (app/rules/scoring.py), on the expected tricks.
-    points, _ = scoring.deal_points(o, tricks, bidder, deal.partner, contract,
-                                    deal.hand_size)
+    # The engine's own scoring (app/rules/scoring.py) of the deal, on the expected tricks.
+    points, _ = scoring.deal_points(deal, tricks)
     side_total = sum(tricks[s] for s in members)
-    if side >> bidder & 1 and contract is not None:
+    if side >> bidder & 1 and not deal.amerikaner:
         side_total += scoring.kitty_tricks(o)
     return [float(p) for p in points], side_total
 

@@ -29,7 +29,7 @@ from app.web import audit, metrics
 from app.web.guards import Guards
 from app.web.limits import WindowLimit
 
-from . import club_ops, par_store, players
+from . import club_ops, players
 from .auth import player_of, store_of
 from .errors import (
     bad_device_code,
@@ -40,6 +40,7 @@ from .errors import (
 )
 from .keys import DEVICE_CODE_SECONDS
 from .match_stats import SeatStats, stats_of_record
+from .page_reads import read_page
 from .standings import RatingsMemo, club_tables
 from .wire import (
     ClaimBody,
@@ -185,8 +186,8 @@ async def claim_device_code(request: Request) -> Response:
             responses=errors(401, 503))
 async def export_me(request: Request) -> PlayerExport:
     player, _ = await _me(request)
-    async with store_of(request).club_tx() as tx:
-        return await players.export(tx, player)
+    # every club match of the player, read and decoded off the loop (as a club's page)
+    return await store_of(request).club_read(lambda tx: players.export(tx, player))
 
 
 @router.delete("/api/players/me", status_code=204, operation_id="delete_me",
@@ -326,12 +327,8 @@ async def get_club(club: str, request: Request,
         derived = await asyncio.to_thread(_derive, pending)
         async with store.club_tx() as tx:
             await club_ops.keep_stats(tx, derived)
-    async with store.club_tx() as tx:
-        rows = await par_store.with_par(tx, club, shown,
-                                        await club_ops.matches(tx, club, shown))
-        members = await club_ops.members(tx, club, host)
-        seasons = await club_ops.seasons(tx, club)
-        names = await club_ops.names(tx, {p for m in rows for p in m.players if p})
+    page = await read_page(store, club, shown, host)
+    rows, members, seasons, names = page.matches, page.members, page.seasons, page.names
     memo: RatingsMemo = _memo(request)
     table, levels, changes = await asyncio.to_thread(club_tables, rows, names, memo,
                                                      (club, shown))

@@ -15,8 +15,8 @@ import json
 import orjson
 
 from app.rooms.core.frames import JsonObject, MatchSummary
+from app.rooms.store.tx import Row, Tx, fetchone
 
-from .db import Tx, fetchone
 from .keys import new_club_id, new_invite
 from .match_stats import SeatStats
 from .standings import Change, MatchRow, best_vs_par
@@ -147,6 +147,13 @@ async def matches(tx: Tx, club: str | None, season: int | None = None,
                   player: str | None = None) -> list[MatchRow]:
     """The club's finished matches of ``season`` (``None``: every season), those of
     ``player`` if given (``club`` ``None``: in every club)."""
+    return [match_row(r) for r in await match_rows(tx, club, season, player)]
+
+
+async def match_rows(tx: Tx, club: str | None, season: int | None = None,
+                     player: str | None = None) -> list[Row]:
+    """``matches``' rows as stored, to be decoded by ``match_row`` (off the loop: a
+    season of 1,000 matches takes 10 ms)."""
     sql = ("SELECT room_id, match_number, room, season, finished_at, players, summary, "
            "stats, bots, par_deals FROM club_matches WHERE "
            "(CAST(? AS text) IS NULL OR club = ?)")
@@ -157,7 +164,7 @@ async def matches(tx: Tx, club: str | None, season: int | None = None,
     if player is not None:
         sql += " AND players LIKE ?"
         args.append(f'%"{player}"%')
-    return [match_row(r) for r in await tx.fetch(sql, *args)]
+    return await tx.fetch(sql, *args)
 
 
 def club_match(m: MatchRow, names: dict[str, str],

@@ -11,17 +11,26 @@ match (``HistoryAdded``), keyed by (room id, match number), so that
 The players are those whose seat tokens held the seats as the match ended
 (seat_mirror.py) and were bound to a player as they were taken (``room_players``): a
 seat a bot played all match, or a person who never gave a key, counts for nobody.
+
+The store knows nothing of the clubs: ``ClubLedger`` is the store's log folder
+(app/rooms/store/folders.py) that the app gives it at its assembly (``keep_clubs``, from
+app/main.py); the store writes the folder's rows in the save's
+transaction.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from app.rooms.core.frames import JsonObject
+from app.rooms.core.records import Record
+from app.rooms.store import RoomStore
+from app.rooms.store.tx import Tx, fetchone
+from app.web import metrics
 
-from .db import Tx, fetchone
-from .seat_mirror import Finished
+from .seat_mirror import SEAT_RECORDS, Finished, SeatMirror, Seats
 
 INSERT_MATCH = """INSERT INTO club_matches(room_id, match_number, club, room, season,
     finished_at, players, bots, summary, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -54,3 +63,62 @@ async def count_finished(tx: Tx, code: str, finished: Sequence[Finished],
     if added:  # the club is in use: kept from retention (club_ops.forget_idle)
         await tx.execute("UPDATE clubs SET updated_at = ? WHERE id = ?", float(now), club)
     return added
+
+
+@dataclass
+class _LedgerSave:
+    """A save that changes who holds a room's seats or ends a match (``FoldedSave``)."""
+
+    ledger: ClubLedger
+    code: str
+    seats: Seats | None
+    finished: list[Finished]
+    counted: int = 0
+
+    @property
+    def rows(self) -> bool:
+        return bool(self.finished)
+
+    async def write(self, tx: Tx, records: Sequence[tuple[int, JsonObject]],
+                    now: float) -> None:
+        self.counted = await count_finished(tx, self.code, self.finished, records, now)
+
+    def kept(self) -> None:
+        if self.seats is not None:
+            self.ledger.seats.written(self.code, self.seats)
+        metrics.CLUB_MATCHES.inc(self.counted)
+        if self.counted and self.ledger.on_counted is not None:
+            self.ledger.on_counted()
+
+
+class ClubLedger:
+    """The store's log folder for the clubs: folds who holds the seats of the rooms in
+    use (seat_mirror.py) and writes each club room's finished match in the transaction
+    that logs it; ``on_counted`` is told after a write that counted one (its par is due:
+    par_keeper.py)."""
+
+    kinds: tuple[type[Record], ...] = SEAT_RECORDS
+
+    def __init__(self, on_counted: Callable[[], None] | None = None) -> None:
+        self.seats = SeatMirror()
+        self.on_counted = on_counted
+
+    def loaded(self, code: str, entries: Sequence[Record]) -> None:
+        self.seats.loaded(code, entries)
+
+    def ahead(self, code: str, entries: Sequence[Record]) -> _LedgerSave:
+        seats, finished = self.seats.ahead(code, entries)
+        return _LedgerSave(self, code, seats, finished)
+
+    def forget(self, code: str) -> None:
+        self.seats.forget(code)
+
+
+def keep_clubs(store: RoomStore, on_counted: Callable[[], None] | None = None
+               ) -> ClubLedger:
+    """Give ``store`` the clubs' ledger (in place of one it had: a store serves one
+    app at a time)."""
+    ledger = ClubLedger(on_counted)
+    store.folders[:] = [f for f in store.folders if not isinstance(f, ClubLedger)]
+    store.folders.append(ledger)
+    return ledger

@@ -2,9 +2,9 @@
 (app/bots/par.py) in the search pool's lowest lane (app/rooms/server/par_queue.py), and
 kept in the store (par_store.py).
 
-When it runs: ``wake()`` after a club match is counted (the store tells, ``on_club_match``),
-at the server's start, and from the registry's sweep (``PAR_SCAN_SECONDS``): each scan
-takes up to ``limit`` matches whose par is not all made, the oldest first, and hands
+When it runs: ``wake()`` after a club match is counted (the clubs' ledger tells:
+ledger.py), at the server's start, and from the registry's sweep (``PAR_SCAN_SECONDS``):
+each scan takes up to ``limit`` matches whose par is not all made, the oldest first, and hands
 their deals without par to the queue.  A deal the queue refuses (``ParBusy``: the club has
 a backlog) or that fails (``ParFailed``) waits for a later scan; nothing is lost at a
 restart, since what is missing is read from the store.

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 
+from app.rooms.store.tx import Tx, fetchone
+
 from . import club_ops
-from .db import Tx, fetchone
 from .keys import (
     DEVICE_CODE_SECONDS,
     hash_secret,

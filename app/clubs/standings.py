@@ -8,10 +8,11 @@ model), updated by each match's final ranking (the totals: higher is better, equ
 totals share a rank) for the players who held its seats; a bot's seat, or a guest's,
 is left out of the ranking.
 
-Cost: a club of 1,000 matches takes about 40 ms of CPU from scratch, most of it
-openskill's updates (benchmarks/club_standings.py, docs/clubs.md), so the caller runs
-this in a thread, and keeps the last fold per club and season (``RatingsMemo``): a new
-match that sorts last, the usual case, costs one update.
+Cost: a club of 1,000 matches and 20 players takes about 20 ms of CPU from scratch, a
+third of it decoding the rows (benchmarks/club_standings.py, docs/clubs.md): the
+ratings are plain floats (weng_lin.py, openskill's arithmetic without its objects).  The
+caller runs this in a thread, and keeps the last fold per club and season
+(``RatingsMemo``): a new match that sorts last, the usual case, costs one update.
 
 Par (par_keeper.py) joins a match as its ``deals``: each deal's real points and, once it
 is made, its par; a player's points above par a deal are the mean over the deals they
@@ -25,16 +26,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openskill.models import PlackettLuce, PlackettLuceRating
-
 from app.rooms.core.frames import MatchSummary
 
+from . import weng_lin
 from .match_stats import SeatStats
 from .wire import DealPar, LevelRating, Rating, StandingsRow
 
 FORMER_PLAYER = "a former player"
-MODEL = PlackettLuce()
-_DEFAULT = MODEL.rating()
+_DEFAULT = weng_lin.DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +94,8 @@ def best_vs_par(match: MatchRow) -> list[int | None]:
     return out
 
 
-# player -> rating.  openskill's ``rate`` copies the ratings it is given and answers new
-# ones, so a rating object is never changed once made: a fold's dict may be shared.
-Ratings = dict[str, PlackettLuceRating]
+# player -> rating.  A rating is an immutable tuple: a fold's dict may be shared.
+Ratings = dict[str, weng_lin.Skill]
 
 
 BOT = "bot:"  # a bot level's name among the rated (``bot:strong``): no player id has it
@@ -132,14 +130,16 @@ def rate(ratings: Ratings, match: MatchRow) -> Change:
              if p is not None and i < len(totals)]
     if len(seats) < 2:
         return change  # nobody to rank against
-    teams = [[ratings.get(p) or _DEFAULT] for _, p, _ in seats]
+    # (newcomers share the default, an immutable tuple: weng_lin rates by position, so
+    # they move apart; openskill read one object given twice as one player)
+    olds = [ratings.get(p) or _DEFAULT for _, p, _ in seats]
     # ranks: 1 for the highest total; equal totals share a rank
     ranks = [float(1 + sum(1 for _, _, t in seats if t > total)) for _, _, total in seats]
-    for (seat, who, _), [old], (new,) in zip(seats, teams, MODEL.rate(teams, ranks=ranks),
-                                            strict=True):
+    for (seat, who, _), old, new in zip(seats, olds, weng_lin.rate(olds, ranks),
+                                        strict=True):
         ratings[who] = new
         if match.players[seat] is not None:
-            change[seat] = round(float(new.mu) - float(old.mu), 4)
+            change[seat] = round(new.mu - old.mu, 4)
     return change
 
 
@@ -210,8 +210,8 @@ def level_ratings(matches: Iterable[MatchRow], memo: RatingsMemo | None = None,
     return out
 
 
-def _wire(held: PlackettLuceRating) -> Rating:
-    mu, sigma = float(held.mu), float(held.sigma)
+def _wire(held: weng_lin.Skill) -> Rating:
+    mu, sigma = held
     return {"mu": round(mu, 4), "sigma": round(sigma, 4), "ordinal": round(mu - 3 * sigma, 4)}
 
 
@@ -232,10 +232,12 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
         for seat, player in enumerate(match.players):
             if player is None or seat >= len(totals):
                 continue
-            line = lines.setdefault(player, {
-                "matches": 0, "wins": 0, "deals": 0, "points": 0, "bidder_deals": 0,
-                "bidder_made": 0, "partner_deals": 0, "partner_made": 0,
-                "amerikaner_bids": 0, "above_par": 0.0, "par_deals": 0})
+            line = lines.get(player)
+            if line is None:  # (not setdefault: its new dict was made for every seat)
+                line = lines[player] = {
+                    "matches": 0, "wins": 0, "deals": 0, "points": 0, "bidder_deals": 0,
+                    "bidder_made": 0, "partner_deals": 0, "partner_made": 0,
+                    "amerikaner_bids": 0, "above_par": 0.0, "par_deals": 0}
             line["matches"] += 1
             line["wins"] += totals[seat] == best
             line["deals"] += max(0, rows - (starts[seat] if seat < len(starts) else 0))
@@ -243,8 +245,9 @@ def standings(matches: Iterable[MatchRow], names: Mapping[str, str],
             if match.stats is not None and seat < len(match.stats):
                 for k, v in match.stats[seat].items():
                     line[k] += v
-            line["par_deals"] += len(vs_par[seat])
-            line["above_par"] += sum(d[1] for d in vs_par[seat])
+            if vs_par[seat]:
+                line["par_deals"] += len(vs_par[seat])
+                line["above_par"] += sum(d[1] for d in vs_par[seat])
     out: list[StandingsRow] = []
     for player, line in lines.items():
         rating = _wire(ratings.get(player) or _DEFAULT)

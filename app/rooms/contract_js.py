@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import JsonValue
 
 from . import schema_doc
-from .core import wire_enums
+from .core import host_settings, wire_enums
 
 HEADER = """\
 // @ts-check
@@ -146,6 +146,12 @@ def render(schema: Mapping[str, JsonValue]) -> str:
     out += _const("REACTIONS", _frozen_list(values["Reaction"]), "The quick reactions, in order.")
     out += _const("BOT_LEVELS", _frozen_list(values["BotLevel"]),
                   "The bot levels, weakest first.")
+    out += ["", "/** Each of a room's settings before its host changes it (host_settings.py). */",
+            '/** @type {Readonly<Omit<RoomSettings, "bot_levels">>} */',
+            f"export const SETTING_DEFAULTS = Object.freeze({json.dumps(host_settings.DEFAULTS)});"]
+    out += _const("BOOL_SETTINGS", _frozen_list(host_settings.on_off()),
+                  "The on/off settings, as declared (the host's settings box shows a "
+                  "checkbox for each).")
     out += _const("FINAL_CLOSE_CODES",
                   _frozen_list([int(c) for c in wire_enums.FINAL_CLOSE_CODES]),
                   "After these close codes a client does not come back with the same hello "

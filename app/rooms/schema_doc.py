@@ -125,8 +125,15 @@ def limit_comments() -> dict[str, str]:
 def comments(cls: type) -> dict[str, tuple[str, str]]:
     """Each field's written type and comment, from every class in ``cls``'s bases."""
     found: dict[str, tuple[str, str]] = {}
+    source = getattr(cls, "__fields_from__", None)  # fields derived from that class's
+    if source is not None:
+        found = {name: (kind.removesuffix(" | None"), meaning)
+                 for name, (kind, meaning) in comments(source).items()}
+        for name, kind in vars(cls).get("__annotations__", {}).items():
+            found.setdefault(name, (repr(kind), ""))  # its own keys after them
     for klass in reversed(cls.__mro__):
-        if klass.__module__.startswith(("app.",)):
+        # a class made by a call (TypedDict's functional form) has no source to read
+        if klass.__module__.startswith(("app.",)) and "__fields_from__" not in vars(klass):
             for line in inspect.getsource(klass).splitlines()[1:]:
                 m = _FIELD.match(line)
                 if m and not line.strip().startswith(("def ", "model_config")):

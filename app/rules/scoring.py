@@ -1,9 +1,11 @@
 """Scoring a finished deal (docs/spec/RULES.md section 9) and deciding the match (section 10).
 
-``deal_points`` is the whole of the deal's scoring as a pure function of the contract,
-the tricks per seat and the options: the engine scores a finished deal with it, and the
-bots (app/bots/rollout.py) score their sampled deals with it, tricks still to come
-shared out as fractions, so an option the engine scores is one the bots aim at.
+``deal_points`` is the whole of the deal's scoring as a pure function of the deal's facts
+(its options, contract, bidder, partner, tricks as played: ``ScoredDeal``) and the tricks
+per seat: the engine scores a finished deal with it, and the bots (app/bots/rollout.py)
+score their sampled deals with it, passing the deal itself and the tricks still to come
+shared out as fractions, so an option the engine scores is one the bots aim at, whatever
+fact of the deal it reads.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ Tricks = TypeVar("Tricks", int, float)
 
 
 class ScoredDeal(Protocol):
-    """What ``score_deal`` reads of a finished deal (``deal.DealState`` is one).
+    """What ``deal_points`` reads of a deal (``deal.DealState`` is one): a finished one for
+    the engine, one in play for the bots' rollouts (the tricks still to come are not in
+    ``tricks`` yet; the bots pass their expected share of them as ``deal_points``'s
+    ``tricks``).
 
     A protocol rather than ``DealState`` itself so that the import runs one way: deal.py
     scores with this module, and this module knows nothing of deal.py."""
@@ -40,6 +45,8 @@ class ScoredDeal(Protocol):
     def contract_bid(self) -> int | str | None: ...
     @property
     def hand_size(self) -> int: ...
+    @property
+    def tricks(self) -> Sequence[tuple[int, tuple[int, ...], int]]: ...  # (leader, cards, winner)
 
 
 def kitty_tricks(options: Options) -> int:
@@ -52,21 +59,25 @@ def bidder_stake(options: Options, contract: int) -> int:
     return contract * 2 if options.bidder_double else contract
 
 
-def deal_points(options: Options, tricks: Sequence[Tricks], bidder: int | None,
-                partner: int | None, contract: int | None,
-                hand_size: int) -> tuple[list[Tricks], bool | None]:
-    """Every seat's points and whether the contract was made (``None``: no contract).
+def deal_points(deal: ScoredDeal,
+                tricks: Sequence[Tricks]) -> tuple[list[Tricks], bool | None]:
+    """Every seat's points and whether the contract was made (``None``: no contract), the
+    seats having taken ``tricks`` (the deal's ``tricks_won``; the bots' expected tricks).
 
-    ``bidder`` is ``None`` in a minus round; ``contract`` is ``None`` for Amerikaner;
-    ``partner`` is ``None`` when the bidder plays alone.  The bots call this once a
-    rollout, so it stays a few lines of arithmetic."""
-    if bidder is None:
+    The bots call this once a rollout, so it stays a few lines of arithmetic."""
+    if deal.minus_round:
         return [-t for t in tricks], None
+    options = deal.rules.options
+    bidder = deal.bidder
+    assert bidder is not None
+    partner = deal.partner
     points = list(tricks)  # every other player: +1 per trick won personally
-    if contract is None:
-        made = tricks[bidder] >= hand_size
+    if deal.amerikaner:
+        made = tricks[bidder] >= deal.hand_size
         points[bidder] = options.amerikaner_points if made else -options.amerikaner_points
         return points, made
+    contract = deal.contract_bid
+    assert isinstance(contract, int)
     # The side's tricks in seat order, as the bots always added them (the same floats).
     if partner is None:
         side = tricks[bidder]
@@ -84,15 +95,7 @@ def deal_points(options: Options, tricks: Sequence[Tricks], bidder: int | None,
 
 def score_deal(deal: ScoredDeal) -> tuple[tuple[int, ...], bool | None]:
     """The deal's points per seat and whether the contract was made (``None``: no contract)."""
-    if deal.minus_round:
-        points, made = deal_points(deal.rules.options, deal.tricks_won, None, None, None,
-                                   deal.hand_size)
-        return tuple(points), made
-    assert deal.bidder is not None
-    contract = None if deal.amerikaner else deal.contract_bid
-    assert contract is None or isinstance(contract, int)
-    points, made = deal_points(deal.rules.options, deal.tricks_won, deal.bidder,
-                               deal.partner, contract, deal.hand_size)
+    points, made = deal_points(deal, deal.tricks_won)
     return tuple(points), made
 
 

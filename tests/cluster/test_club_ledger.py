@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 
 from app.clubs import club_ops, players
-from app.clubs.db import fetchone
+from app.clubs.ledger import keep_clubs
 from app.rooms.core.codes import hash_token
 from app.rooms.core.records import Checkpoint, HistoryAdded, Record, SeatData, SeatSet
 from app.rooms.store import RoomStore, StoreError
 from app.rooms.store.postgres import PostgresStore
 from app.rooms.store.sqlite import SqliteStore
+from app.rooms.store.tx import fetchone
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from store_records import chat, save_of
@@ -46,10 +47,14 @@ def ended(number: int) -> HistoryAdded:
 @pytest.fixture(params=["sqlite", "postgres"])
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     async def make() -> RoomStore:
+        store: RoomStore
         if request.param == "sqlite":
-            return SqliteStore(tmp_path)
-        url = request.getfixturevalue("database_url")
-        return await PostgresStore.connect(url, lease_seconds=600.0)
+            store = SqliteStore(tmp_path)
+        else:
+            url = request.getfixturevalue("database_url")
+            store = await PostgresStore.connect(url, lease_seconds=600.0)
+        keep_clubs(store)  # as the app's assembly does (app/main.py)
+        return store
     return make
 
 

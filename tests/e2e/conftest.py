@@ -8,7 +8,7 @@ uncaught exceptions; a test fails if any appear.  Screenshots go to test-artifac
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,9 @@ class ServeProcess(BaseServeProcess):
     """The shared server process with the browser tests' settings: bots act within 0.05 s
     (quick, yet a person sees the cards arrive), quiet logs, 30 s before the next deal
     starts by itself (the accessibility audit of a finished deal, three languages, took
-    over the default 10 s on a slow, busy machine), and no limit to the rooms one address
+    over the default 10 s on a slow, busy machine), a room's turn time a quarter as long
+    as it says (a test sees a 120 s clock count for 30 s, and a 30 s one runs out in 7.5
+    s rather than keep it waiting), and no limit to the rooms one address
     holds, nor to the players it makes: every browser here is 127.0.0.1, and a session of
     many files created more than the 30 rooms a person may hold (``too_many_rooms``, a
     429 the page logs) and more than 10 players a minute."""
@@ -43,6 +45,7 @@ class ServeProcess(BaseServeProcess):
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
         super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
                                     "AMERIKANER_NEXT_DEAL_PAUSE": "30",
+                                    "AMERIKANER_TURN_TIME_SCALE": "0.25",
                                     "AMERIKANER_ROOMS_HELD": "0",
                                     # every page names a player (issue 38), all from
                                     # 127.0.0.1: more than the 10 a minute a person makes
@@ -62,18 +65,63 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         serve.stop()
 
 
-# One Chromium per test file, not per session: Playwright's sync API keeps an event loop
-# marked running in the main thread while it is open, which asyncio.run() in any other
-# test refuses. Under pytest-xdist (`--dist loadfile`, scripts/test.sh) a worker runs
-# other files after this one, so the browser must be gone when the file ends.
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+class Chromium:
+    """The Chromium of a row of browser tests: launched by the first test that needs it,
+    closed after the last (``pytest_runtest_teardown``), so that the browser files a worker
+    runs one after another share one launch.
+
+    Not one for the whole session: Playwright's sync API keeps an event loop marked running
+    in the main thread while it is open, which asyncio.run() in any other test refuses.
+    Under pytest-xdist (`--dist loadfile`, scripts/test.sh) a worker runs other files
+    between its browser files, so the browser must be gone before another file's test
+    that does not use it."""
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    def get(self) -> Any:
+        if self._browser is not None and not self._browser.is_connected():
+            self.close()  # it crashed: a new one for the next test
+        if self._browser is None:
+            self._playwright = sync_api.sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM,
+                                                             args=CHROMIUM_ARGS)
+        return self._browser
+
+    def close(self) -> None:
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None and browser.is_connected():
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+CHROMIUM_NOW = Chromium()
+
+
+@pytest.fixture
+def browser() -> Any:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium not found at {CHROMIUM}")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    return CHROMIUM_NOW.get()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item,
+                            nextitem: pytest.Item | None) -> Generator[None, object, object]:
+    """After a browser test's own teardown (its pages closed): the browser goes too unless
+    the next test uses it or is of the same file, as when it was one browser a file
+    (pytest-xdist names the next test it has been given)."""
+    try:
+        return (yield)
+    finally:
+        if not (isinstance(nextitem, pytest.Function)
+                and ("browser" in nextitem.fixturenames or nextitem.path == item.path)):
+            CHROMIUM_NOW.close()
 
 
 class PageProblems:

@@ -1,14 +1,17 @@
 """Issue 38 in the browser: players without accounts, a club, its match, its page.
 
 Ann names herself on the landing page (her player is made), makes a club and sets its
-tables to one deal; Bob opens the invite link, names himself and joins; Ann opens a
-table of the club, Bob joins it by the room's link, two bots fill the other seats and
-the deal is played to the match's end: both see their rating change there, and the
-club page shows both in the standings with the match's score sheet, then (made in the
-background by the easy bot) each seat's par beside its result, the points above par a
-deal, and in the match's replay who beat par most. Cai, with the
-room's link but no invite, watches the table and reads nothing of the club. A device
-code moves Ann to a second browser. The club page in Norwegian and French on phones.
+tables to one deal; Bob opens the invite link on his phone, in Norwegian, names himself
+and joins; Ann opens a table of the club, Bob joins it by the room's link, two bots fill
+the other seats and the deal is played to the match's end. Each language (en, nb, fr)
+at each size (1366x768, 375x667) then sees the rating change on the match-end screen,
+and on the club page the standings, the match's score sheet, the rating changes and
+(made in the background by the easy bot) each seat's par beside its result: Ann and
+Bob turn their pages to the other size, and Ann's key in a French browser loads the
+finished table (as a reload does) and the club page. The replay says who beat par
+most. Cai, with the room's link but no invite, watches the table and reads nothing of
+the club. A device code moves Ann to a second browser. An empty club's page in
+Norwegian and French on phones.
 """
 
 from __future__ import annotations
@@ -53,29 +56,83 @@ def the_key_is_nowhere(page: Any) -> None:
     assert key not in page.content()
 
 
-# (the points as the score sheet writes them, "-10"; par with a minus sign, "\u22121.3")
-PAR_CELL = re.compile(r"^([+\-\u2212]?\d+) / ([+\u2212]?[\d.]+)$")
+# (the points and par with the score sheet's signs: "-10 / -8.7")
+PAR_CELL = re.compile(r"^([+-]?\d+) / ([+-]?[\d.]+)$")
 
 
 def number(text: str) -> float:
-    return float(text.replace("\u2212", "-"))  # (float reads "+3" and "-3")
+    return float(text)  # (float reads "+3" and "-3")
 
 
 def one_decimal(n: float) -> str:
-    """As the page writes a difference: signed, one decimal at most (+3.2, \u22121, 0)."""
+    """As the page writes a difference: signed, one decimal at most (+3.2, -1, 0)."""
     text = f"{round(abs(n), 1):g}"
-    return f"+{text}" if n > 0 else f"\u2212{text}" if n < 0 else text
+    return f"+{text}" if round(n, 1) > 0 else f"-{text}" if round(n, 1) < 0 else text
+
+
+def signed_figure(words: Words) -> str:
+    """A difference as the page writes it: "+3.2", "-1,5", "0"."""
+    return f"[+-]?{words.number_pattern()}"
+
+
+def changes_of(words: Words) -> str:
+    """Ann's and Bob's rating changes, in seat order: "Ann +1.2, Bob -0.4"."""
+    return ", ".join(words.pattern("club.change_of", whole=False, name=name,
+                                   change=signed_figure(words)).pattern
+                     for name in ("Ann", "Bob"))
+
+
+def rating_change_at_match_end(page: Any, words: Words) -> None:
+    """The match-end screen of the club's table, in the page's language and size."""
+    expect(page.get_by_role("heading", name=words.t("result.match_heading"))).to_be_visible()
+    expect(page.get_by_text(words.pattern("result.rating_changes", club="Thursdays",
+                                          changes=changes_of(words)))).to_be_visible()
+    no_horizontal_scroll(page)
+
+
+def club_page_shows(page: Any, words: Words) -> None:
+    """What a member reads of the match on the club page, in the page's language and size:
+    the standings (one match, one deal, the rating, the points above par a deal), the
+    score sheet, each player's rating change, and each seat's result beside its par
+    (made in the background: the page asks again until it comes)."""
+    standings = page.get_by_role("table", name=words.t("club.standings"), exact=True)
+    expect(standings.get_by_role("row")).to_have_count(3)
+    expect(standings.get_by_role("columnheader", name=words.t("club.above_par"))
+           ).to_be_visible()
+    rating = words.pattern("club.rating_value", mu=words.number_pattern(),
+                           sigma=words.number_pattern())
+    for name in ("Ann", "Bob"):
+        cells = standings.get_by_role("row").filter(
+            has=page.get_by_role("rowheader", name=name, exact=True)).get_by_role("cell")
+        expect(cells.nth(0)).to_have_text("1")
+        expect(cells.nth(2)).to_have_text("1")
+        expect(cells.nth(8)).to_have_text(rating)
+        expect(cells.nth(9)).to_have_text(re.compile(f"^{signed_figure(words)}$"))
+    if page.viewport_size["width"] >= LAPTOP["width"]:
+        # a laptop sees every column: none behind the box's sideways scroll
+        box = page.get_by_role("region", name=words.t("club.standings_scroll"))
+        wide = box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+        assert wide[0] <= wide[1], f"the standings scroll sideways on a laptop: {wide}"
+    expect(page.get_by_role("table", name=words.pattern("club.sheet_of"))).to_be_visible()
+    expect(page.get_by_text(words.pattern("club.rating_changes", changes=changes_of(words)))
+           ).to_be_visible()
+    par = page.get_by_role("table", name=words.pattern("club.par_of"))
+    # (the bots' seats named in the page's language, as at the table)
+    expect(par.get_by_role("columnheader")).to_have_text(
+        [words.t("scores.deal"), "Ann", "Bob", words.t("seat.bot", n=3), words.t("seat.bot", n=4)])
+    row = par.get_by_role("row").filter(has=page.get_by_role("rowheader", name="1",
+                                                             exact=True))
+    cell = words.pattern("club.par_cell", points=r"[+-]?\d+", par=signed_figure(words))
+    for seat in range(4):
+        expect(row.get_by_role("cell").nth(seat)).to_have_text(cell)
+    no_horizontal_scroll(page)
 
 
 def par_shown(page: Any) -> dict[str, float]:
-    """The club page's par (made in the background with the easy bot; the page asks
-    again until it comes): each seat's result beside its par, and the players' points
-    above par a deal in the standings. Answers who of Ann and Bob beat par, by how much."""
+    """Who of Ann and Bob beat par in the deal, by how much (an English page, par shown)."""
     table = page.get_by_role("table", name=re.compile(r"^Result and par, deal by deal: "))
     row = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name="1",
                                                                exact=True))
-    for cell in range(4):
-        expect(row.get_by_role("cell").nth(cell)).to_have_text(PAR_CELL)
     names = table.get_by_role("columnheader").all_inner_texts()[1:]
     beat: dict[str, float] = {}
     for seat, text in enumerate(row.get_by_role("cell").all_inner_texts()):
@@ -84,12 +141,6 @@ def par_shown(page: Any) -> dict[str, float]:
         diff = round(number(found.group(1)) - number(found.group(2)), 1)
         if names[seat] in ("Ann", "Bob") and diff > 0:
             beat[names[seat]] = diff
-    standings = page.get_by_role("table", name="Standings")
-    expect(standings.get_by_role("columnheader", name="Above par a deal")).to_be_visible()
-    for name in ("Ann", "Bob"):
-        cells = standings.get_by_role("row").filter(
-            has=page.get_by_role("rowheader", name=name, exact=True)).get_by_role("cell")
-        expect(cells.nth(9)).to_have_text(re.compile(r"^[+\u2212]?[\d.]+$"))
     return beat
 
 
@@ -102,9 +153,16 @@ def replay_marks_who_beat_par(page: Any, beat: dict[str, float]) -> None:
         expect(replay.get_by_text(f"{name} beat par most here: {one_decimal(diff)}",
                                   exact=True)).to_be_visible()
     expect(replay.get_by_text(re.compile("beat par most here"))).to_have_count(len(beat))
+    # Ann may review her own play in it (from the club's record: the review itself, its
+    # seconds of search, in tests/rooms/test_club_match_after_its_room.py)
+    expect(replay.get_by_role("button", name="Review my play")).to_be_visible()
 
 
 def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -> None:
+    """Ann plays in English on a laptop, Bob in Norwegian on a phone; each then turns
+    the other way (the same page at the other size), and Ann's key in a French browser
+    opens the table at its match's end and the club page (a reload's path), at both
+    sizes: the six languages and sizes see the rating change, the standings and par."""
     ann = new_page("ann", viewport=LAPTOP)
     words = name_yourself(ann, "Ann")
     club_url = make_club(ann, words, "Thursdays")
@@ -116,33 +174,46 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
     invite = ann.get_by_role("textbox", name="Invite link").input_value()
     assert "?invite=" in invite
 
-    # Bob, a first visit, by the invite link: he names himself and joins.
-    bob = new_page("bob", viewport=LAPTOP)
+    # Bob, a first visit, by the invite link on his phone, in Norwegian: he names
+    # himself and joins.
+    bob = new_page("bob", viewport=PHONE, locale="nb-NO")
+    nb = Words("nb")
     bob.goto(invite)
-    bob.get_by_role("textbox", name="Your name").fill("Bob")
-    bob.get_by_role("button", name="Join the club").click()
+    bob.get_by_role("textbox", name=nb.t("form.your_name")).fill("Bob")
+    bob.get_by_role("button", name=nb.t("club.join")).click()
     expect(bob.get_by_role("heading", name="Thursdays", level=1)).to_be_visible()
     assert "invite" not in bob.url  # (it leaves the address bar)
-    members = bob.get_by_role("list").filter(has_text="(host)")
-    expect(members.get_by_role("listitem")).to_have_text(["Ann (host)", "Bob"])
+    members = bob.get_by_role("list").filter(has_text=nb.t("club.host_member", name="Ann"))
+    expect(members.get_by_role("listitem")).to_have_text([nb.t("club.host_member", name="Ann"),
+                                                          "Bob"])
 
     # A table of the club: Ann opens it, Bob joins by the room's link, bots fill the rest.
     ann.get_by_role("button", name="New table").click()
     ann.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
     room_url = ann.url
     bob.goto(room_url)
-    bob.get_by_role("textbox", name="Your name").fill("Bob")
-    bob.get_by_role("button", name="Join", exact=True).click()
+    bob.get_by_role("textbox", name=nb.t("form.your_name")).fill("Bob")
+    bob.get_by_role("button", name=nb.t("home.join"), exact=True).click()
     expect(ann.get_by_text(of(ann).tn("center.waiting", 2, n=2))).to_be_visible()
     ann.get_by_role("button", name="Start").click()
     for page in (ann, bob):
         expect(hand(page).get_by_role("button")).to_have_count(12)
     play_until_deal_over([ann, bob], bidders={0})
-    for page in (ann, bob):
-        expect(page.get_by_role("heading", name="Match over")).to_be_visible()
-        expect(page.get_by_text(re.compile(r"^Rating change in Thursdays: "
-                                           r"Ann [+\u2212]?[\d.]+, Bob [+\u2212]?[\d.]+$"))
-               ).to_be_visible()
+    # The rating change at the match's end: en on a laptop, nb on a phone; then the
+    # other size each; then Ann's key in a French browser, loading the finished table.
+    rating_change_at_match_end(ann, words)
+    rating_change_at_match_end(bob, nb)
+    ann.set_viewport_size(PHONE)
+    bob.set_viewport_size(LAPTOP)
+    rating_change_at_match_end(ann, words)
+    rating_change_at_match_end(bob, nb)
+    fr = Words("fr")
+    ann_fr = new_page("ann-fr", viewport=PHONE, locale="fr-FR",
+                      storage_state=ann.context.storage_state())
+    ann_fr.goto(room_url)
+    rating_change_at_match_end(ann_fr, fr)
+    ann_fr.set_viewport_size(LAPTOP)
+    rating_change_at_match_end(ann_fr, fr)
 
     # Cai has the room's link, no invite: he sees the table, nothing of the club.
     cai = new_page("cai", viewport=LAPTOP, allow_http_errors=True)
@@ -154,35 +225,28 @@ def test_a_club_match_from_invite_to_standings(new_page: Any, artifacts: Path) -
     expect(cai.get_by_text("Thursdays")).to_have_count(0)
     expect(cai.get_by_role("heading", name="Standings")).to_be_hidden()
 
-    # The standings and the match, on both members' club pages.
-    for page in (ann, bob):
+    # The standings, the match and its par on the club page: en on a phone, nb and fr
+    # on a laptop, then each at the other size.
+    for page, language in ((ann, words), (bob, nb), (ann_fr, fr)):
         page.goto(club_url)
-        standings = page.get_by_role("table", name="Standings")
-        expect(standings.get_by_role("row")).to_have_count(3)
-        for name in ("Ann", "Bob"):
-            row = standings.get_by_role("row").filter(
-                has=page.get_by_role("rowheader", name=name, exact=True))
-            # one match, one deal; the rating with its uncertainty
-            expect(row.get_by_role("cell").nth(0)).to_have_text("1")
-            expect(row.get_by_role("cell").nth(2)).to_have_text("1")
-            expect(row.get_by_role("cell").nth(8)).to_have_text(re.compile(r"^[\d.]+ ± [\d.]+$"))
-        expect(page.get_by_role("table", name=re.compile(r"^Score sheet: Table .*, match 1, "))
-               ).to_be_visible()
-        expect(page.get_by_text(re.compile(r"^Rating change: Ann "))).to_be_visible()
-    beat = par_shown(ann)
-    replay_marks_who_beat_par(ann, beat)
+        club_page_shows(page, language)
+    for page, language, size in ((ann, words, LAPTOP), (bob, nb, PHONE), (ann_fr, fr, PHONE)):
+        page.set_viewport_size(size)
+        club_page_shows(page, language)
+    bob.screenshot(path=artifacts / "club-page-phone.png", full_page=True)
+    replay_marks_who_beat_par(ann, par_shown(ann))
     audit = Audit()  # the club page with its standings and a match (axe, both sizes)
     audit(bob, "club page with a match")
     audit.assert_clean()
-    bob.set_viewport_size(PHONE)
-    no_horizontal_scroll(bob)
-    bob.screenshot(path=artifacts / "club-page-phone.png", full_page=True)
     # Bob's "You" panel: his club, the table to rejoin, his rating.
     bob.goto("/")
     expect(bob.get_by_role("link", name="Thursdays", exact=True)).to_be_visible()
-    expect(bob.get_by_role("link", name=re.compile(r"^Rejoin table [0-9a-z]+ \(Thursdays\)$"))
+    expect(bob.get_by_role("link", name=nb.pattern("you.table_of_club", code="[0-9a-z]+",
+                                                   club="Thursdays"))).to_be_visible()
+    rating = nb.pattern("club.rating_value", whole=False, mu=nb.number_pattern(),
+                        sigma=nb.number_pattern())
+    expect(bob.get_by_text(nb.pattern("you.rating_in", club="Thursdays", rating=rating.pattern))
            ).to_be_visible()
-    expect(bob.get_by_text(re.compile(r"^Thursdays: [\d.]+ ± [\d.]+$"))).to_be_visible()
 
     # Ann moves to her phone with a one-time code.
     ann.goto("/")

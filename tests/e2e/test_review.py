@@ -1,7 +1,8 @@
 """Issue 11, the deal review in the browser: after a practice deal the person asks for a
 review of their own decisions; the strong bot's verdict comes back as sentences a player
 reads (the double-dummy line, then the clear losses, or a "well played"), with every
-placeholder filled and bids worded as bids."""
+placeholder filled and bids worded as bids; on a phone, in English, Norwegian and French
+(issue 23), each loss in points with the language's decimal separator."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
-from .players import no_horizontal_scroll, open_room, play_until_deal_over
+from .players import choose_language, no_horizontal_scroll, open_room, play_until_deal_over
+from .words import LANGUAGES, Words
 
 DECISION = re.compile(
     r"^(Bidding|Kitty|First lead|Trick \d+): you chose .+; the strong bot would choose .+ "
     r"\(about \d+(?:\.\d)? points? better on average\)\.$")
 
 
-def test_a_person_reviews_their_deal(new_page: Any) -> None:
+def test_a_person_reviews_their_deal_then_reads_it_in_three_languages_on_a_phone(
+        new_page: Any) -> None:
+    """One practice deal and its review for both (each took a deal and a review of its
+    own, the phone's in test_three_languages.py)."""
     page = new_page("reviewer", viewport=LAPTOP)
     open_room(page, "Kim", "Practice", single_round=True)
     play_until_deal_over([page], bidders={0})
@@ -38,6 +43,22 @@ def test_a_person_reviews_their_deal(new_page: Any) -> None:
         assert not re.search(r"would choose \d", line), line  # a bid reads "bid 9"
     # asked once: the button is spent (the review is kept with the room)
     expect(page.get_by_role("button", name="Review my play")).to_be_disabled()
+
+    page.set_viewport_size(PHONE)
+    for code in LANGUAGES:
+        w = Words(code)
+        choose_language(page, code)
+        expect(panel.get_by_role("heading", name=w.t("review.heading"))).to_be_visible()
+        text = panel.inner_text()
+        assert "undefined" not in text and "{" not in text, text
+        lines = [line.strip() for line in panel.get_by_role("listitem").all_inner_texts()]
+        assert lines or w.t("review.none") in text, text
+        for line in lines:
+            # where, what was chosen, what the strong bot would choose and the loss in
+            # points, written with the language's decimal separator
+            found = w.fields("review.decision", line, counted=True, loss=w.number_pattern())
+            assert found, f"{code}: {line}"
+            assert not re.match(r"\d", found["best"]), line  # a bid is worded as a bid
 
 
 # An earlier match's deal, in each language: the earlier matches' panel, the button of a

@@ -40,7 +40,7 @@ def test_every_phase(new_page: Any, artifacts: Path, size_name: str, size: dict[
     page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
     page.get_by_text("Change the rules").click()
     page.get_by_role("combobox", name="Match length").select_option("deals:2")
-    page.get_by_role("combobox", name="Turn time").select_option("60")
+    page.get_by_role("combobox", name="Turn time").select_option("120")  # 30 s here
     page.get_by_text("Change the rules").click()
     page.get_by_role("button", name="Nice!").click()
     shot("lobby")

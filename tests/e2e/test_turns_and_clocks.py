@@ -97,8 +97,10 @@ def test_turn_timer_and_next_deal_countdown(new_page: Any) -> None:
     page = new_page("host", viewport=LAPTOP)
     open_room(page, "Ann", "Create room")
     page.get_by_text("Change the rules").click()
-    page.get_by_role("combobox", name="Turn time").select_option("30")
-    expect(page.get_by_text("Turn time: 30 s")).to_be_visible()
+    # 120 s of turn time last 30 s here (AMERIKANER_TURN_TIME_SCALE, conftest.py): long
+    # enough to see the clock count on a busy machine
+    page.get_by_role("combobox", name="Turn time").select_option("120")
+    expect(page.get_by_text("Turn time: 120 s")).to_be_visible()
     page.get_by_role("button", name="Start").click()
     expect(hand(page).get_by_role("button")).to_have_count(12)
 
@@ -113,14 +115,18 @@ def test_turn_timer_and_next_deal_countdown(new_page: Any) -> None:
     # the status line names the turn with its seconds left
     expect(page.get_by_text(re.compile(r"^Your turn: .+ \(\d+ s\)$"))).to_be_visible()
     counts_down(clock, page)
-    # Nobody moves: after 30 s the best bot moves for us, and the table says so.
+    # Seen counting: the host shortens the turn time during the game, which starts the
+    # clock anew (30 s, lasting 7.5 s here).  Nobody moves: when it runs out the best bot
+    # moves for us, and the table says so.
+    page.get_by_text("Table settings").click()
+    turn_time = page.locator("#settings-box").get_by_role("combobox", name="Turn time")
+    turn_time.select_option("30")
     timed_out = "Time ran out: a bot played for Ann."
     expect(page.get_by_role("status").filter(has_text=timed_out)).to_be_visible(timeout=40_000)
     expect(page.locator("#chat-log").get_by_text(timed_out)).to_be_visible()
 
     # The host turns the timer off during the game, and the deal is played out.
-    page.get_by_text("Table settings").click()
-    page.locator("#settings-box").get_by_role("combobox", name="Turn time").select_option("0")
+    turn_time.select_option("0")
     expect(page.locator(".seat-clock.turn")).to_have_count(0)
     play_until_deal_over([page], bidders=set())
     countdown = page.locator("#result .next-deal-clock [data-until]")
@@ -155,10 +161,18 @@ def test_stand_in_passes_and_grace_countdown(new_page: Any) -> None:
             assert re.fullmatch(r"Waiting for Bob to reconnect \(\d+ s\)", status), status
             counts_down(grace_clock, ann)
             saw_grace = True
+            # Seen counting: the host ends the wait (no grace), so the bot stands in now
+            # rather than when the 30 s run out (a settings change starts the wait anew).
+            ann.get_by_text("Table settings").click()
+            no_wait = ann.locator("#settings-box").get_by_role(
+                "spinbutton", name="Seconds before a bot plays for someone away")
+            no_wait.fill("0")
+            no_wait.press("Tab")
         take_turn(ann, bid=True)
         ann.wait_for_timeout(60)
     assert saw_grace, "no countdown on the dropped player's seat"
-    expect(ann.locator("#chat-log").get_by_text("Waiting for Bob to reconnect.")).to_be_visible()
+    # named when the wait began, and again when the host changed it
+    expect(ann.locator("#chat-log").get_by_text("Waiting for Bob to reconnect.")).to_have_count(2)
     bob_seat = ann.locator(".seat[aria-label='Bob']")
     expect(bob_seat.get_by_text("away, a bot is playing")).to_be_visible()
     ann.get_by_text("Deal log").click()

@@ -1,12 +1,21 @@
 // @ts-check
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { number, pluralCategory, shortName, signed } from "../../app/static/js/format.js";
+import { number, pluralCategory, shortName, signed, signedDecimal } from "../../app/static/js/format.js";
 
 test("points carry their sign, zero none", () => {
   assert.equal(signed(7), "+7");
   assert.equal(signed(-7), "-7");
   assert.equal(signed(0), "0");
+});
+
+test("a difference: the points' minus sign, one decimal in the language, no -0", () => {
+  assert.equal(signedDecimal(3.24, "en"), "+3.2");
+  assert.equal(signedDecimal(-1.5, "nb"), "-1,5");
+  assert.equal(signedDecimal(-1.5, "fr"), "-1,5");
+  assert.equal(signedDecimal(-10, "en"), signed(-10));
+  assert.equal(signedDecimal(-0.04, "en"), "0");
+  assert.equal(signedDecimal(0, "fr"), "0");
 });
 
 test("a long name is cut to ten characters and an ellipsis, a short one kept", () => {

@@ -4,7 +4,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { useDictionaries } from "../../app/static/js/i18n.js";
-import { Phase } from "../../app/static/js/protocol.js";
+import { Phase, SETTING_DEFAULTS } from "../../app/static/js/protocol.js";
 
 /** @typedef {import("../../app/static/js/protocol.js").View} View */
 /** @typedef {import("../../app/static/js/protocol.js").SeatInfo} SeatInfo */
@@ -54,10 +54,7 @@ export function makeView(changes = {}) {
       code: "k7mq2x9p4w", practice: false, host: 0, you_are_host: true, your_seat: 0,
       seats: [seatInfo(0, "Anna"), seatInfo(1, "Bjørn"), seatInfo(2, null), seatInfo(3, "Chloé")],
       spectators: 0, rules: { preset: "standard" }, rules_resolved: { players: 4 },
-      settings: {
-        grace_seconds: 60, next_deal_pause: 20, turn_seconds: 0, bot_pace: "normal",
-        spectator_chat: true, bot_levels: ["random", "easy", "normal", "strong"],
-      },
+      settings: { ...SETTING_DEFAULTS, bot_levels: ["random", "easy", "normal", "strong"] },
       next_deal_at: null, clock: null, chat: [], match_number: 1, record_available: false,
       history: [], reviewable: [], stood_in: [],
     },

@@ -17,7 +17,7 @@ Object.assign(globalThis, {
   },
 });
 
-const { ensurePlayer, playerKey, withPlayer } = await import("../../app/static/js/player.js");
+const { ensurePlayer, playerId, playerKey, savePlayer, withPlayer } = await import("../../app/static/js/player.js");
 
 /** @type {{ url: string, init: RequestInit }[]} */
 let calls = [];
@@ -92,4 +92,14 @@ test("a room is made without a player when the server makes none now", async () 
   const room = calls.find((c) => c.url === "/api/rooms");
   assert.ok(room);
   assert.equal(new Headers(room.init.headers).get("Authorization"), null);
+});
+
+test("the stored player's id beside its key (a club's seats name players by id)", () => {
+  savePlayer({ player: "p-ann", key: "K-ann", name: "Ann" });
+  assert.equal(playerId(), "p-ann");
+  assert.equal(playerKey(), "K-ann");
+  stored.set("amerikaner.player", "not json");
+  assert.equal(playerId(), null);
+  assert.equal(playerKey(), null);
+  stored.delete("amerikaner.player");
 });

@@ -58,11 +58,11 @@ class Table:
 
     def __init__(self, rules: dict[str, Any] | None = None, practice: bool = False,
                  grace_seconds: int = 30, next_deal_pause: int = 60, bot_delay: float = 0.0,
-                 host_grace: float = 0.0, seed: int = 1) -> None:
+                 host_grace: float = 0.0, seed: int = 1, turn_time_scale: float = 1.0) -> None:
         self.now = START
         core, token, save = RoomCore.create(
             CODE, RuleSet.from_json(rules or {"preset": "standard"}), practice, "Ann",
-            grace_seconds, next_deal_pause, Timing(bot_delay, host_grace),
+            grace_seconds, next_deal_pause, Timing(bot_delay, host_grace, turn_time_scale),
             chance_of(random.Random(seed)))
         self.core = core
         self.log: list[Record] = []

@@ -17,11 +17,11 @@ import asyncpg
 import pytest
 
 from app.clubs import par_store
-from app.clubs.db import Tx
-from app.clubs.schema import PAR_TABLES
 from app.rooms.store import RoomStore, postgres_schema
+from app.rooms.store.club_tables import PAR_TABLES
 from app.rooms.store.postgres import PostgresStore
 from app.rooms.store.sqlite import DB_NAME, SqliteStore
+from app.rooms.store.tx import Tx
 
 NAMES = itertools.count()
 ROW = ("INSERT INTO club_matches(room_id, match_number, club, room, season, finished_at, "

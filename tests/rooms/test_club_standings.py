@@ -130,3 +130,22 @@ def test_each_seat_s_contracts_come_from_the_match_s_record(examples_dir: Path) 
             assert late[first]["bidder_deals"] == stats[first]["bidder_deals"] - 1
         checked += 1
     assert checked > 0
+
+
+def test_a_first_match_s_loser_loses_rating_and_its_winner_gains() -> None:
+    """New players (no rating yet) and a bot level ranked in their first match: the last
+    loses mu, the first gains it. (Every newcomer once shared one default rating object,
+    which openskill read as one player: each of the three gained the same +0.175.)"""
+    match = MatchRow(
+        room_id="r1", number=1, room="abc", season=1, finished_at=0.0,
+        players=("ann", "bob", None, None),
+        summary={"number": 1, "players": ["Ann", "Bob", "Bot 3", "Bot 4"],
+                 "score_sheet": [[-11, 3, 1, -11]], "totals": [-11, 3, 1, -11],
+                 "winners": [1], "from_deal": [0, 0, 0, 0]},
+        stats=tuple(empty(4)), bots=(None, None, "easy", "easy"))
+    ann, bob, bot, _ = rating_changes([match])[("r1", 1)]
+    assert ann is not None and bob is not None and bot is None
+    assert ann < 0 < bob
+    levels = level_ratings([match])
+    assert [r["level"] for r in levels] == ["easy"]
+    assert levels[0]["rating"]["mu"] != 25 + bob  # (the bot's change is its own)

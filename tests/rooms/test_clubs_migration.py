@@ -16,8 +16,8 @@ import httpx
 import pytest
 from rooms_harness import Client, ServerThread, act_until, create_room, join_room
 
-from app.clubs.schema import PAR_TABLES, TABLES
 from app.rooms.store import postgres_schema, sqlite_schema
+from app.rooms.store.club_tables import PAR_TABLES, TABLES
 
 NAMES = itertools.count()
 CLUB_TABLES = [s.split()[5] for s in TABLES + PAR_TABLES

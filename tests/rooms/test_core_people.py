@@ -1,13 +1,16 @@
 """People come and go, in the pure room with a hand-driven clock: the host role passes on
 after its grace, a disconnected person's turn waits ``grace_seconds`` and then their bot
-steps in until they return, a late friend takes a bot's seat at the next deal, and nothing
-runs while no person is connected."""
+steps in until they return, a connected person's turn time runs out (its seconds as long
+as ``AMERIKANER_TURN_TIME_SCALE`` makes them) and the best bot makes that move, a late
+friend takes a bot's seat at the next deal, and nothing runs while no person is
+connected."""
 
 from __future__ import annotations
 
+import pytest
 from core_table import Table, play_until
 
-from app.bots import BEST_BOT
+from app.bots import ADVISOR_BOT, BEST_BOT
 from app.rooms.core.effects import Think
 
 
@@ -111,6 +114,29 @@ def test_a_stand_in_passes_in_the_auction_and_never_commits_its_person() -> None
     bids = [e for e in t.events_to(ann, step) if e["type"] == "bid"]
     assert {"type": "bid", "seat": 1, "bid": "pass"} in bids
     assert not [e for e in step.effects if isinstance(e, Think) and e.seat == 1]
+    t.assert_consistent()
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.25])
+def test_a_turn_time_runs_out_after_its_scaled_seconds_and_a_bot_moves(scale: float) -> None:
+    t = Table(turn_time_scale=scale)
+    ann = t.connect(0)
+    t.send(ann, {"type": "settings", "turn_seconds": 30})
+    t.send(ann, {"type": "start"})
+    play_until(t, lambda: t.match.turn == 0 and not t.thinks, {})
+    game, started = t.core.state.game, t.now
+    view = t.state_to(ann)["view"]
+    assert view["room"]["clock"] == {"seat": 0, "until": started + 30 * scale, "kind": "turn"}
+    assert t.last is not None and t.last.wake_at == started + 30 * scale
+    t.tick(dt=30 * scale - 0.1)
+    assert not t.thinks and t.core.state.game == game, "the time is not out yet"
+    step = t.wake()
+    assert t.now == started + 30 * scale
+    assert {"type": "timed_out", "seat": 0} in t.events_to(ann, step)
+    assert [(e.seat, e.level, e.game) for e in step.effects if isinstance(e, Think)] == [
+        (0, ADVISOR_BOT, game)]
+    t.answer_bot()
+    assert t.core.state.game == game + 1, "the bot made Ann's move"
     t.assert_consistent()
 
 

@@ -55,7 +55,8 @@ class HttpOracle:
         last = len(match.deals) - 1
         for seat, token in requesters:
             headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-            for deal in (None, 0, last):
+            # (the first deal is the last until the second is dealt: asked once then)
+            for deal in dict.fromkeys((None, 0, last)):
                 params = {} if deal is None else {"deal": deal}
                 r = self.http.get(f"/api/rooms/{table.code}/replay", params=params,
                                   headers=headers)

@@ -18,6 +18,7 @@ from core_table import LASTING, Table
 from option_tables import ROOM_SETTINGS
 
 from app.rooms.core.frames import RoomSettings
+from app.rooms.core.host_settings import on_off
 from app.rooms.core.records import Checkpoint, SettingsSet
 
 # The view's settings that are not the host's to change (the bot levels a seat may have).
@@ -55,7 +56,7 @@ def test_each_value_of_each_setting_is_kept_shown_logged_and_replayed(name: str,
     ann, bo = t.connect(0), t.connect(bo_seat)
     t.send(ann, {"type": "settings", name: value})
     assert getattr(t.core.state, name) == value
-    assert t.state_to(bo)["view"]["room"]["settings"][name] == value  # type: ignore[literal-required]
+    assert t.state_to(bo)["view"]["room"]["settings"][name] == value
     t.assert_consistent()  # replayed from the room's first checkpoint: the settings record
     t.send(ann, {"type": "start"})
     assert t.first > 0, "a match starts with a checkpoint"
@@ -65,9 +66,13 @@ def test_each_value_of_each_setting_is_kept_shown_logged_and_replayed(name: str,
 
 def test_every_setting_has_a_control_in_the_hosts_settings_box() -> None:
     """The host's settings box (app/static/js/lobby.js) names each setting as a control's
-    ``data-setting``: a setting the server takes and the page cannot change is otherwise
-    a forgotten step that no test sees (the client's types do not require a control)."""
-    named = set(re.findall(r'"([a-z_]+)"', LOBBY_JS.read_text(encoding="utf-8")))
+    ``data-setting``, or draws a checkbox for each on/off one (``BOOL_SETTINGS``): a
+    setting the server takes and the page cannot change is otherwise a forgotten step
+    that no test sees (the client's types do not require a control)."""
+    source = LOBBY_JS.read_text(encoding="utf-8")
+    named = set(re.findall(r'"([a-z_]+)"', source))
+    if "BOOL_SETTINGS" in source:  # a checkbox for each on/off setting (protocol.js)
+        named |= set(on_off())
     missing = [name for name in ROOM_SETTINGS if name not in named]
     assert not missing, f"no control in app/static/js/lobby.js for: {missing}"
 

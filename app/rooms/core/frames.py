@@ -9,7 +9,7 @@ from these classes (``python -m app.rooms.contract_gen``) and a test keeps them 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, NotRequired
+from typing import TYPE_CHECKING, Annotated, Literal, NotRequired
 
 from pydantic import JsonValue, TypeAdapter, with_config
 from typing_extensions import TypedDict
@@ -19,6 +19,7 @@ from app.rules.errors import Refusal
 from app.rules.phases import Phase
 from app.rules.wire import FORBID, ActionJson, GameEventWire, WireView
 
+from .host_settings import HostSettings, plain
 from .wire_enums import BotPace, ChatKind, CountdownKind, ErrorCode, SeatEventKind
 
 JsonObject = dict[str, JsonValue]  # a JSON object as it comes: rules, parameters
@@ -100,14 +101,24 @@ class MatchSummary(TypedDict):
     from_deal: NotRequired[list[int]]  # by seat: the row its player plays from (a bot's before)
 
 
-@with_config(FORBID)
-class RoomSettings(TypedDict):
-    grace_seconds: int        # a disconnected person's turn waits this long for them
-    next_deal_pause: int      # seconds between deals unless everyone is ready sooner
-    turn_seconds: int         # a connected person's time per move; 0: no limit
-    bot_pace: PaceWord        # relaxed, normal or fast
-    spectator_chat: bool      # spectators may chat
-    bot_levels: list[str]
+def _shown_settings() -> dict[str, object]:
+    """Every setting of ``HostSettings`` as the view shows it: a plain JSON value (its
+    number, its enum's word, its boolean), never ``None``."""
+    return {name: plain(field.annotation, lambda shape: Annotated[str, WireShape(shape)])
+            for name, field in HostSettings.model_fields.items()}
+
+
+# The room's settings: every one of ``HostSettings`` (host_settings.py, where their
+# meanings are) by its name, then the bot levels a seat may have.  To mypy a plain JSON
+# object: the code reads the settings by name (``ROOM_SETTINGS``).
+if TYPE_CHECKING:
+    RoomSettings = dict[str, JsonValue]
+else:
+    # TypedDict's functional form: the keys are computed, so no class body can list them
+    # (the settings first, as declared)
+    RoomSettings = with_config(FORBID)(
+        TypedDict("RoomSettings", {**_shown_settings(), "bot_levels": list[str]}))
+    RoomSettings.__fields_from__ = HostSettings  # their meanings, for the docs
 
 
 @with_config(FORBID)

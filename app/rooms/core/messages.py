@@ -17,23 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from app.text import CHAT_MAX
 
 from .frames import JsonObject
+from .host_settings import PACE, HostSettings
 from .wire_enums import (
     BOT_LEVEL_MAX,
-    GRACE_SECONDS_MAX,
-    NEXT_DEAL_PAUSE_MAX,
     TOKEN_MAX,
-    BotPace,
     Reaction,
-    TurnSeconds,
 )
 
 SEAT = Annotated[int, Field(ge=0, le=4)]
-# The messages are strict, but an enum field takes its wire value (a JSON string), not
-# only an instance of the enum; any other type is still refused.
-PACE = Annotated[BotPace, Field(strict=False)]
 LEVEL = Annotated[str, Field(min_length=1, max_length=BOT_LEVEL_MAX)]
-GRACE = Annotated[int, Field(ge=0, le=GRACE_SECONDS_MAX)]
-PAUSE = Annotated[int, Field(ge=0, le=NEXT_DEAL_PAUSE_MAX)]
 
 
 class _Strict(BaseModel):
@@ -79,17 +71,17 @@ class SeatBot(_Strict):
     level: LEVEL
 
 
-class SettingsMessage(_Strict):
+class _SettingsType(_Strict):
+    type: Literal["settings"]
+
+
+class SettingsMessage(HostSettings, _SettingsType):
     """Host, any time: the room's settings (only the keys given change).  When a connected
     person's ``turn_seconds`` run out, the best bot plays that one move for them (the event
     ``timed_out``)."""
 
-    type: Literal["settings"]
-    grace_seconds: GRACE | None = None  # a dropped person's grace
-    next_deal_pause: PAUSE | None = None  # seconds between deals
-    turn_seconds: TurnSeconds | None = None  # a connected person's time per move (0: none)
-    bot_pace: PACE | None = None  # how quickly bots move
-    spectator_chat: bool | None = None  # whether spectators may chat
+    # the fields: every setting of ``HostSettings`` (host_settings.py), after ``type``
+    model_config = _Strict.model_config
 
 
 class Ready(_Strict):

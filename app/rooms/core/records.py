@@ -29,13 +29,14 @@ unset (``sparse``): an action has only its own keys, settings only the changed o
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     TypeAdapter,
+    create_model,
     field_validator,
 )
 
@@ -44,6 +45,7 @@ from app.rules.actions import BidValue
 
 from .codes import hash_token, token_matches
 from .frames import ChatLine, JsonObject, MatchSummary
+from .host_settings import ROOM_SETTINGS, HostSettings, kept_fields
 from .wire_enums import ChatKind
 
 
@@ -148,20 +150,35 @@ class Seat:
                    data.again)
 
 
-class Checkpoint(_Record):
-    """The whole room but its match: the log before it is no longer needed."""
-
+class _CheckpointHead(_Record):
     k: Literal["room"] = "room"
     code: str
     practice: bool
     rules: JsonObject
     seats: list[SeatData]
     host: int | None
-    grace_seconds: int
+    grace_seconds: int  # the first two settings, in every checkpoint
     next_deal_pause: int
-    turn_seconds: int = 0
-    bot_pace: str = "normal"
-    spectator_chat: bool = True
+
+
+# The settings a checkpoint of version 2's logs holds (tests/rooms/test_log_v2.py): a
+# later one is left out of the JSON while at its default (``Checkpoint.LATER``).
+V2_SETTINGS = frozenset({"grace_seconds", "next_deal_pause", "turn_seconds", "bot_pace",
+                         "spectator_chat"})
+
+# Every other setting as a checkpoint keeps it, before the chat: declared in
+# host_settings.py with its default there (what a room had before it existed).  mypy
+# sees none of them (they are read by name, ``ROOM_SETTINGS``).
+if TYPE_CHECKING:
+    _CheckpointSettings = _CheckpointHead
+else:
+    _CheckpointSettings = create_model(
+        "_CheckpointSettings", __base__=_CheckpointHead, __module__=__name__,
+        **{name: field for name, field in kept_fields().items()
+           if name not in _CheckpointHead.model_fields})
+
+
+class _CheckpointTail(_Record):
     chat: list[ChatLine] = []
     history: list[MatchSummary] = []
     # by match of ``history``: its seats' holders (``RoomState.holders``); none in a log
@@ -171,11 +188,17 @@ class Checkpoint(_Record):
     recorded_match: int
     game: int
 
+
+class Checkpoint(_CheckpointTail, _CheckpointSettings):
+    """The whole room but its match: the log before it is no longer needed.  Its fields,
+    in order: the head's, every setting (host_settings.py), the tail's."""
+
     # Fields added after older logs were written, left out of the JSON while at their
     # default: what the code before them wrote, byte for byte (tests/rooms/test_log_v2.py).
     # A new field of the checkpoint goes here too (CONTRIBUTING.md, "A field on a log
-    # record").
-    LATER: ClassVar[frozenset[str]] = frozenset({"holders"})
+    # record"); a new setting is here by itself.
+    LATER: ClassVar[frozenset[str]] = frozenset(
+        {"holders", *(name for name in ROOM_SETTINGS if name not in V2_SETTINGS)})
 
     def to_json(self) -> str:
         """As ``_Record``'s, without the ``LATER`` fields at their default."""
@@ -257,23 +280,16 @@ class RulesSet(_Record):
     rules: JsonObject
 
 
-class SettingsSet(_Record):
-    """The settings the host changed (only those)."""
-
+class _SettingsKind(_Record):
     sparse: ClassVar[bool] = True
     k: Literal["settings"] = "settings"
-    grace_seconds: int | None = None
-    next_deal_pause: int | None = None
-    turn_seconds: int | None = None
-    bot_pace: str | None = None
-    spectator_chat: bool | None = None
 
 
-# The host's settings of a room, one table read by every place that copies them all
-# (state.py's checkpoint and its restore and ``_settings``, views.py's room view,
-# tests/rooms/core_table.py's comparison): a new setting is a field of ``SettingsSet`` and
-# ``Checkpoint`` and an attribute of ``RoomState``, and those places follow.
-ROOM_SETTINGS = tuple(name for name in SettingsSet.model_fields if name != "k")
+class SettingsSet(HostSettings, _SettingsKind):
+    """The settings the host changed (only those): the fields of ``HostSettings``
+    (host_settings.py), after ``k``."""
+
+    model_config = _Record.model_config
 
 
 class Chatted(_Record):

@@ -261,7 +261,7 @@ def _settle_match(d: Draft) -> bool:
                       ChatKind.SYSTEM)
             return False
         if state.turn_seconds and (rt.turn_clock is None or rt.turn_clock[0] != game):
-            rt.turn_clock = (game, now + state.turn_seconds)
+            rt.turn_clock = (game, now + state.turn_seconds * d.timing.turn_time_scale)
         if state.practice and rt.hint_asked != game:
             rt.hint_asked = game
             d.emit(AskHint(turn, game, match.copy()))

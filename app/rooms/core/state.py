@@ -42,9 +42,9 @@ from .frames import (
     ReviewPayload,
     RoomEvent,
 )
+from .host_settings import ROOM_SETTINGS
 from .records import (
     GAME_KINDS,
-    ROOM_SETTINGS,
     Acted,
     BackInLobby,
     Chatted,
@@ -90,6 +90,9 @@ class Timing:
 
     bot_delay: float        # seconds a bot "thinks" before acting (jittered)
     host_grace: float       # a disconnected host keeps the role this long (a reload)
+    # real seconds one second of a room's turn time lasts (1; the browser tests run a
+    # turn's time out sooner with less)
+    turn_time_scale: float = 1.0
 
 
 @dataclass(slots=True)
@@ -289,13 +292,9 @@ def checkpoint_of(state: RoomState) -> Checkpoint:
     return Checkpoint(
         code=state.code, practice=state.practice, rules=state.rules.to_json(),
         seats=[s.to_data() for s in state.seats], host=state.host,
-        grace_seconds=state.grace_seconds, next_deal_pause=state.next_deal_pause,
-        turn_seconds=state.turn_seconds, bot_pace=state.bot_pace,
-        spectator_chat=state.spectator_chat, chat=list(state.chat),
-        history=list(state.history), holders=dict(state.holders),
-        match_number=state.match_number,
-        recorded_match=state.recorded_match, game=state.game,
-    ).model_copy(update={name: getattr(state, name) for name in ROOM_SETTINGS})
+        chat=list(state.chat), history=list(state.history), holders=dict(state.holders),
+        match_number=state.match_number, recorded_match=state.recorded_match,
+        game=state.game, **{name: getattr(state, name) for name in ROOM_SETTINGS})
 
 
 def from_checkpoint(data: Checkpoint, chance: Chance) -> RoomState:

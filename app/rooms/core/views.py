@@ -29,8 +29,9 @@ from .frames import (
     StateFrame,
     View,
 )
+from .host_settings import ROOM_SETTINGS
 from .lobby import joinable_seats
-from .records import ROOM_SETTINGS, Seat
+from .records import Seat
 from .state import Happening, RoomState, Runtime, controller
 from .wire_enums import CountdownKind
 

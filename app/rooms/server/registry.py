@@ -72,13 +72,13 @@ class Registry:
     def __init__(self, settings: Settings, store: RoomStore) -> None:
         self.settings = settings
         self.store = store
-        self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace)
+        self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace,
+                             turn_time_scale=settings.turn_time_scale)
         self.rooms: dict[str, RoomRunner] = {}
         self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
         # the clubs' par: made in the pool's lowest lane, kept in the store
         self.thinkers.par.level = settings.par_level
         self.par = ParKeeper(store, self.thinkers.par)
-        store.on_club_match = self.par.wake
         # what /healthz says is wrong; the loop's lag is watched from ``start``
         self.health = HealthCheck(store, self.thinkers, LoopLag(
             settings.loop_lag_limit, settings.loop_lag_hold, observe=metrics.loop_lagged))

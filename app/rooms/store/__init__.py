@@ -12,16 +12,19 @@ append from a process that no longer holds it fails (the fence).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
-from app.clubs.db import Tx
-from app.clubs.seat_mirror import SeatMirror
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Record, RestoreError, record_of_json
+
+from .folders import LogFolder
+from .tx import Tx
+
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -81,17 +84,22 @@ class RoomStore(Protocol):
         """Keep this process's rooms; the codes it lost (their rooms must leave memory at
         once: their next append would fail anyway)."""
 
-    seats: SeatMirror  # who holds the seats of the rooms in use, from their logs
-    # told after a write that counted a club's match (its par is due: app/clubs/par_keeper.py)
-    on_club_match: Callable[[], None] | None
+    # the layers above that keep rows of their own from the rooms' logs, written in the
+    # saves' transactions (folders.py; the clubs' ledger, given at the app's assembly)
+    folders: list[LogFolder]
 
     async def append(self, code: str, save: Save) -> None:
         """Append ``save.entries`` (numbered from ``save.first_seq``; a number taken
-        already fails) and ``save.records``, in one transaction; with them the club's
-        row of a club room's finished match (app/clubs/ledger.py)."""
+        already fails) and ``save.records``, in one transaction; with them the rows the
+        ``folders`` make of them (a club room's finished match: app/clubs/ledger.py)."""
 
     def club_tx(self) -> AbstractAsyncContextManager[Tx]:
-        """A transaction for the clubs' queries (app/clubs/db.py)."""
+        """A transaction for the clubs' queries (tx.py)."""
+
+    async def club_read(self, query: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        """``query(tx)``, reads only, off the event loop where the store's queries run on
+        it (SQLite: in the reading thread, on one snapshot): a club's page reads every
+        match of a season and every par of them (benchmarks/club_page_reads.py)."""
 
     async def load(self, code: str) -> StoredRoom | None:
         """The room's log from its last checkpoint, ``None`` if there is no such room;

@@ -37,23 +37,23 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from pydantic import JsonValue
 
-from app.clubs.db import PgTx, Tx
-from app.clubs.ledger import count_finished
-from app.clubs.seat_mirror import SEAT_RECORDS, Finished, SeatMirror, Seats
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
 from app.settings import Settings
 from app.web import metrics
 
-from . import LeaseLost, StoredRoom, StoreError, record_of_text, stored_room
+from . import LeaseLost, StoredRoom, StoreError, T, record_of_text, stored_room
+from .folders import FoldedSave, LogFolder
 from .lease_cache import HeldElsewhere
 from .postgres_schema import VERSION, migrate
+from .tx import PgTx, Tx
 
 log = logging.getLogger("amerikaner.store")
 
@@ -185,8 +185,7 @@ class PostgresStore:
         # notifications of rooms let go (a refusal read across one is not remembered)
         self.notices_heard = 0
         self.lease_queries = 0  # lease statements sent (a count for tests and diagnostics)
-        self.on_club_match: Callable[[], None] | None = None
-        self.seats = SeatMirror()  # who holds the seats of the rooms served (app/clubs)
+        self.folders: list[LogFolder] = []  # given at the app's assembly (folders.py)
 
     @classmethod
     async def connect(cls, url: str, lease_seconds: float = 3.0, pool_size: int = 10,
@@ -296,7 +295,8 @@ class PostgresStore:
         """Let the room go now (the row is deleted in a moment, off this call), so that
         the process its code is routed to may take it at once."""
         self._held.discard(code)
-        self.seats.forget(code)
+        for folder in self.folders:
+            folder.forget(code)
         self._releasing.add(code)
         if self._flushing is None or self._flushing.done():
             self._flushing = asyncio.get_running_loop().create_task(self._flush_releases())
@@ -307,7 +307,8 @@ class PostgresStore:
         codes = set(codes)
         self._held -= codes
         for code in codes:
-            self.seats.forget(code)
+            for folder in self.folders:
+                folder.forget(code)
         async with self._lease_lock:
             codes -= self._held  # not those taken again meanwhile
             try:
@@ -365,14 +366,13 @@ class PostgresStore:
         texts = [e.to_json() for e in save.entries]
         records = [(code, n, _dumps(r), time.time()) for n, r in save.records]
         now = time.time()
-        seats: Seats | None = None
-        finished: list[Finished] = []
-        if any(isinstance(entry, SEAT_RECORDS) for entry in save.entries):
-            # (inline: a move, the usual save, runs no code of the mirror's; SEAT_RECORDS)
-            seats, finished = self.seats.ahead(code, save.entries)
-        counted = 0
+        # what the folders make of it (inline: a move, the usual save, runs no code of
+        # theirs; folders.py)
+        folded: list[FoldedSave] = [f.ahead(code, save.entries) for f in self.folders
+                                    if any(isinstance(e, f.kinds) for e in save.entries)]
         async with self._con(f"room {code}: the write failed") as con:
-            if not save.checkpoint and not records and not finished:  # one round trip
+            if not save.checkpoint and not records and not any(f.rows for f in folded):
+                # one round trip
                 held = await con.fetchval(APPEND, code, self.owner, save.first_seq, texts,
                                           now)
             else:
@@ -398,23 +398,27 @@ class PostgresStore:
                         records)
                     if records and self.records_kept:  # the oldest make way, in this write
                         await con.execute(PRUNE_RECORDS, code, self.records_kept)
-                    # a club room's finished match: its club's row, in this transaction
-                    counted = await count_finished(PgTx(con), code, finished, save.records,
-                                                   now)
+                    # the folders' rows (a club room's finished match: its club's), in
+                    # this transaction
+                    for f in folded:
+                        await f.write(PgTx(con), save.records, now)
         if not held:
             self._held.discard(code)
             raise LeaseLost(f"room {code}: this process no longer holds the room's lease")
-        if seats is not None:
-            self.seats.written(code, seats)
-        metrics.CLUB_MATCHES.inc(counted)
-        if counted and self.on_club_match is not None:
-            self.on_club_match()
+        for f in folded:
+            f.kept()
 
     @contextlib.asynccontextmanager
     async def club_tx(self) -> AsyncIterator[Tx]:
         """A transaction for the clubs (app/clubs) on a pooled connection."""
         async with self._con("the clubs' query failed") as con, con.transaction():
             yield PgTx(con)
+
+    async def club_read(self, query: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        """The clubs' reads on a pooled connection (awaited: the loop only waits)."""
+        async with (self._con("the clubs' query failed") as con,
+                    con.transaction(readonly=True)):
+            return await query(PgTx(con))
 
     async def probe(self) -> None:
         # this process's own heartbeat row, written over with itself: a new row version
@@ -469,7 +473,8 @@ class PostgresStore:
             return None
         stored = stored_room(code, rows[0]["checkpoint"],
                              [(r["seq"], r["entry"]) for r in rows if r["seq"] is not None])
-        self.seats.loaded(code, stored.entries)
+        for folder in self.folders:
+            folder.loaded(code, stored.entries)
         return stored
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:

@@ -13,7 +13,7 @@ server first).
   alive).
 - v2: ``log.owner`` (the process that wrote each entry: one owner per room at a time can
   be checked in the log), and an index on ``rooms.updated_at`` for ``forget_idle``.
-- v3: the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.
+- v3: the clubs' tables (club_tables.py); the rooms' tables are unchanged.
 - v4: the clubs' par (``PAR_TABLES``: columns of ``club_matches`` and ``club_par``).
 """
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from app.clubs.schema import PAR_TABLES
-from app.clubs.schema import TABLES as CLUB_TABLES
+from .club_tables import PAR_TABLES
+from .club_tables import TABLES as CLUB_TABLES
 
 MIGRATION_LOCK = 0x616D6572  # any constant of our own: "amer"
 

@@ -24,27 +24,25 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import orjson
 from pydantic import JsonValue
 
-from app.clubs.db import SqliteTx, Tx
-from app.clubs.ledger import count_finished
-from app.clubs.seat_mirror import SEAT_RECORDS, Finished, SeatMirror, Seats
 from app.rooms.core.effects import Save
 from app.rooms.core.frames import JsonObject
+from app.settings import DB_NAME as DB_NAME  # the store's name of its file, re-exported
 from app.settings import Settings
-from app.web import metrics
 
 from . import StoredRoom, StoreError, record_of_text, stored_room
+from .folders import FoldedSave, LogFolder
 from .sqlite_schema import migrate
+from .tx import SqliteTx, Tx, run_now
 
-DB_NAME = "amerikaner.sqlite3"  # in the data folder
 BUSY_TIMEOUT_MS = 10      # how long an append waits for another process's lock
 READ_BUSY_TIMEOUT_MS = 2000
 SPACE_FILE = DB_NAME + "-space"  # the probe's file, beside the database
@@ -123,8 +121,7 @@ class SqliteStore:
         self._read_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
         self._read_thread.submit(int).result()
         self._touched: dict[str, float] = {}  # room -> when its updated_at was last written
-        self.on_club_match: Callable[[], None] | None = None
-        self.seats = SeatMirror()  # who holds the seats of the rooms in use (app/clubs)
+        self.folders: list[LogFolder] = []  # given at the app's assembly (folders.py)
 
     def _connect(self, busy_ms: int) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -147,7 +144,8 @@ class SqliteStore:
         # The room left memory: its touch time goes with it (kept, it stayed in memory up
         # to a minute longer, where rooms that played had been).
         self._touched.pop(code, None)
-        self.seats.forget(code)
+        for folder in self.folders:
+            folder.forget(code)
 
     async def let_go(self, codes: Collection[str]) -> None:
         for code in codes:
@@ -180,21 +178,20 @@ class SqliteStore:
     async def append(self, code: str, save: Save) -> None:
         now = time.time()
         touch = save.checkpoint or now - self._touched.get(code, 0.0) > TOUCH_SECONDS
-        seats: Seats | None = None
-        finished: list[Finished] = []
-        if any(isinstance(entry, SEAT_RECORDS) for entry in save.entries):
-            # (inline: a move, the usual save, runs no code of the mirror's; SEAT_RECORDS)
-            seats, finished = self.seats.ahead(code, save.entries)
-        counted = 0
-        if len(save.entries) == 1 and not (touch or save.records or finished):
+        # what the folders make of it (inline: a move, the usual save, runs no code of
+        # theirs; folders.py)
+        folded: list[FoldedSave] = [f.ahead(code, save.entries) for f in self.folders
+                                    if any(isinstance(e, f.kinds) for e in save.entries)]
+        if len(save.entries) == 1 and not (touch or save.records
+                                           or any(f.rows for f in folded)):
             # the usual save, a move: one statement is its own transaction (autocommit)
             try:
                 self._writes.execute("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
                                      (code, save.first_seq, save.entries[0].to_json()))
             except sqlite3.Error as exc:
                 raise StoreError(f"the write failed: {exc}") from exc
-            if seats is not None:
-                self.seats.written(code, seats)
+            for f in folded:
+                f.kept()
             return
         with self._transaction() as db:
             db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
@@ -214,13 +211,11 @@ class SqliteStore:
                                [(code, n, _dumps(r), now) for n, r in save.records])
                 if self.records_kept:  # the room's oldest records make way, in this write
                     db.execute(PRUNE_RECORDS, (code, code, self.records_kept))
-            # a club room's finished match: its club's row, in this write (app/clubs/ledger.py)
-            counted = await count_finished(SqliteTx(db), code, finished, save.records, now)
-        if seats is not None:
-            self.seats.written(code, seats)
-        metrics.CLUB_MATCHES.inc(counted)
-        if counted and self.on_club_match is not None:
-            self.on_club_match()
+            # the folders' rows (a club room's finished match: its club's), in this write
+            for f in folded:
+                await f.write(SqliteTx(db), save.records, now)
+        for f in folded:
+            f.kept()
         if touch:
             self._touched[code] = now
 
@@ -230,6 +225,18 @@ class SqliteStore:
         are: their queries touch a few rows by key."""
         with self._transaction() as db:
             yield SqliteTx(db)
+
+    async def club_read(self, query: Callable[[Tx], Coroutine[Any, Any, T]]) -> T:
+        """The clubs' reads in the reading thread, on one snapshot (``SqliteTx`` never
+        suspends: the query runs to its end there)."""
+        def run(db: sqlite3.Cursor) -> T:
+            db.execute("BEGIN")
+            try:
+                return run_now(query(SqliteTx(db)))
+            finally:
+                db.execute("ROLLBACK")
+
+        return await self._read(run)
 
     async def probe(self) -> None:
         # the one row of a table of our own, written over with itself: a page to the WAL,
@@ -296,7 +303,8 @@ class SqliteStore:
         if found is None:
             return None
         stored = stored_room(code, *found)
-        self.seats.loaded(code, stored.entries)
+        for folder in self.folders:
+            folder.loaded(code, stored.entries)
         return stored
 
     async def load_record(self, code: str, match: int | None = None) -> JsonObject | None:

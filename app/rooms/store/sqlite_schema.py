@@ -7,7 +7,7 @@ current match's deals and actions, so that no stored room is lost.  Version 3 ke
 log in its primary key's order (``WITHOUT ROWID``): a move's append writes one b-tree page
 instead of two (the table and its key's index), a third less of the append's time
 (benchmarks/move_cost.py); the migration copies the version-2 log over.  Version 4 adds
-the clubs' tables (app/clubs/schema.py); the rooms' tables are unchanged.  Version 5
+the clubs' tables (club_tables.py); the rooms' tables are unchanged.  Version 5
 adds the clubs' par (``PAR_TABLES``: columns of ``club_matches`` and ``club_par``).
 """
 
@@ -18,10 +18,11 @@ import re
 import sqlite3
 from typing import TypedDict
 
-from app.clubs.schema import PAR_TABLES
-from app.clubs.schema import TABLES as CLUB_TABLES
 from app.rooms.core.frames import JsonObject
 from app.rooms.core.records import Record, record_of_data
+
+from .club_tables import PAR_TABLES
+from .club_tables import TABLES as CLUB_TABLES
 
 VERSION = 5
 

@@ -60,9 +60,10 @@ function lineItem(line) {
   return li;
 }
 
-/** Who may write: a seated person, or a spectator while the host allows it.
+/** Who may write: a seated person, or a spectator while the host allows it
+ *  (tests/js/chat.test.js).
  * @param {RoomInfo} room */
-function maySpeak(room) {
+export function maySpeak(room) {
   const seated = room.your_seat !== null && room.your_seat !== undefined;
   return seated || room.settings.spectator_chat !== false;
 }

@@ -5,7 +5,7 @@
 // (GET /api/players/me, its tables) and the club's entry for the match
 // (GET /api/clubs/{club}), a few times while the match is not counted yet.
 
-import { formatNumber, t } from "./i18n.js";
+import { formatSigned, t } from "./i18n.js";
 import { el } from "./dom.js";
 import { asPlayer, playerKey } from "./player.js";
 import { Phase } from "./protocol.js";
@@ -66,18 +66,15 @@ export function askRatingChanges(view, redraw) {
   }).catch(() => {});  // (no club, or no answer: the screen stays as it is)
 }
 
-/** "Rating change in Thursdays: Ann +1.2, Bob −0.4", or null (not a club's match, or
+/** "Rating change in Thursdays: Ann +1.2, Bob -0.4", or null (not a club's match, or
  * not known yet).
  * @param {View} view
  * @returns {HTMLElement | null} */
 export function ratingChangeLine(view) {
   const changes = found.get(keyOf(view));
   if (!changes || !changes.changes.length) return null;
-  const text = changes.changes.map(({ name, change }) => {
-    const size = formatNumber(Math.round(Math.abs(change) * 10) / 10);
-    const sign = change > 0 ? "+" : change < 0 ? "\u2212" : "";
-    return t("club.change_of", { name, change: sign + size });
-  }).join(", ");
+  const text = changes.changes.map(({ name, change }) =>
+    t("club.change_of", { name, change: formatSigned(change) })).join(", ");
   const p = el("p", "rating-changes", t("result.rating_changes", { club: changes.club, changes: text }));
   return p;
 }

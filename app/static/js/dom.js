@@ -14,6 +14,44 @@ export function el(tag, className, text) {
   return node;
 }
 
+/** A table's head: one row of column headers.
+ * @param {string[]} texts */
+export function headerRow(texts) {
+  const row = el("tr");
+  for (const text of texts) {
+    const th = el("th", "", text);
+    th.scope = "col";
+    row.append(th);
+  }
+  const thead = el("thead");
+  thead.append(row);
+  return thead;
+}
+
+/** A table of text: a head of `headings`, then `rows`, each led by its row header.
+ * @param {string[]} headings
+ * @param {string[][]} rows
+ * @param {string} className */
+export function simpleTable(headings, rows, className) {
+  const table = el("table", className);
+  const tbody = el("tbody");
+  for (const row of rows) {
+    const tr = el("tr");
+    row.forEach((text, i) => {
+      if (i > 0) {
+        tr.append(el("td", "", text));
+        return;
+      }
+      const th = el("th", "", text);
+      th.scope = "row";
+      tr.append(th);
+    });
+    tbody.append(tr);
+  }
+  table.append(headerRow(headings), tbody);
+  return table;
+}
+
 /** The page's element `id`, of the kind the page's template gives it (an error when the
  *  template lacks it: a template and its module go together).
  * @template {HTMLElement} T

@@ -47,6 +47,16 @@ export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
+/** A difference (par, a rating's change) with its sign as `signed` writes points, one
+ *  decimal at most, in language `lang`: "+3.2", "-1,5", "0" (-0.04 is written "0").
+ * @param {number} n
+ * @param {string} lang */
+export function signedDecimal(n, lang) {
+  const rounded = Math.round(n * 10) / 10;
+  const text = number(Math.abs(rounded), lang);
+  return rounded > 0 ? `+${text}` : rounded < 0 ? `-${text}` : text;
+}
+
 /** A name cut to fit beside a chart line: at most 11 characters, "…" when cut.
  * @param {string} name */
 export function shortName(name) {

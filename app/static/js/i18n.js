@@ -8,7 +8,7 @@
 // (format.js).
 
 import { assetUrl } from "./assets.js";
-import { number, pluralCategory } from "./format.js";
+import { number, pluralCategory, signedDecimal } from "./format.js";
 
 export const LANGUAGES = { en: "English", nb: "Norsk bokmål", fr: "Français" };
 const STORE_KEY = "amerikaner.lang";
@@ -117,6 +117,12 @@ export function t(key, params = {}) {
  * @param {number} n */
 export function formatNumber(n) {
   return number(n, lang);
+}
+
+/** A difference with its sign, in the page's language ("+3.2", "-1,5": format.js).
+ * @param {number} n */
+export function formatSigned(n) {
+  return signedDecimal(n, lang);
 }
 
 /** The key of a counted phrase's form for `count`: the language file holds the form for

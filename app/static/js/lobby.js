@@ -6,7 +6,7 @@
 import { currentLanguage, has, t, tn } from "./i18n.js";
 import { byId, el } from "./dom.js";
 import { botLabel } from "./table.js";
-import { BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
+import { BOOL_SETTINGS, BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./protocol.js").RoomInfo} RoomInfo */
@@ -221,8 +221,8 @@ export function turnTimeLabel(seconds) {
   return seconds ? t("clock.seconds", { n: seconds }) : t("settings.turn_off");
 }
 
-/** The host's room settings (any time): turn time, bot pace, spectator chat, the grace
- *  for a dropped player and the pause between deals.
+/** The host's room settings (any time): turn time, bot pace, the grace for a dropped
+ *  player, the pause between deals, and a checkbox for each on/off setting.
  * @param {RoomInfo} room */
 export function settingsForm(room) {
   const box = el("fieldset", "timing");
@@ -248,16 +248,18 @@ export function settingsForm(room) {
     label.append(el("span", "", t(key)), control);
     box.append(label);
   }
-  if (!room.practice) {
+  // A checkbox for each on/off setting, from the generated list: they are about the
+  // people at the table and watching, whom a practice table does not have.
+  for (const setting of room.practice ? [] : BOOL_SETTINGS) {
     const label = el("label", "setting inline-check");
     const check = el("input");
     check.type = "checkbox";
-    check.checked = settings.spectator_chat !== false;
+    check.checked = settings[setting] !== false;
     check.dataset.change = "settings";
-    check.dataset.setting = "spectator_chat";
+    check.dataset.setting = setting;
     check.dataset.kind = "bool";
-    check.dataset.key = "settings:spectator_chat";
-    label.append(check, el("span", "", t("settings.spectator_chat")));
+    check.dataset.key = `settings:${setting}`;
+    label.append(check, el("span", "", t(`settings.${setting}`)));
     box.append(label);
   }
   return box;

@@ -5,16 +5,10 @@
 // `best_vs_par` gives, by seat, the deal (its index in the match's record, the replay's
 // deal) where that seat's player beat par most; `deals` has the points and the par.
 
-import { formatNumber, t } from "./i18n.js";
+import { formatSigned, t } from "./i18n.js";
 import { el } from "./dom.js";
 
 /** @typedef {import("./protocol.js").ClubMatch} ClubMatch */
-
-/** @param {number} n */
-function signedDecimal(n) {
-  const text = formatNumber(Math.round(Math.abs(n) * 10) / 10);
-  return n > 0 ? `+${text}` : n < 0 ? `\u2212${text}` : text;
-}
 
 /** The record's deal index -> who beat par most there, with by how much.
  * @param {ClubMatch} m
@@ -55,5 +49,5 @@ export function markBestVsPar(view, m, deal) {
  * @param {number} deal */
 export function bestHere(best, deal) {
   return (best.get(deal) || []).map((b) =>
-    t("club.par_best_here", { name: b.name, diff: signedDecimal(b.diff) }));
+    t("club.par_best_here", { name: b.name, diff: formatSigned(b.diff) }));
 }

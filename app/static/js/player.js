@@ -11,15 +11,28 @@ import { ErrorCode } from "./protocol.js";
 
 const PLAYER_KEY = "amerikaner.player";
 
-/** The stored player's key, or null when this browser has none.
+/** A field of the stored player (`key` or `player`), or null when this browser has none.
+ * @param {"key" | "player"} field
  * @returns {string | null} */
-export function playerKey() {
+function stored(field) {
   try {
     const saved = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
-    return saved && typeof saved.key === "string" ? saved.key : null;
+    return saved && typeof saved[field] === "string" ? saved[field] : null;
   } catch {
     return null;
   }
+}
+
+/** The stored player's key, or null when this browser has none.
+ * @returns {string | null} */
+export function playerKey() {
+  return stored("key");
+}
+
+/** The stored player's id (who they are in a club's seats), or null.
+ * @returns {string | null} */
+export function playerId() {
+  return stored("player");
 }
 
 /** Keep a player's key (POST /api/players, or a claimed device code).

@@ -368,6 +368,12 @@ export const BOT_PACES = Object.freeze(/** @type {const} */ (["relaxed", "normal
 export const REACTIONS = Object.freeze(/** @type {const} */ (["nice", "oops", "thanks", "wow", "gg"]));
 /** The bot levels, weakest first. */
 export const BOT_LEVELS = Object.freeze(/** @type {const} */ (["random", "easy", "normal", "strong"]));
+
+/** Each of a room's settings before its host changes it (host_settings.py). */
+/** @type {Readonly<Omit<RoomSettings, "bot_levels">>} */
+export const SETTING_DEFAULTS = Object.freeze({"grace_seconds": 30, "next_deal_pause": 10, "turn_seconds": 0, "bot_pace": "normal", "spectator_chat": true});
+/** The on/off settings, as declared (the host's settings box shows a checkbox for each). */
+export const BOOL_SETTINGS = Object.freeze(/** @type {const} */ (["spectator_chat"]));
 /** After these close codes a client does not come back with the same hello (after any other it reconnects). */
 export const FINAL_CLOSE_CODES = Object.freeze(/** @type {const} */ ([4400, 4401, 4403, 4404, 4409, 4429]));
 
@@ -1061,9 +1067,9 @@ export const LIMITS = Object.freeze({
 /**
  * @typedef {object} RoomSettings
  * @property {number} grace_seconds a disconnected person's turn waits this long for them
- * @property {number} next_deal_pause seconds between deals unless everyone is ready sooner
+ * @property {number} next_deal_pause seconds between deals unless all are ready sooner
  * @property {number} turn_seconds a connected person's time per move; 0: no limit
- * @property {BotPaceValue} bot_pace relaxed, normal or fast
+ * @property {BotPaceValue} bot_pace how quickly bots move: relaxed, normal or fast
  * @property {boolean} spectator_chat spectators may chat
  * @property {Array<string>} bot_levels
  */
@@ -1136,11 +1142,11 @@ export const LIMITS = Object.freeze({
  * Host, any time: the room's settings (only the keys given change). When a connected person's `turn_seconds` run out, the best bot plays that one move for them (the event `timed_out`).
  * @typedef {object} SettingsMessage
  * @property {"settings"} type
- * @property {(number | null)} [grace_seconds] a dropped person's grace
- * @property {(number | null)} [next_deal_pause] seconds between deals
- * @property {((0 | 30 | 60 | 120) | null)} [turn_seconds] a connected person's time per move (0: none)
- * @property {(BotPaceValue | null)} [bot_pace] how quickly bots move
- * @property {(boolean | null)} [spectator_chat] whether spectators may chat
+ * @property {(number | null)} [grace_seconds] a disconnected person's turn waits this long for them
+ * @property {(number | null)} [next_deal_pause] seconds between deals unless all are ready sooner
+ * @property {((0 | 30 | 60 | 120) | null)} [turn_seconds] a connected person's time per move; 0: no limit
+ * @property {(BotPaceValue | null)} [bot_pace] how quickly bots move: relaxed, normal or fast
+ * @property {(boolean | null)} [spectator_chat] spectators may chat
  */
 
 /**

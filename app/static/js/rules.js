@@ -10,7 +10,7 @@ import { addCatalogue, currentLanguage, has, t, tn } from "./i18n.js";
 import { optionHelp, optionName, presetFigures, valueLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { setUpPage } from "./page.js";
-import { byId, el } from "./dom.js";
+import { byId, el, headerRow } from "./dom.js";
 import { renderQuickStart } from "./rulesquick.js";
 import { renderExample } from "./rulesexample.js";
 
@@ -65,19 +65,6 @@ function presetColumns(meta) {
     for (const option of Object.keys(options)) columns.add(option);
   }
   return columns.size ? [...columns] : ["kitty", "kitty_trick", "no_callable", "first_bidder"];
-}
-
-/** @param {string[]} texts */
-function headerRow(texts) {
-  const row = el("tr");
-  for (const text of texts) {
-    const th = el("th", "", text);
-    th.scope = "col";
-    row.append(th);
-  }
-  const thead = el("thead");
-  thead.append(row);
-  return thead;
 }
 
 /** @param {RulesMeta} meta */

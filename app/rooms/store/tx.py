@@ -1,6 +1,6 @@
-"""One small transaction interface over both stores, so that every query of the clubs
-is written once: SQL with ``?`` placeholders (PostgreSQL's ``$1``... are made from
-them), rows as tuples.
+"""One small transaction interface over both stores, so that every query of the layers
+above that keep tables of their own (the clubs, app/clubs) is written once: SQL with
+``?`` placeholders (PostgreSQL's ``$1``... are made from them), rows as tuples.
 
 SQLite's transactions run on the event loop on the store's writing connection, as its
 appends do (each query of the clubs touches a handful of rows by key; the one that reads
@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol, TypeVar
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 
 class Tx(Protocol):
@@ -49,6 +50,18 @@ class SqliteTx:
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
         self._cursor.executemany(sql, rows)
+
+
+def run_now(query: Coroutine[Any, Any, T]) -> T:
+    """Run ``query``, a coroutine of ``SqliteTx`` queries (which never suspend), to its
+    end in this thread (the store's reading thread: ``club_read``)."""
+    try:
+        query.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    query.close()
+    raise RuntimeError("a SQLite query of the clubs waited on something else")
 
 
 _PLACEHOLDER = re.compile(r"\?")

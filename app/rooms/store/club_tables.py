@@ -1,5 +1,6 @@
-"""The clubs' tables, one text for SQLite and PostgreSQL (both read ``text``,
-``integer``, ``bigint`` and ``double precision``; times are epoch seconds).
+"""The clubs' tables (app/clubs queries them), one text for SQLite and PostgreSQL (both
+read ``text``, ``integer``, ``bigint`` and ``double precision``; times are epoch
+seconds).
 
 - ``players``: a player's id and name; ``player_keys``: the hashes of their keys (one per
   browser: a device code adds one); ``device_codes``: hashes of the one-time codes;
@@ -11,15 +12,16 @@
 - ``room_players``: which player holds the seat of a room's seat token (by its hash), set
   when a player creates or joins a room with their key (the player's recent tables);
 - ``club_matches``: each finished match of a club room, once: keyed by (room id, match
-  number), written in the transaction that logs the finished match (ledger.py), with
-  the players by seat, the bot level of each seat a bot played at the end (the levels
-  are rated too), the match's summary and its game record; ``stats`` is derived
-  from the record later (match_stats.py), off the event loop.
+  number), written in the transaction that logs the finished match
+  (app/clubs/ledger.py), with the players by seat, the bot level of each seat a bot
+  played at the end (the levels are rated too), the match's summary and its game
+  record; ``stats`` is derived from the record later (app/clubs/match_stats.py), off
+  the event loop.
 
 SQLite adds these in its schema version 4, PostgreSQL in its version 3: an older
 database keeps its rooms, logs and records as they are.
 
-``PAR_TABLES`` (SQLite version 5, PostgreSQL version 4) add par (par_keeper.py):
+``PAR_TABLES`` (SQLite version 5, PostgreSQL version 4) add par (app/clubs/par_keeper.py):
 
 - ``club_matches.par_deals``: the match's deals that get a par (JSON: each deal's index
   in the record, its score sheet row and its real points by seat), derived from the

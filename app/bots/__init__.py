@@ -34,8 +34,8 @@ NORMAL = SearchSettings(budget=0.04, samples=20, exact=3, exact_now=4, search_au
 # It stops after 8 samples where every card scored alike (settle): a defender's decisions
 # took a fifth less CPU (82.6 -> 66.8 ms at 48 samples) and played alike on 156 of 160
 # deals, +0.05 +- 0.09 a defender play (benchmarks/defence.py, docs/bots.md). Weighing
-# the other defender's tricks as its own (together) measured +0.04 +- 0.20 a defender
-# play, within the noise: off.
+# the other defender's tricks as its own (together) measured -0.01 +- 0.12 a defender
+# play over 390 deals, within the noise: off.
 STRONG = SearchSettings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
                         bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3,
                         settle=8)

@@ -116,6 +116,14 @@ def club_page_shows(page: Any, words: Words) -> None:
     expect(page.get_by_role("table", name=words.pattern("club.sheet_of"))).to_be_visible()
     expect(page.get_by_text(words.pattern("club.rating_changes", changes=changes_of(words)))
            ).to_be_visible()
+    # the bots' levels, each by its bare name and rating (not "Bot: easy 25.2 ± 7.7")
+    level = "|".join(re.escape(words.t(f"club.level.{name}"))
+                     for name in ("easy", "normal", "strong", "random"))
+    figure = words.pattern("club.rating_value", whole=False, mu=words.number_pattern(),
+                           sigma=words.number_pattern()).pattern
+    one = f"(?:{level}) (?:{figure})"
+    expect(page.get_by_text(words.pattern("club.bot_levels", levels=f"{one}(?:, {one})*"))
+           ).to_be_visible()
     par = page.get_by_role("table", name=words.pattern("club.par_of"))
     # (the bots' seats named in the page's language, as at the table)
     expect(par.get_by_role("columnheader")).to_have_text(

@@ -62,6 +62,6 @@ export function showStandings(page) {
   }
   byId("club-bots").textContent = page.bot_levels.length
     ? t("club.bot_levels", { levels: page.bot_levels.map((b) => t("club.bot_level_rating", {
-      level: t(`bot.${b.level}`), rating: ratingText(b.rating) })).join(", ") })
+      level: t(`club.level.${b.level}`), rating: ratingText(b.rating) })).join(", ") })
     : "";
 }

@@ -42,6 +42,7 @@ import pickle
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -148,6 +149,18 @@ def role_of(match: Match, seat: int) -> str:
     return "partner" if seat == deal.partner else "defender"
 
 
+def deal_seeds(seed: int, deals: int,
+               shard: tuple[int, int]) -> Iterator[tuple[int, int]]:
+    """Each deal's number and seed: ``deals`` drawn from ``seed``, with ``shard`` ``(k, m)``
+    only those of the deals ``i`` with ``i % m == k`` (a shard plays the same deals as the
+    whole run would, so shards merge into it)."""
+    seeds = random.Random(seed)
+    for i in range(deals):
+        deal_seed = seeds.getrandbits(64)
+        if i % shard[1] == shard[0]:
+            yield i, deal_seed
+
+
 def mean_ci(xs: list[float]) -> tuple[float, float]:
     if not xs:
         return 0.0, 0.0
@@ -241,12 +254,8 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int =
     ``every`` deals (a long run can be read before it ends); with ``shard`` ``(k, m)``
     only the deals ``i`` with ``i % m == k`` (the same deals as a whole run)."""
     n = rules.options.players
-    seeds = random.Random(seed)
     stats = Stats()
-    for i in range(deals):
-        deal_seed = seeds.getrandbits(64)
-        if i % shard[1] != shard[0]:
-            continue
+    for i, deal_seed in deal_seeds(seed, deals, shard):
         pa = pb = 0.0
         for k in range(n):
             names = [a if s == k else b for s in range(n)]

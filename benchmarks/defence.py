@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
-from bots import LEVELS, mean_ci, variant  # noqa: E402
+from bots import LEVELS, deal_seeds, mean_ci, variant  # noqa: E402
 from roles import fork, relative  # noqa: E402
 
 from app.rules import Match, RuleSet, SeatView  # noqa: E402
@@ -113,12 +113,8 @@ def defend(start: Match, step: int, seat: int, name: str, deal_seed: int,
 
 def run(rules: RuleSet, names: list[str], deals: int, seed: int,
         shard: tuple[int, int], save: str) -> Figures:
-    seeds = random.Random(seed)
     out = Figures(names)
-    for i in range(deals):
-        deal_seed = seeds.getrandbits(64)
-        if i % shard[1] != shard[0]:
-            continue
+    for i, deal_seed in deal_seeds(seed, deals, shard):
         found = contract_position(rules, deal_seed)
         if found is None:
             continue

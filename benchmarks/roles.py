@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
-from bots import LEVELS, mean_ci, role_of, variant  # noqa: E402
+from bots import LEVELS, deal_seeds, mean_ci, role_of, variant  # noqa: E402
 
 from app.rules import Match, RuleSet, SeatView  # noqa: E402
 from app.rules.phases import Phase  # noqa: E402
@@ -143,12 +143,8 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int,
     ``i % m == k``); with ``save``, the cells so far are pickled every 5 deals, so a run
     cut short still leaves its figures."""
     n = rules.options.players
-    seeds = random.Random(seed)
     out = Cells()
-    for i in range(deals):
-        deal_seed = seeds.getrandbits(64)
-        if i % shard[1] != shard[0]:
-            continue
+    for i, deal_seed in deal_seeds(seed, deals, shard):
         cells: dict[tuple[str, int], float] = {}
         for k in range(n):
             role, by_phase, _ = deal_play(rules, a, b, deal_seed, k)

@@ -30,7 +30,7 @@ from app.web.guards import Guards
 from app.web.limits import WindowLimit
 
 from . import club_ops, players
-from .auth import player_of, store_of
+from .auth import me, store_of
 from .errors import (
     bad_device_code,
     bad_invite,
@@ -102,12 +102,6 @@ def _limits(request: Request) -> ClubLimits:
     return limits
 
 
-async def _me(request: Request) -> tuple[str, str]:
-    found = await player_of(request)
-    assert found is not None
-    return found
-
-
 # -- players ---------------------------------------------------------------------------
 
 
@@ -130,7 +124,7 @@ async def create_player(request: Request) -> Response:
 @router.get("/api/players/me", operation_id="get_me", openapi_extra=KEY_HEADER,
             responses=errors(401, 503))
 async def get_me(request: Request) -> PlayerInfo:
-    player, name = await _me(request)
+    player, name = await me(request)
     async with store_of(request).club_tx() as tx:
         clubs = await players.clubs_of(tx, player)
         tables = await players.tables_of(tx, player)
@@ -141,7 +135,7 @@ async def get_me(request: Request) -> PlayerInfo:
               openapi_extra={**KEY_HEADER, **json_body(PlayerBody, {"name": "Ann B"})},
               responses=errors(400, 401, 413, 422, 503))
 async def rename_me(request: Request) -> PlayerInfo:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     name = checked_name((await _body(request, PlayerBody)).name)
     async with store_of(request).club_tx() as tx:
         await players.rename(tx, player, name)
@@ -152,7 +146,7 @@ async def rename_me(request: Request) -> PlayerInfo:
 @router.post("/api/players/me/device-code", operation_id="make_device_code",
              openapi_extra=KEY_HEADER, responses=errors(401, 429, 503))
 async def make_device_code(request: Request) -> Response:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     refusal = _limited(request, _limits(request).device_codes, "device_code")
     if refusal is not None:
         return refusal
@@ -185,7 +179,7 @@ async def claim_device_code(request: Request) -> Response:
 @router.get("/api/players/me/export", operation_id="export_me", openapi_extra=KEY_HEADER,
             responses=errors(401, 503))
 async def export_me(request: Request) -> PlayerExport:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     # every club match of the player, read and decoded off the loop (as a club's page)
     return await store_of(request).club_read(lambda tx: players.export(tx, player))
 
@@ -193,7 +187,7 @@ async def export_me(request: Request) -> PlayerExport:
 @router.delete("/api/players/me", status_code=204, operation_id="delete_me",
                openapi_extra=KEY_HEADER, responses=errors(401, 503))
 async def delete_me(request: Request) -> Response:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     async with store_of(request).club_tx() as tx:
         await players.delete(tx, player)
     log.info("player %s deleted themselves", player)  # the operator's trace: an id only
@@ -207,7 +201,7 @@ async def delete_me(request: Request) -> Response:
              openapi_extra={**KEY_HEADER, **json_body(ClubBody, {"name": "Thursdays"})},
              responses={201: {"model": ClubCreated}, **errors(400, 401, 413, 422, 429, 503)})
 async def create_club(request: Request) -> Response:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     name = checked_name((await _body(request, ClubBody)).name)
     refusal = _limited(request, _limits(request).clubs, "create_club")
     if refusal is not None:
@@ -223,7 +217,7 @@ async def create_club(request: Request) -> Response:
              openapi_extra={**KEY_HEADER, **json_body(JoinClubBody, {"invite": "..."})},
              responses=errors(401, 403, 413, 422, 503))
 async def join_club(club: str, request: Request) -> PlayerInfo:
-    player, name = await _me(request)
+    player, name = await me(request)
     body = await _body(request, JoinClubBody)
     async with store_of(request).club_tx() as tx:
         if await club_ops.join(tx, club, player, body.invite, time.time()) is None:
@@ -237,7 +231,7 @@ async def join_club(club: str, request: Request) -> PlayerInfo:
 async def leave_club(club: str, request: Request) -> Response:
     """Leave the club (a host's club passes to its longest-standing member); the club's
     matches stay, and its page is no longer yours to read."""
-    player, _ = await _me(request)
+    player, _ = await me(request)
     async with store_of(request).club_tx() as tx:
         if await club_ops.member_club(tx, club, player) is None:
             raise club_not_found()
@@ -246,7 +240,7 @@ async def leave_club(club: str, request: Request) -> Response:
 
 
 async def _host(request: Request, club: str) -> None:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     async with store_of(request).club_tx() as tx:
         found = await club_ops.member_club(tx, club, player)
     if found is None:
@@ -296,7 +290,7 @@ async def get_club_record(club: str, request: Request,
                           match: Annotated[int, Query(ge=1)]) -> Response:
     """The game record (docs/spec/GAME-RECORD.md) of one of the club's finished matches,
     for its members, as the club keeps it (it outlives the room)."""
-    player, _ = await _me(request)
+    player, _ = await me(request)
     async with store_of(request).club_tx() as tx:
         if await club_ops.member_club(tx, club, player) is None:
             raise club_not_found()
@@ -311,7 +305,7 @@ async def get_club_record(club: str, request: Request,
             responses=errors(401, 404, 422, 503))
 async def get_club(club: str, request: Request,
                    season: Annotated[int | None, Query(ge=1)] = None) -> ClubPage:
-    player, _ = await _me(request)
+    player, _ = await me(request)
     store = store_of(request)
     async with store.club_tx() as tx:
         found = await club_ops.member_club(tx, club, player)

@@ -36,6 +36,11 @@ async def player_of(request: Request, required: bool = True) -> tuple[str, str] 
     return found
 
 
+async def me(request: Request) -> tuple[str, str]:
+    """The player of the request's key, ``(player, name)``; ``no_player`` (401) if none."""
+    found = await player_of(request)
+    assert found is not None  # (required: player_of raised otherwise)
+    return found
 
 
 async def club_for_room(request: Request, club: str | None

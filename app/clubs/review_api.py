@@ -29,13 +29,11 @@ from app.rooms.store.tx import Tx, fetchone
 from app.web.guards import Guards
 
 from . import club_ops
-from .auth import player_of, store_of
+from .api import KEY_HEADER
+from .auth import me, store_of
 from .errors import club_not_found
 
 router = APIRouter()
-KEY_HEADER = {"parameters": [{
-    "name": "Authorization", "in": "header", "required": False,
-    "description": "Bearer K, K the player's key", "schema": {"type": "string"}}]}
 
 
 @router.post("/api/clubs/{club}/review", operation_id="review_club_deal",
@@ -47,9 +45,7 @@ async def review_club_deal(club: str, request: Request,
                            deal: Annotated[int, Query(ge=0, le=1000)]) -> ReviewFrame:
     """Your decisions in deal ``deal`` (its index in the match's record, the replay's
     deal) of the club's match ``match`` of room ``room``, reviewed by the strong bot."""
-    found = await player_of(request)
-    assert found is not None
-    player = found[0]
+    player = (await me(request))[0]
     async with store_of(request).club_tx() as tx:
         if await club_ops.member_club(tx, club, player) is None:
             raise club_not_found()

@@ -172,7 +172,11 @@ class LiveServer:
         return [text[m.start():m.start() + 2000] for m in BAD_LINE.finditer(text)]
 
     def check(self) -> None:
-        """Nothing bad logged since the last check (then the log so far is clean)."""
+        """Nothing bad logged since the last check (then the log so far is clean); a
+        server ``check_to_the_end`` stopped is started again first."""
+        if self.process.proc is None:
+            self.process.start()  # on the same data (and port, unless another took it)
+            self.base = self.process.base
         assert self.alive(), self.process.output()[-3000:]
         problems = self.problems()
         assert not problems, "\n---\n".join(problems)
@@ -181,13 +185,12 @@ class LiveServer:
     def check_to_the_end(self) -> None:
         """``check``, on a log the server can add nothing to: what it writes late (about
         a socket whose client already saw it close) is in once the process has stopped.
-        Then it is started again, on the same port and data; the log so far counts as
-        checked either way."""
+        The next ``check`` starts it again (not here: after the module's last test that
+        start was for nothing); the log so far counts as checked either way."""
         assert self.alive(), self.process.output()[-3000:]
         self.process.stop()
         problems = self.problems()
         self.seen = len(self.process.output())
-        self.process.start()
         assert not problems, "\n---\n".join(problems)
 
     def wait_gone(self, code: str) -> None:
@@ -253,15 +256,16 @@ class ProtocolFuzz(RuleBasedStateMachine):
         info: dict[str, Any] = r.json()
         return info
 
-    def settle(self, version: int = 0) -> None:
+    def settle(self, version: int = 0, info: dict[str, Any] | None = None) -> None:
         """Wait until every client has the room's latest state.  ``version``: the version
         the room reaches once the server has taken the close of every socket the test
         closed, a new version each (``Disconnect``), which it does a moment after the
         client saw the close: first until the room is there (polled, 20 s at most).  A
         hello's version is there by the time its welcome came, and the room has no clock
-        of its own within reach, so it is still from then on."""
+        of its own within reach, so it is still from then on.  ``info``: the room as
+        just asked, once the last message's answer had come (not asked again)."""
         deadline = time.monotonic() + 20
-        info = self.room()
+        info = info or self.room()
         while info["version"] < version:
             assert time.monotonic() < deadline, \
                 f"version {info['version']}, not {version}: a closed socket was not taken"
@@ -282,11 +286,12 @@ class ProtocolFuzz(RuleBasedStateMachine):
             if msg["type"] == "pong":
                 return
 
-    def exchange(self, c: Client, payload: str | bytes,
-                 refusals: set[str] | None = None) -> dict[str, Any]:
+    def exchange(self, c: Client, payload: str | bytes, refusals: set[str] | None = None,
+                 before: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send ``payload``; a refusal (one of ``refusals``, if given) must change
-        nothing, an acceptance must move the room."""
-        before = self.room()
+        nothing, an acceptance must move the room.  ``before``: the room as just asked,
+        nothing sent since (not asked again)."""
+        before = before or self.room()
         c.send_raw(payload)
         reply = c.wait_for(lambda m: m["type"] in ("error", "state", "pong"))
         if reply["type"] == "error":
@@ -299,8 +304,9 @@ class ProtocolFuzz(RuleBasedStateMachine):
                 f"refused ({reply['code']}) but the room changed: {payload[:200]!r}"
         elif reply["type"] == "state":
             assert refusals is None, f"accepted: {payload[:200]!r}"
-            assert self.room()["version"] > before["version"]
-            self.settle()
+            after = self.room()
+            assert after["version"] > before["version"]
+            self.settle(info=after)
         return reply
 
     def actor(self) -> Client | None:
@@ -529,7 +535,8 @@ class ProtocolFuzz(RuleBasedStateMachine):
                 self.server.check()
                 return
             if info["phase"] == "lobby":
-                self.exchange(self.clients[info["host"]], json.dumps({"type": "start"}))
+                self.exchange(self.clients[info["host"]], json.dumps({"type": "start"}),
+                              before=info)
                 continue
             if info["phase"] == "deal_over":
                 for c in self.clients[:4]:
@@ -537,18 +544,21 @@ class ProtocolFuzz(RuleBasedStateMachine):
                 self.settle()
                 continue
             actor = self.actor()
+            before: dict[str, Any] | None = info  # (nothing sent since it was asked)
             if actor is None:
                 # The clients' views may trail the room (a busy machine), or a bot standing
                 # in for a closed socket holds the turn: catch everyone up, and if it is
                 # still nobody's turn here, wait for the room to move on.
                 self.settle()
+                before = None  # (the room may have moved meanwhile: asked again)
                 actor = self.actor()
                 if actor is None:
                     self.settle(info["version"] + 1)
                     continue
             assert actor.state is not None, info
             reply = self.exchange(actor, json.dumps(
-                {"type": "action", "game": actor.game, "action": pick_action(actor.state, rng)}))
+                {"type": "action", "game": actor.game, "action": pick_action(actor.state, rng)}),
+                before=before)
             assert reply["type"] == "state" or reply["code"] == "illegal_discard", reply
         assert moves < 1000, "the match did not end"
 

@@ -26,7 +26,7 @@ import itertools
 import json
 import random
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,9 @@ def nested_text(depth: int, kind: str) -> str:
     return '{"a":' * depth + "1" + "}" * depth
 
 
+Stored = tuple[str, list[tuple[int, Any]], Any]  # a room's code, rows and checkpoint number
+
+
 class Template:
     """The stored rows of a room in the middle of a match: ``rows`` (seq, entry) from its
     checkpoint, ``checkpoint`` the first seq."""
@@ -97,16 +100,27 @@ class Template:
         rows[0] = (rows[0][0], json.dumps({**first, "code": code}))
         return rows
 
-    def store(self, code: str, rows: list[tuple[int, Any]], checkpoint: Any = None) -> None:
+    def store(self, rooms: list[Stored]) -> None:
+        """Each room (code, rows, checkpoint number or ``None``: the right one), in one
+        transaction (one sync to the disk, not one a room)."""
         db = sqlite3.connect(self.db_path, isolation_level=None, timeout=30)
         db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
-                   "VALUES(?, 0, 1e12, ?)",
-                   (code, self.checkpoint if checkpoint is None else checkpoint))
-        db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
-                       [(code, seq, entry) for seq, entry in rows])
+        for code, rows, checkpoint in rooms:
+            db.execute("INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
+                       "VALUES(?, 0, 1e12, ?)",
+                       (code, self.checkpoint if checkpoint is None else checkpoint))
+            db.executemany("INSERT INTO log(code, seq, entry) VALUES(?, ?, ?)",
+                           [(code, seq, entry) for seq, entry in rows])
         db.execute("COMMIT")
         db.close()
+
+
+@pytest.fixture(scope="module")
+def http() -> Iterator[httpx.Client]:
+    """One HTTP client for the module's hundreds of requests (a new client for each, as
+    ``httpx.get`` makes, costs ~20 ms of CPU building its TLS context)."""
+    with httpx.Client(timeout=30) as client:
+        yield client
 
 
 def make_template(make_server: Callable[..., ServerThread]) -> Template:
@@ -127,9 +141,9 @@ def make_template(make_server: Callable[..., ServerThread]) -> Template:
     return Template(srv.settings.data_dir / DB_NAME, room["room"])
 
 
-def answers_room_damaged(base: str, code: str) -> None:
+def answers_room_damaged(http: httpx.Client, base: str, code: str) -> None:
     for _ in range(2):  # asked twice: still there, still damaged
-        r = httpx.get(f"{base}/api/rooms/{code}", timeout=30)
+        r = http.get(f"{base}/api/rooms/{code}")
         assert r.status_code == 500, r.text
         error = r.json()["error"]
         assert error["code"] == "room_damaged" and set(error) == {"code", "message"}, r.text
@@ -144,10 +158,10 @@ def answers_room_damaged(base: str, code: str) -> None:
         OPEN_CLIENTS.remove(c)
 
 
-def loads_or_answers_room_damaged(base: str, code: str) -> None:
-    r = httpx.get(f"{base}/api/rooms/{code}", timeout=30)
+def loads_or_answers_room_damaged(http: httpx.Client, base: str, code: str) -> None:
+    r = http.get(f"{base}/api/rooms/{code}")
     if r.status_code == 500:
-        answers_room_damaged(base, code)
+        answers_room_damaged(http, base, code)
         return
     assert r.status_code == 200, r.text
     c = Client(base, code, spectate=True)  # welcomed, then a state (validated)
@@ -256,8 +270,10 @@ EXAMPLE_SETTINGS = settings(max_examples=100, database=None, derandomize=True,
 
 
 def test_a_damaged_log_of_any_shape_answers_room_damaged(
-        make_server: Callable[..., ServerThread], errors_logged: ErrorLog) -> None:
+        make_server: Callable[..., ServerThread], errors_logged: ErrorLog,
+        http: httpx.Client) -> None:
     log = make_template(make_server)
+    rooms: list[Stored] = []
     stored: list[tuple[str, str]] = []  # (code, how it was damaged)
 
     @EXAMPLE_SETTINGS
@@ -265,14 +281,15 @@ def test_a_damaged_log_of_any_shape_answers_room_damaged(
     def damaged(data: st.DataObject) -> None:
         code = fresh_code()
         rows, checkpoint, how = data.draw(damage(log.copy(code)))
-        log.store(code, rows, checkpoint)
+        rooms.append((code, rows, checkpoint))
         stored.append((code, how))
 
-    damaged()  # every damaged room stored first: the server's own writes wait for none
+    damaged()
+    log.store(rooms)  # every damaged room stored first: the server's own writes wait for none
     srv = make_server()
     for code, how in stored:
         try:
-            answers_room_damaged(srv.base, code)
+            answers_room_damaged(http, srv.base, code)
         except AssertionError as exc:
             raise AssertionError(f"room {code}, {how}: {exc}") from None
     errors_logged.check()
@@ -280,21 +297,22 @@ def test_a_damaged_log_of_any_shape_answers_room_damaged(
 
 
 def test_any_change_to_a_log_loads_or_answers_room_damaged(
-        make_server: Callable[..., ServerThread], errors_logged: ErrorLog) -> None:
+        make_server: Callable[..., ServerThread], errors_logged: ErrorLog,
+        http: httpx.Client) -> None:
     log = make_template(make_server)
-    stored: list[str] = []
+    rooms: list[Stored] = []
 
     @EXAMPLE_SETTINGS
     @given(data=st.data())
     def changed(data: st.DataObject) -> None:
         code = fresh_code()
-        log.store(code, data.draw(any_change(log.copy(code))))
-        stored.append(code)
+        rooms.append((code, data.draw(any_change(log.copy(code))), None))
 
     changed()
+    log.store(rooms)
     srv = make_server()
-    for code in stored:
-        loads_or_answers_room_damaged(srv.base, code)
+    for code, _, _ in rooms:
+        loads_or_answers_room_damaged(http, srv.base, code)
     errors_logged.check()
 
 
@@ -304,7 +322,7 @@ def test_the_template_itself_loads(make_server: Callable[..., ServerThread]) -> 
     log = make_template(make_server)
     srv = make_server()
     code = fresh_code()
-    log.store(code, log.copy(code))
+    log.store([(code, log.copy(code), None)])
     r = httpx.get(f"{srv.base}/api/rooms/{code}")
     assert r.status_code == 200 and r.json()["phase"] == "play", r.text
 
@@ -325,18 +343,21 @@ DISAGREEING: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 
 
 def test_a_checkpoint_whose_fields_disagree_answers_room_damaged(
-        make_server: Callable[..., ServerThread], errors_logged: ErrorLog) -> None:
+        make_server: Callable[..., ServerThread], errors_logged: ErrorLog,
+        http: httpx.Client) -> None:
     log = make_template(make_server)
     codes = {}
+    rooms: list[Stored] = []
     for what, change in DISAGREEING.items():
         code = codes[what] = fresh_code()
         rows = log.copy(code)
         rows[0] = (rows[0][0], json.dumps(change(json.loads(rows[0][1]))))
-        log.store(code, rows)
+        rooms.append((code, rows, None))
+    log.store(rooms)
     srv = make_server()
     for what, code in codes.items():
         try:
-            answers_room_damaged(srv.base, code)
+            answers_room_damaged(http, srv.base, code)
         except AssertionError as exc:
             raise AssertionError(f"{what}: {exc}") from None
     errors_logged.check()

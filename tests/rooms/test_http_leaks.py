@@ -11,11 +11,13 @@ match's end, and the room's public info names no card at all."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from lockstep_table import LockstepTable, every_frame_valid
+from room_fixtures import make_settings
 from rooms_harness import ServerThread
 from shared_helpers import card_ids_in
 
@@ -32,6 +34,14 @@ RULES: list[dict[str, Any]] = [
     {"preset": "fullstokk", "players": 5, "kitty_trick": True, "match": "deals:2"},
     {"preset": "standard", "all_pass": "minus_round", "match": "deals:3"},
 ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """One server for every rule set: each plays its own room, which is all the oracle
+    reads (a server each also started a replay worker process each)."""
+    with ServerThread(make_settings(tmp_path_factory.mktemp("leaks") / "data")) as srv:
+        yield srv
 
 
 class HttpOracle:

@@ -69,7 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
 # (--no-loadscope-reorder): these start first, so that none of them is the last one left
 # running while the other workers idle, and the many short files fill in around them.
 LONGEST_FIRST = (
-    "tests/e2e/test_replay.py",  # about 141 s (213 s with 8 s reviews)
+    "tests/e2e/test_replay.py",  # about 105 s (213 s with 8 s reviews, bidding)
     "tests/e2e/test_accessibility.py",  # about 160 s (175 s injecting axe at each run)
     "tests/e2e/test_replay_layout.py",  # 136 s
     "tests/rooms/test_http_leaks.py",  # about 120 s (138 s asking a replay twice)

@@ -70,15 +70,15 @@ def pytest_configure(config: pytest.Config) -> None:
 # (--no-loadscope-reorder): these start first, so that none of them is the last one left
 # running while the other workers idle, and the many short files fill in around them.
 LONGEST_FIRST = (
-    "tests/e2e/test_replay.py",  # 213 s
-    "tests/e2e/test_accessibility.py",  # 175 s
+    "tests/e2e/test_replay.py",  # about 105 s (213 s with 8 s reviews, bidding)
+    "tests/e2e/test_accessibility.py",  # about 160 s (175 s injecting axe at each run)
     "tests/e2e/test_replay_layout.py",  # 136 s
     "tests/rooms/test_http_leaks.py",  # about 120 s (138 s asking a replay twice)
-    "tests/e2e/test_review.py",  # about 116 s (114 s before the phone's review joined it)
+    "tests/e2e/test_review.py",  # about 50 s (116 s with 8 s reviews)
     "tests/test_fuzz_protocol.py",  # 96 s
     "tests/e2e/test_three_languages.py",  # about 93 s (158 s with its review, a 30 s turn)
     "tests/rooms/test_search_attack.py",  # 87 s
-    "tests/e2e/test_deal_and_match.py",  # 82 s
+    "tests/e2e/test_deal_and_match.py",  # about 50 s (82 s with 8 s reviews)
     "tests/test_openapi.py",  # 82 s
     "tests/e2e/test_trick_display.py",  # 76 s
     "tests/rooms/test_search_pool.py",  # 75 s

@@ -305,14 +305,19 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
 REFERENCE_ENGINE_DEALS = 17_211
 
 
-def machine_speed() -> dict[str, float]:
+# each of the three runs of ``machine_speed`` (``--speed-seconds``): a tenth of this still
+# gives a figure, as a test's tiny run does, but one that moves more from run to run
+SPEED_SECONDS = 0.5
+
+
+def machine_speed(seconds: float = SPEED_SECONDS) -> dict[str, float]:
     """This machine's speed against the reference: the engine's random deals per CPU
-    second of this process (best of three half-second runs), and how many times slower
+    second of this process (best of three runs of ``seconds``), and how many times slower
     than the reference machine that is."""
     from engine import engine_deals
 
     rng = random.Random(1)
-    deals = max(engine_deals(0.5, rng) for _ in range(3))
+    deals = max(engine_deals(seconds, rng) for _ in range(3))
     slower = REFERENCE_ENGINE_DEALS / deals
     print(f"machine: {deals:,.0f} engine deals per CPU second (the reference machine of "
           f"docs/performance.md: {REFERENCE_ENGINE_DEALS:,}): {slower:.2f} times slower",
@@ -366,6 +371,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="log the server's garbage collections over 5 ms and count "
                              "those of the window (benchmarks/gcprobe)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--speed-seconds", type=float, default=SPEED_SECONDS,
+                        help="each of the three runs that measure the machine's speed "
+                             "(a test's tiny run: less)")
     parser.add_argument("--rules", type=json.loads, default=None,
                         help='the rooms\' rule set as JSON, e.g. \'{"preset": "standard", '
                              '"match": "deals:2"}\' (default: the server\'s)')
@@ -415,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform(), **machine_speed()},
+                    "platform": platform.platform(),
+                    **machine_speed(args.speed_seconds)},
         "think_s": args.think, "warmup_s": args.warmup, "duration_s": args.duration,
         "min_moves": args.min_moves, "until_matches": args.until_matches,
     }

@@ -107,6 +107,11 @@ def per(value: float, count: float, scale: float = 1000.0) -> float | None:
     return round(scale * value / count, 4) if count else None
 
 
+def times_slower(args: argparse.Namespace) -> float:
+    """How many times slower than the reference machine this one is now (load.py)."""
+    return load.machine_speed(args.speed_seconds)["times_slower_than_reference"]
+
+
 def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, Any]:
     postgres = PostgresServer().start()
     app: ServeProcess | None = None
@@ -116,7 +121,7 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
                "AMERIKANER_DATABASE_URL": url}
         app = ServeProcess(tmp / f"app{rooms}", env).start()
         assert postgres.proc is not None and app.proc is not None
-        slower = [load.machine_speed()["times_slower_than_reference"]]
+        slower = [times_slower(args)]
         base = app.base
 
         def counters() -> dict[str, float]:
@@ -143,7 +148,7 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         pg0, t0 = tree_cpu(postgres.proc.pid), time.perf_counter()
         time.sleep(args.idle_seconds)
         idle = (tree_cpu(postgres.proc.pid) - pg0) / (time.perf_counter() - t0)
-        slower.append(load.machine_speed()["times_slower_than_reference"])
+        slower.append(times_slower(args))
         return {
             "rooms": rooms, "think_s": args.think, "moves_per_s": swarm["moves_per_s"],
             "times_slower": round(statistics.mean(slower), 3),
@@ -187,7 +192,7 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
         # the swarm is one address for every room: nginx's per-address rates lifted
         nginx = NginxServer([port], edit=without_rate_limits).start()
         worker = nginx_worker(nginx)
-        slower = [load.machine_speed()["times_slower_than_reference"]]
+        slower = [times_slower(args)]
         sampler = Sampler({"nginx": worker, "floor": floor.pid})
         sampler.start()
         try:
@@ -198,7 +203,7 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
         seconds, d = sampler.delta(*swarm["window_epoch"])
         moves = swarm["moves"] * seconds / swarm["seconds"]
         mem = swarm["memory_kib"]
-        slower.append(load.machine_speed()["times_slower_than_reference"])
+        slower.append(times_slower(args))
         return {"rooms": rooms, "moves_per_s": swarm["moves_per_s"],
                 "times_slower": round(statistics.mean(slower), 3),
                 "frame_bytes": frame_bytes,
@@ -317,9 +322,9 @@ def measure_postgres(args: argparse.Namespace) -> dict[str, Any]:
             runs = []
             for batch, rate in [(1, None), (args.batch, None)] + (
                     [(1, r) for r in args.rates] if mode == "on" else []):  # tables' paces
-                before = load.machine_speed()["times_slower_than_reference"]
+                before = times_slower(args)
                 run = asyncio.run(append_run(url, args, batch, pid, rate))
-                after = load.machine_speed()["times_slower_than_reference"]
+                after = times_slower(args)
                 runs.append({**run, "times_slower": round((before + after) / 2, 3)})
             out[f"synchronous_commit_{mode}"] = runs
             if mode == "on":
@@ -376,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-moves", type=int, default=0, metavar="N",
                         help="the swarm's window lasts until every room had N moves in it")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--speed-seconds", type=float, default=load.SPEED_SECONDS,
+                        help="each of the three runs that measure the machine's speed, "
+                             "before and after each measurement (a test's tiny run: less)")
     parser.add_argument("--not-first", action="store_true",
                         help="do not put the benchmark ahead of other work on the machine")
     parser.add_argument("--json", type=Path, default=None)
@@ -387,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     args.rates = [float(r) for r in args.rates.split(",") if r]
     out: dict[str, Any] = {"date": time.strftime("%Y-%m-%dT%H:%M:%S"),
                            "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0],
-                           "machine": load.machine_speed()}
+                           "machine": load.machine_speed(args.speed_seconds)}
     with ahead_of_other_work(not args.not_first) as group, \
             tempfile.TemporaryDirectory(prefix="amerikaner-tiers-") as tmp:
         out["ahead_of_other_work"] = group is not None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-from pg_server import PostgresServer, postgres_available
+from pg_server import THROWAWAY, PostgresServer, postgres_available
 
 # Time never decides a test (the suite passes on a busy machine): no example has a
 # deadline, and the health check that times data generation is off everywhere (it failed
@@ -29,11 +29,12 @@ def examples_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
-    """One throwaway PostgreSQL server for the session (tests/pg_server.py); skipped only
-    when PostgreSQL is not installed (scripts/test.sh installs it)."""
+    """One throwaway PostgreSQL server for the session (tests/pg_server.py; it never waits
+    for the disk: ``THROWAWAY``); skipped only when PostgreSQL is not installed
+    (scripts/test.sh installs it)."""
     if not postgres_available():
         pytest.skip("PostgreSQL is not installed (scripts/test.sh installs it)")
-    server = PostgresServer().start()
+    server = PostgresServer(THROWAWAY).start()
     yield server
     server.stop()
 

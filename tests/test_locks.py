@@ -60,17 +60,25 @@ def test_each_declared_package_is_pinned_inside_its_range(name: str) -> None:
             f"requirements/{name} pins {req.name}=={pins[key]}, outside {req.specifier}")
 
 
-@pytest.mark.parametrize("name", sorted(LOCK.LOCK_EXTRAS))
+@pytest.mark.parametrize("name", [*sorted(LOCK.LOCK_EXTRAS), "uv.txt"])
 def test_every_pin_is_exact_and_hashed(name: str) -> None:
     text = (LOCKS / name).read_text(encoding="utf-8")
     # a requirement is a line that starts a name; its hashes follow on continuation lines
-    blocks = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 3)[-1])
+    # (the header's comment lines make a block of their own, dropped below)
+    blocks = re.split(r"\n(?=[A-Za-z0-9])", text)
     reqs = [b for b in blocks if b and not b.startswith("#")]
     assert reqs
     for block in reqs:
         first = block.splitlines()[0]
         assert "==" in first, f"not an exact pin in requirements/{name}: {first}"
         assert "--hash=sha256:" in block, f"no hash for {first} in requirements/{name}"
+
+
+def test_the_installer_lock_is_the_resolvers_uv() -> None:
+    """scripts/venv.sh installs with the uv that scripts/lock.py resolves with, and only it."""
+    name, version = LOCK.UV.split("==")
+    assert LOCK.pinned(LOCKS / "uv.txt") == {name: version}, (
+        "requirements/uv.txt is not scripts/lock.py's UV: run `python3 scripts/lock.py --keep`")
 
 
 def test_the_server_lock_has_the_test_locks_versions() -> None:

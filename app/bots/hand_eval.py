@@ -11,6 +11,8 @@ kitty), as far as the evaluating seat knows.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from app.rules.cards import JOKERS_MASK, SUIT_MASKS
 
 ACE, KING, QUEEN = 12, 11, 10
@@ -103,6 +105,11 @@ def my_tricks(hand: int, trump: int, others: int, led_two_wins: bool, model: Mod
     return sum(w * x for w, x in zip(model.weights, features, strict=True))
 
 
+# Pure in its arguments, and asked again and again for the same hands in a search's
+# samples (every seat's bid as a candidate bid is answered, outbid.py; the first lead's
+# candidates; the samples' weights): 40 % of the calls in 79 decisions of ``strong``
+# were asked before. Kept: 16,384 answers (about 4 MB) at most.
+@lru_cache(maxsize=1 << 14)
 def best_trump(hand: int, others: int, led_two_wins: bool, model: Model,
                suits: int = 0b1111) -> tuple[int, float]:
     """(suit, ``my_tricks``) for the best trump among ``suits`` (a 4-bit mask) in which I

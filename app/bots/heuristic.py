@@ -28,7 +28,7 @@ from app.rules.cards import SUIT_MASKS, cards_of, highest, lowest
 from .card_play import choose_card
 from .hand_eval import ACE, Model, amerikaner_losers, best_trump, model_for, my_tricks
 from .random_bot import random_discard
-from .table_facts import TableFacts
+from .table_facts import PublicPlay, TableFacts
 
 PASS_SHARE = 0.7  # what passing is worth, as a share of a fair trick count
 
@@ -38,6 +38,11 @@ class HeuristicBot:
 
     def choose(self, view: SeatView, rng: random.Random,
                deadline: float | None = None) -> Action:
+        return self.choose_seen(view, rng)
+
+    def choose_seen(self, view: SeatView, rng: random.Random,
+                    public: PublicPlay | None = None) -> Action:
+        """``choose``, with the completed tricks already noted (``PublicPlay``)."""
         legal = view.legal
         first = legal[0]
         kind = type(first)
@@ -52,7 +57,7 @@ class HeuristicBot:
         mask = 0
         for action in legal:
             mask |= 1 << action.card  # type: ignore[union-attr]
-        return PLAYS[choose_card(TableFacts(view), mask)]
+        return PLAYS[choose_card(TableFacts(view, public), mask)]
 
 
 # -- auction -----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from app.rules.phases import Phase
 
 from .heuristic import HeuristicBot
 from .solver import Endgame
+from .table_facts import PublicPlay
 
 POLICY = HeuristicBot()
 TRICK_WEIGHT = 0.01  # tie-break: among equal scores, more tricks for my side
@@ -48,8 +49,10 @@ def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
     With ``auction_only`` it stops when the auction is over."""
     match = shell(deal)
     views = [SeatView(match, s) for s in range(deal.n)]
-    choose = POLICY.choose
+    choose = POLICY.choose_seen
     size = deal.hand_size
+    public = PublicPlay(deal.n)
+    tricks = deal.tricks
     while deal.turn is not None:
         if auction_only and deal.phase != Phase.AUCTION:
             return
@@ -57,7 +60,9 @@ def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
                 and size - deal.tricks_played <= tricks_left):
             return
         seat = deal.turn
-        deal.apply(seat, choose(views[seat], rng))
+        if len(tricks) != public.tricks:
+            public.note(tricks)
+        deal.apply(seat, choose(views[seat], rng, public))
 
 
 def sides(deal: DealState, seat: int) -> tuple[int, int]:

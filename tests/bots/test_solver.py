@@ -124,3 +124,54 @@ def test_forced_called_card_in_trick_one() -> None:
         solver = Endgame(4, led_suit, False, counted, maxers, forced)
         assert solver.value(hands, leader, []) == brute(hands, leader, [], led_suit, False,
                                                         counted, maxers, forced)
+
+
+def golden_values(preset: str, options: dict[str, JsonValue]) -> str:
+    """Every value and per-card value the solver gives on fixed random endgames of 4 to 7
+    tricks (too big for ``brute``), as one string: ``GOLDEN`` keeps what the solver gave
+    before its speed-ups, so a faster solver must give exactly the same answers."""
+    rules = RuleSet(preset, **options)
+    n = rules.options.players
+    rng = random.Random(f"golden {preset}{options}")
+    out: list[str] = []
+    for case in range(12):
+        tricks = (4, 4, 5, 6 if n < 5 else 5, 7 if n < 5 else 4)[case % 5]
+        hands, leader, trick = random_endgame(rules, tricks, rng, begun=case % 3 != 0)
+        trump = None if case % 4 == 0 else rng.randrange(4)
+        if case % 5 == 1:
+            me = rng.randrange(n)
+            counted, maxers = 1 << me, ((1 << n) - 1) & ~(1 << me)
+        else:
+            side = rng.sample(range(n), rng.choice((1, 2)))
+            counted = maxers = sum(1 << s for s in side)
+        solver = Endgame(n, trump, rules.options.led_two_wins, counted, maxers)
+        per_card = solver.values(hands, leader, trick)
+        fresh = Endgame(n, trump, rules.options.led_two_wins, counted, maxers)
+        guess = None if case % 2 else tricks // 2
+        out.append(f"{fresh.value(hands, leader, trick, guess)}:"
+                   + "".join(str(v) for _, v in sorted(per_card.items())))
+    return " ".join(out)
+
+
+GOLDEN: dict[str, str] = {  # solver.py of b5ba7f6
+    'standard{}':
+        '0:0103 0:00 4:44444 3:233322 5:5 0:0 0:0000 2:222 4:044420 2:2442222 3:3444 1:2221',
+    "guide{'players': 3}":
+        '0:0000 1:0111 2:22 1:111111 6:66 1:1 2:1211 2:33322 2:222 0:0110000 1:11 1:1',
+    "norsk{'players': 5}":
+        '1:3312 0:0 1:1 0:00000 2:0200 0:0000 1:0111 2:22 0:0 0:1100 0:0 2:2222',
+    'fullstokk{}':
+        '4:2444 1:1111 3:33 3:333333 3:3233233 1:1 1:0110 0:11110 2:22 0:2011000 1:1 0:0000',
+    "standard{'jokers': 2}":
+        '3:4344 2:1222 0:0 0:322200 5:5555556 0:0000 2:0220 2:2 6:536555 0:0000000 1:1111 1:1111',
+    "standard{'jokers': 1, 'led_two_wins': True}":
+        '2:2220 1:1 2:22222 2:433243 0:0000000 1:2314 1:1111 1:13344 4:44 2:0001002 1:1111 0:0',
+    "norsk{'led_two_wins': True, 'players': 3}":
+        '0:0010 0:0000 5:55555 0:000000 0:000 2:2333 2:2224 2:22 4:444 4:3424433 4:4 2:2',
+}
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES)
+def test_solver_gives_the_values_it_gave_before(preset: str,
+                                                options: dict[str, JsonValue]) -> None:
+    assert golden_values(preset, options) == GOLDEN[f"{preset}{options}"]

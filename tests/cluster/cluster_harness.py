@@ -37,6 +37,10 @@ class Cluster:
     postgres: PostgresServer
     database: str
 
+    @property
+    def database_url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.postgres.port}/{self.database}"
+
     def sql(self, query: str) -> list[list[str]]:
         out = self.postgres.psql(query, self.database)
         return [line.split("|") for line in out.splitlines() if line]
@@ -95,6 +99,12 @@ def assert_one_writer_at_a_time(writers: list[str]) -> None:
     assert len(stretches) == len(set(stretches)), stretches
 
 
+def close_clients() -> None:
+    """Close every test client still open (rooms_harness's ``OPEN_CLIENTS``)."""
+    while OPEN_CLIENTS:
+        OPEN_CLIENTS.pop().close()
+
+
 @contextmanager
 def running_cluster(postgres: PostgresServer, database_url: str, folder: Path,
                     processes: int = 3,
@@ -112,8 +122,7 @@ def running_cluster(postgres: PostgresServer, database_url: str, folder: Path,
         nginx = NginxServer([a.port for a in apps], edit=without_rate_limits).start()
         yield Cluster(apps, nginx, postgres, database_url.rsplit("/", 1)[1])
     finally:
-        while OPEN_CLIENTS:
-            OPEN_CLIENTS.pop().close()
+        close_clients()
         if nginx is not None:
             nginx.stop()
         for app in apps:

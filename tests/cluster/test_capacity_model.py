@@ -114,9 +114,14 @@ def test_the_tier_benchmark_runs_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "tiers.json"
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "tiers.py"), "--rooms", "3",
-         "--duration", "1", "--min-moves", "3", "--idle-seconds", "0.5", "--appends", "1000",
+         # people who think a tenth of a second, short waits: the window still closes on
+         # its events (every room's moves); a second of it spans the sampler's readings
+         # (every 0.5 s), so that each part's figures per move are there
+         "--think", "0.1", "--warmup", "0.3", "--idle-wait", "0.1", "--duration", "1",
+         "--min-moves", "3", "--idle-seconds", "0.2", "--appends", "1000",
          "--pg-seconds", "0.2", "--rates", "100", "--pg-rooms", "20", "--batch", "5",
-         "--json", str(out)],
+         # the machine's speed, measured 15 times in a run: a rough figure is enough here
+         "--speed-seconds", "0.02", "--json", str(out)],
         capture_output=True, text=True, timeout=540, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
     data = json.loads(out.read_text())

@@ -61,12 +61,11 @@ def play_to_end(client: Client, rng: random.Random) -> None:
         client.wait_for(lambda m: m["type"] in ("state", "error"), timeout=PATIENCE)
 
 
-def test_a_club_match_killed_mid_save_counts_once(cluster: Cluster, database_url: str
-                                                  ) -> None:
-    asyncio.run(scenario(cluster, database_url))
+def test_a_club_match_killed_mid_save_counts_once(cluster: Cluster) -> None:
+    asyncio.run(scenario(cluster))
 
 
-async def scenario(cluster: Cluster, database_url: str) -> None:
+async def scenario(cluster: Cluster) -> None:
     base = cluster.nginx.base
     rng = random.Random(38)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -79,7 +78,7 @@ async def scenario(cluster: Cluster, database_url: str) -> None:
         room = r.json()
     code, token = room["room"], room["token"]
 
-    lock = await asyncpg.connect(database_url)
+    lock = await asyncpg.connect(cluster.database_url)
     held = lock.transaction()
     await held.start()
     await lock.execute("LOCK TABLE club_matches IN SHARE MODE")  # inserts wait

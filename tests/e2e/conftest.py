@@ -37,15 +37,20 @@ class ServeProcess(BaseServeProcess):
     starts by itself (the accessibility audit of a finished deal, three languages, took
     over the default 10 s on a slow, busy machine), a room's turn time a quarter as long
     as it says (a test sees a 120 s clock count for 30 s, and a 30 s one runs out in 7.5
-    s rather than keep it waiting), and no limit to the rooms one address
-    holds, nor to the players it makes: every browser here is 127.0.0.1, and a session of
-    many files created more than the 30 rooms a person may hold (``too_many_rooms``, a
-    429 the page logs) and more than 10 players a minute."""
+    s rather than keep it waiting), a deal review's search of 2 s of CPU time rather than
+    8 (the tests look at a review's arrival, its sentences and its marks, not at how good
+    its judgement is: a clear loss of a card played against the hints is found in about
+    as many deals at 1, 2 or 8 s, and a review's worker runs at a low priority, so that
+    on a busy machine 8 s of its CPU took 20 s of waiting), and no limit to the rooms one
+    address holds, nor to the players it makes: every browser here is 127.0.0.1, and a
+    session of many files created more than the 30 rooms a person may hold
+    (``too_many_rooms``, a 429 the page logs) and more than 10 players a minute."""
 
     def __init__(self, data_dir: Path, port: int | None = None) -> None:
         super().__init__(data_dir, {"AMERIKANER_BOT_DELAY": "0.05",
                                     "AMERIKANER_NEXT_DEAL_PAUSE": "30",
                                     "AMERIKANER_TURN_TIME_SCALE": "0.25",
+                                    "AMERIKANER_REVIEW_SECONDS": "2",
                                     "AMERIKANER_ROOMS_HELD": "0",
                                     # every page names a player (issue 38), all from
                                     # 127.0.0.1: more than the 10 a minute a person makes

@@ -8,7 +8,6 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,14 +17,27 @@ from .conftest import DESKTOP, PageProblems, ServeProcess
 from .players import hand, open_room
 
 
-@contextmanager
-def served_page(browser: Any, tmp_path: Path) -> Iterator[tuple[ServeProcess, Any,
-                                                                PageProblems]]:
-    """A real server and a page of it: ``(serve, page, problems)``; afterwards the page
-    may have logged nothing but a refused reconnect attempt: the WebSocket's, and the
-    HTTP probe's that asks for its Retry-After (net.js)."""
-    serve = ServeProcess(tmp_path)
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    """The module's own server, which its tests stop and start again: one for both (each
+    test plays in a room of its own), not one each, saves a server's start and stop."""
+    serve = ServeProcess(tmp_path_factory.mktemp("reconnect-data"))
     serve.start()
+    try:
+        yield serve
+    finally:
+        serve.stop()
+
+
+@contextmanager
+def served_page(browser: Any, serve: ServeProcess) -> Iterator[tuple[ServeProcess, Any,
+                                                                     PageProblems]]:
+    """The module's server, running (a test that failed may have left it stopped), and a
+    page of it: ``(serve, page, problems)``; afterwards the page may have logged nothing
+    but a refused reconnect attempt: the WebSocket's, and the HTTP probe's that asks for
+    its Retry-After (net.js)."""
+    if serve.proc is None:
+        serve.start()
     problems = PageProblems()
     ctx = browser.new_context(viewport=DESKTOP, base_url=serve.base, locale="en-GB")
     ctx.set_default_timeout(15_000)
@@ -33,15 +45,14 @@ def served_page(browser: Any, tmp_path: Path) -> Iterator[tuple[ServeProcess, An
         yield serve, ctx.new_page(), problems
     finally:
         ctx.close()
-        serve.stop()
     unexpected = [e for e in problems.errors if "WebSocket connection to" not in e
                   and "net::ERR_CONNECTION_REFUSED" not in e]
     if unexpected:
         pytest.fail("\n".join(unexpected))
 
 
-def test_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
-    with served_page(browser, tmp_path) as (serve, page, problems):
+def test_reconnects_after_a_server_restart(browser: Any, serve: ServeProcess) -> None:
+    with served_page(browser, serve) as (serve, page, problems):
         problems.watch(page, "solo")
         open_room(page, "Kim", "Practice")
         expect(hand(page).get_by_role("button")).to_have_count(12)
@@ -69,13 +80,14 @@ window.WebSocket = class extends Native {
 RETRY_AFTER_S = 2
 
 
-def test_a_refused_reconnect_waits_what_retry_after_says(browser: Any, tmp_path: Path) -> None:
+def test_a_refused_reconnect_waits_what_retry_after_says(browser: Any,
+                                                         serve: ServeProcess) -> None:
     """The server stops (SIGTERM: its sockets close with 1012) and every reconnect fails;
     the room's HTTP answer is 503 with ``Retry-After: 2`` (routed by the test, as a
     process taking the room over answers): each attempt after a failed one waits at least
     2 s, where the backoff alone would wait 0.5 to 1 s.  A browser cannot read a refused
     handshake's headers: the client asks the room over HTTP for them (net.js)."""
-    with served_page(browser, tmp_path) as (serve, page, problems):
+    with served_page(browser, serve) as (serve, page, problems):
         page.add_init_script(RECORD_SOCKETS)
         problems.watch(page, "solo", allow_http_errors=True)
         open_room(page, "Kim", "Practice")

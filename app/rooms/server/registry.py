@@ -75,7 +75,8 @@ class Registry:
         self.timing = Timing(bot_delay=settings.bot_delay, host_grace=settings.host_grace,
                              turn_time_scale=settings.turn_time_scale)
         self.rooms: dict[str, RoomRunner] = {}
-        self.thinkers = Thinkers()  # where the rooms' bots, hints and reviews think
+        # where the rooms' bots, hints and reviews think
+        self.thinkers = Thinkers(review_seconds=settings.review_seconds)
         # the clubs' par: made in the pool's lowest lane, kept in the store
         self.thinkers.par.level = settings.par_level
         self.par = ParKeeper(store, self.thinkers.par)

@@ -43,11 +43,18 @@ T = TypeVar("T")
 
 QUICK_LEVELS = frozenset({"random", "easy", "heuristic"})
 HINT_SECONDS = 0.5     # a practice hint's search
-REVIEW_SECONDS = 8.0   # a deal review's search (docs/bots.md: 5 to 10 s give good figures)
-# A review's worker is killed past this: on a busy server its double dummy and its
-# decisions count CPU time and may each take up to WALL_CAP times their share of wall time
-# (app/bots/review.py).
-REVIEW_HARD_SECONDS = REVIEW_SECONDS * WALL_CAP + 10.0
+# A deal review's search (docs/bots.md: 5 to 10 s give good figures); the server's
+# ``review_seconds`` setting (AMERIKANER_REVIEW_SECONDS), which tests lower.
+REVIEW_SECONDS = 8.0
+
+
+def review_hard_seconds(seconds: float) -> float:
+    """A review's worker is killed past this: on a busy server its double dummy and its
+    decisions count CPU time and may each take up to WALL_CAP times their share of wall
+    time (app/bots/review.py)."""
+    return seconds * WALL_CAP + 10.0
+
+
 WORKERS = 2            # processes for the bots' searches and hints (this machine's cores)
 # Processes for the reviews, below the tables' priority (search_workers.py): one, as many as
 # reviews ran at once when they shared the tables' workers.
@@ -130,8 +137,9 @@ def quick_hint(match: Match, seat: int) -> HintPayload:
 
 
 def review_job(rules: RuleSet, deal: dict[str, Any], seat: int,
-               known: DoubleDummy | None = None) -> ReviewPayload:
-    deadline = time.monotonic() + REVIEW_SECONDS
+               known: DoubleDummy | None = None,
+               seconds: float = REVIEW_SECONDS) -> ReviewPayload:
+    deadline = time.monotonic() + seconds
     review = review_deal(rules, deal, seat, random.Random(), deadline, known).to_json()
     return cast(ReviewPayload, review)
 
@@ -157,7 +165,8 @@ class Thinkers:
     ``SearchPool`` (search_pool.py), bot moves first, reviews on workers of their own at
     a lower CPU priority."""
 
-    def __init__(self, workers: int = WORKERS) -> None:
+    def __init__(self, workers: int = WORKERS, review_seconds: float = REVIEW_SECONDS) -> None:
+        self.review_seconds = review_seconds
         self._threads = ThreadPoolExecutor(1, thread_name_prefix="bots")
         self.pool = SearchPool(workers, warm=(__name__,), on_wait=metrics.search_waited,
                                review_workers=REVIEW_WORKERS)
@@ -207,8 +216,8 @@ class Thinkers:
                      address: str = "", known: DoubleDummy | None = None) -> ReviewPayload:
         try:
             review: ReviewPayload = await self.pool.run(
-                Lane.REVIEW, review_job, rules, deal, seat, known, room=room,
-                address=address, hard=REVIEW_HARD_SECONDS)
+                Lane.REVIEW, review_job, rules, deal, seat, known, self.review_seconds,
+                room=room, address=address, hard=review_hard_seconds(self.review_seconds))
             return review
         except PoolBusy as exc:
             return {"error": str(exc), "busy": True}

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+import requests
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.schemas import OpenApiSchema
@@ -37,6 +38,16 @@ def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThrea
     data = tmp_path_factory.mktemp("openapi") / "data"
     with ServerThread(Settings(data_dir=data, rooms_per_minute=0, rooms_held=0)) as srv:
         yield srv
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[requests.Session]:
+    """One HTTP session for the ~1200 generated calls: without it each makes a session of
+    its own, a new connection, and reads the environment's proxy settings (most of the
+    test's own CPU time).  The server under test is on loopback: no proxy applies."""
+    with requests.Session() as s:
+        s.trust_env = False
+        yield s
 
 
 def integral_float(value: object) -> bool:
@@ -79,8 +90,9 @@ def assert_error_shape(response: Any) -> None:
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
-def test_every_endpoint_conforms(case: schemathesis.Case[Any]) -> None:
-    response = case.call_and_validate()
+def test_every_endpoint_conforms(case: schemathesis.Case[Any],
+                                 session: requests.Session) -> None:
+    response = case.call_and_validate(session=session)
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         assert_error_shape(response)

@@ -9,11 +9,27 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+from room_fixtures import make_settings
 from rooms_harness import Client, ServerThread, create_room, my_turn, pick_action
 
 from app.double_dummy import DoubleDummySkipped
+
+# The review's CPU budget (AMERIKANER_REVIEW_SECONDS; 8 s in production): the test checks
+# when the review comes and what it says of its double dummy (a line, or why there is
+# none: both are accepted), not how far its search got; the busy room plays flat out for
+# as long as the review takes.
+REVIEW_SECONDS = 2.0
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    with ServerThread(make_settings(tmp_path / "data", review_seconds=REVIEW_SECONDS)) as srv:
+        yield srv
 
 
 def play_flat_out(client: Client, stop: threading.Event, moves: list[int]) -> None:
@@ -54,7 +70,9 @@ def test_a_review_asked_in_the_pause_comes_in_deal_2_with_its_double_dummy_word(
     player = threading.Thread(target=play_flat_out, args=(busy, stop, moves), daemon=True)
     player.start()
     try:
-        room = create_room(server.base, rules={"preset": "standard", "match": "deals:2"})
+        # (Ann's own bots need no search: the busy room is what keeps the workers busy)
+        room = create_room(server.base, rules={"preset": "standard", "match": "deals:2"},
+                           bot_level="easy")
         ann = Client(server.base, room["room"], token=room["token"])
         ann.send({"type": "start"})
         rng = random.Random(3)

@@ -84,13 +84,13 @@ LONGEST_FIRST = (
     "tests/rooms/test_search_pool.py",  # 75 s
     "tests/test_abuse.py",  # 69 s
     "tests/rooms/test_damaged_log.py",  # 69 s
-    "tests/test_soak_benchmark.py",  # 69 s
+    "tests/test_soak_benchmark.py",  # about 35 s (69 s: its swarm imported the app)
     "tests/e2e/test_rules_page.py",  # 69 s
     "tests/e2e/test_clubs.py",  # 66 s
-    "tests/cluster/test_cluster_benchmark.py",  # 63 s
-    "tests/cluster/test_capacity_model.py",  # 61 s
+    "tests/cluster/test_cluster_benchmark.py",  # about 38 s (63 s: its swarms imported the app)
+    "tests/cluster/test_capacity_model.py",  # about 21 s (61 s: 15 full speed checks)
     "tests/e2e/test_polish.py",  # 61 s
-    "tests/test_load_benchmark.py",  # 60 s
+    "tests/test_load_benchmark.py",  # about 33 s (60 s: its swarms imported the app)
     "tests/bots/test_bots_legal.py",  # 55 s
     "tests/e2e/test_turns_and_clocks.py",  # about 53 s (102 s before no 30 s waits)
     "tests/cluster/test_club_kill.py",  # 53 s

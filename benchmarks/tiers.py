@@ -30,11 +30,11 @@ The benchmark and everything it starts run in a control group that comes before 
 work on the machine (benchmarks/cpucap.py, as root; ``--not-first`` to leave it out), so
 that its figures hold while other work runs.  The machine's speed (benchmarks/engine.py's
 deals per CPU second against the reference machine's, load.py's ``machine_speed``) is
-measured before and after each run and kept with its figures as ``times_slower``: this
-virtual machine's speed moves by a third within minutes, and benchmarks/capacity.py
-compares CPU costs at the same speed.  A figure "per core" is the inverse of the
-CPU per unit: what one core does when that part has it to itself.  Prints one JSON
-document; ``--only app,nginx,postgres`` picks parts.
+measured before and after each run (three runs of ``--speed-seconds``, 0.5 s, each time)
+and kept with its figures as ``times_slower``: this virtual machine's speed moves by a
+third within minutes, and benchmarks/capacity.py compares CPU costs at the same speed.
+A figure "per core" is the inverse of the CPU per unit: what one core does when that part
+has it to itself.  Prints one JSON document; ``--only app,nginx,postgres`` picks parts.
 Loopback only; needs PostgreSQL and nginx (scripts/test.sh installs them).
 """
 

@@ -97,6 +97,9 @@ class Stats:
         # The deciding thread's CPU time (what the search budgets count): on a busy
         # machine wall time grows, this does not.
         self.cpu: dict[str, list[float]] = {}
+        # A search level's samples in each decision it searched (what a cheaper
+        # evaluation buys within the same CPU budget).
+        self.samples: dict[str, list[float]] = {}
         self.optimal = 0
         self.choices = 0
         self.side_tricks: list[float] = []
@@ -117,6 +120,7 @@ class Stats:
         _extend(self.points, other.points)
         _extend(self.times, other.times)
         _extend(self.cpu, getattr(other, "cpu", {}))
+        _extend(self.samples, getattr(other, "samples", {}))
         _extend(self.roles, other.roles)
         _extend(self.role_diffs, other.role_diffs)
         for key, counts in other.contracts.items():
@@ -223,10 +227,17 @@ def play(rules: RuleSet, names: list[str], deal_seed: int, stats: Stats,
             # variants' runs differ only from where one of their decisions differs.
             rng = random.Random(deal_seed ^ 0x5EED_B07 ^ step << 40)
             deadline = time.monotonic() + 3600.0
+        bot = LEVELS[name]
         t, c = time.perf_counter(), time.thread_time()
-        action = LEVELS[name].choose(view, rng, deadline)
+        if isinstance(bot, SearchBot):  # its choice, with the samples behind it
+            estimate = bot.estimate(view, rng, deadline)
+            action = estimate.best
+        else:
+            action = bot.choose(view, rng, deadline)
         stats.times.setdefault(name, []).append(time.perf_counter() - t)
         stats.cpu.setdefault(name, []).append(time.thread_time() - c)
+        if isinstance(bot, SearchBot) and estimate.samples:
+            stats.samples.setdefault(name, []).append(estimate.samples)
         if name == measured:
             check_optimal(match, seat, action, stats)
         match.apply(seat, action)
@@ -298,6 +309,11 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
             print(f"  {name:>7} CPU time a decision: mean {1000 * sum(cpu) / len(cpu):.1f} ms, "
                   f"p95 {1000 * cpu[int(0.95 * (len(cpu) - 1))]:.1f} ms, "
                   f"max {1000 * cpu[-1]:.1f} ms")
+        samples = getattr(stats, "samples", {}).get(name, [])
+        if samples:
+            mean = sum(samples) / len(samples)
+            print(f"  {name:>7} samples a searched decision: mean {mean:.1f} "
+                  f"({len(samples)} decisions)")
     for name in (a, b):
         won, made, total = stats.contracts.get(name, [0, 0, 0])
         if won:

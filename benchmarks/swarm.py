@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 
 import httpx  # noqa: E402
 from procstat import cpu_seconds, rss_kib  # noqa: E402
-from rooms_harness import WS_MAX, my_turn, pick_action  # noqa: E402
+from seat_moves import WS_MAX, my_turn, pick_action  # noqa: E402
 from swarm_figures import SLOW_S, Stats, SwarmConfig, reach, summarize, window_goal  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402

@@ -70,27 +70,27 @@ def pytest_configure(config: pytest.Config) -> None:
 # (--no-loadscope-reorder): these start first, so that none of them is the last one left
 # running while the other workers idle, and the many short files fill in around them.
 LONGEST_FIRST = (
-    "tests/e2e/test_replay.py",  # 213 s
-    "tests/e2e/test_accessibility.py",  # 175 s
+    "tests/e2e/test_replay.py",  # about 105 s (213 s with 8 s reviews, bidding)
+    "tests/e2e/test_accessibility.py",  # about 160 s (175 s injecting axe at each run)
     "tests/e2e/test_replay_layout.py",  # 136 s
     "tests/rooms/test_http_leaks.py",  # about 120 s (138 s asking a replay twice)
-    "tests/e2e/test_review.py",  # about 116 s (114 s before the phone's review joined it)
+    "tests/e2e/test_review.py",  # about 50 s (116 s with 8 s reviews)
     "tests/test_fuzz_protocol.py",  # 96 s
     "tests/e2e/test_three_languages.py",  # about 93 s (158 s with its review, a 30 s turn)
     "tests/rooms/test_search_attack.py",  # 87 s
-    "tests/e2e/test_deal_and_match.py",  # 82 s
+    "tests/e2e/test_deal_and_match.py",  # about 50 s (82 s with 8 s reviews)
     "tests/test_openapi.py",  # 82 s
     "tests/e2e/test_trick_display.py",  # 76 s
     "tests/rooms/test_search_pool.py",  # 75 s
     "tests/test_abuse.py",  # 69 s
     "tests/rooms/test_damaged_log.py",  # 69 s
-    "tests/test_soak_benchmark.py",  # 69 s
+    "tests/test_soak_benchmark.py",  # about 35 s (69 s: its swarm imported the app)
     "tests/e2e/test_rules_page.py",  # 69 s
     "tests/e2e/test_clubs.py",  # 66 s
-    "tests/cluster/test_cluster_benchmark.py",  # 63 s
-    "tests/cluster/test_capacity_model.py",  # 61 s
+    "tests/cluster/test_cluster_benchmark.py",  # about 38 s (63 s: its swarms imported the app)
+    "tests/cluster/test_capacity_model.py",  # about 21 s (61 s: 15 full speed checks)
     "tests/e2e/test_polish.py",  # 61 s
-    "tests/test_load_benchmark.py",  # 60 s
+    "tests/test_load_benchmark.py",  # about 33 s (60 s: its swarms imported the app)
     "tests/bots/test_bots_legal.py",  # 55 s
     "tests/e2e/test_turns_and_clocks.py",  # about 53 s (102 s before no 30 s waits)
     "tests/cluster/test_club_kill.py",  # 53 s

@@ -1,13 +1,16 @@
 """A throwaway PostgreSQL server on loopback, for the tests and benchmarks that need a real
-one: its own data folder (``initdb``), its own port, no system service, stopped at the
-end.  PostgreSQL refuses to run as root, so as root it runs as ``nobody`` (``runuser``).
+one: its own data folder (a copy of the one ``initdb`` made: ``template``), its own port,
+no system service, stopped at the end.  PostgreSQL refuses to run as root, so as root it
+runs as ``nobody`` (``runuser``).
 
 ``find_binary("initdb")`` is ``None`` when PostgreSQL is not installed: callers skip.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import hashlib
 import os
 import shutil
 import signal
@@ -70,9 +73,11 @@ class PostgresServer:
         os.chmod(self.root, 0o755)
         give_to_unprivileged(self.root)
         data = self.root / "data"
-        subprocess.run(as_unprivileged([initdb, "-D", str(data), "-U", "postgres", "-A",
-                                        "trust", "-E", "UTF8", "--no-sync"]),
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        copied = subprocess.run(as_unprivileged(["cp", "-a", str(template(initdb)), str(data)]),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if copied.returncode != 0:  # the template went away meanwhile: a folder of our own
+            shutil.rmtree(data, ignore_errors=True)
+            run_initdb(initdb, data)
         args = [postgres, "-D", str(data), "-p", str(self.port), "-k", str(self.root)]
         for key, value in self.options.items():
             args += ["-c", f"{key}={value}"]
@@ -122,6 +127,34 @@ class PostgresServer:
             end_server(self.proc, self.root / "data" / "postmaster.pid", signal.SIGINT)
             self.proc = None
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def run_initdb(initdb: str, data: Path) -> None:
+    subprocess.run(as_unprivileged([initdb, "-D", str(data), "-U", "postgres", "-A", "trust",
+                                    "-E", "UTF8", "--no-sync"]),
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def template(initdb: str) -> Path:
+    """A data folder fresh from ``initdb``, made once for this PostgreSQL and user (in the
+    temporary folder, kept) and copied for each server: ``initdb`` takes seconds on a busy
+    machine, a copy a fraction of one.  Made aside and renamed into place, so that a
+    template that exists is complete, whoever made it first."""
+    key = hashlib.sha256(f"{initdb}:{os.stat(initdb).st_mtime_ns}:{os.geteuid()}"
+                         .encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"amerikaner-pg-template-{key}"
+    if folder.exists():
+        return folder
+    scratch = Path(tempfile.mkdtemp(prefix="amerikaner-pg-template-new-"))
+    try:
+        os.chmod(scratch, 0o755)
+        give_to_unprivileged(scratch)
+        run_initdb(initdb, scratch / "data")
+        with contextlib.suppress(OSError):  # another process made it first: theirs
+            os.rename(scratch / "data", folder)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return folder
 
 
 def end_server(proc: subprocess.Popen[bytes], pid_file: Path, sig: int) -> None:

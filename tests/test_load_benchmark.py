@@ -1,4 +1,4 @@
-"""benchmarks/load.py still runs end to end: a tiny run (2 rooms of four playing two-deal
+"""benchmarks/load.py still runs end to end: a tiny run (2 rooms of four playing three-deal
 matches fast) against ``amerikaner serve`` (old protocol: actions name the ``version``) and
 the bare broadcast floor, as a FastAPI app and as a plain ASGI callable (new protocol:
 actions name the ``game``).  It checks that the swarm played, said ready and rematched,
@@ -27,8 +27,8 @@ import load  # noqa: E402
 # moves per room in the window: enough that even the floor's few CPU milliseconds per
 # hundred moves show in /proc's clock ticks (10 ms), whatever the machine's speed
 MIN_MOVES = 100
-# the swarm fails if a window's events have not come in this many seconds (a two-deal
-# match of fast players takes about one); the subprocess's timeout only catches a hang
+# the swarm fails if a window's events have not come in this many seconds (a three-deal
+# match of fast players takes a second or two); the subprocess's timeout only catches a hang
 WINDOW_CAP_S = 60
 
 
@@ -40,7 +40,11 @@ def test_load_benchmark_plays_every_server(tmp_path: Path) -> None:
          "--duration", "1", "--think", "0.005", "--warmup", "0.3", "--idle-wait", "0.1",
          "--until-matches", "1", "--min-moves", str(MIN_MOVES),
          "--window-cap", str(WINDOW_CAP_S),
-         "--rules", json.dumps({"preset": "standard", "match": "deals:2"}),
+         # a three-deal match (some 190 moves) outlasts the window's 100 moves, so the
+         # window closes as it ends; a shorter one ended first and the window waited out
+         # the rematch's countdown (5 s: REMATCH_SECONDS, app/rooms/core/flow.py) for its
+         # last moves
+         "--rules", json.dumps({"preset": "standard", "match": "deals:3"}),
          # a rough figure of the machine's speed: 0.06 s of CPU, not 1.5 s
          "--speed-seconds", "0.02", "--plain-floor", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=840, check=False)
@@ -71,8 +75,8 @@ def test_load_benchmark_plays_every_server(tmp_path: Path) -> None:
     # nothing refused: the real server checks the old protocol's version, the floor the
     # new protocol's game, so the swarm speaks both
     assert point["real"]["errors"] == {}
-    # each room ended a two-deal match in the window: its four seats said ready after the
-    # first deal, its host rematched
+    # each room ended a three-deal match in the window: its four seats said ready after
+    # a deal, its host rematched
     between = point["real"]["ready_and_rematch_sent"]
     assert between.get("ready", 0) >= 8 and between.get("rematch", 0) >= 2, between
     assert point["floor"]["errors"] == point["plain"]["errors"] == {}

@@ -99,7 +99,7 @@ def test_soak_benchmark_runs_end_to_end(tmp_path: Path) -> None:
 
 def test_soak_benchmark_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     """The command refuses one (a process: its exit status and its line); its parser the
-    other, in this process (a process of soak.py imports the whole app: seconds each)."""
+    other, in this process (each process of soak.py is a Python start-up)."""
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--churn", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)

@@ -12,8 +12,8 @@ between them have gone) tried once, a transposition table at trick boundaries th
 bounds, a cheap move order (winners first when following, high cards first when leading),
 the trivial bounds of the tricks left and the last trick's winner read off directly.
 The rules are docs/spec/RULES.md section 8: follow the led suit when you can, a led joker lets
-anything follow and wins, a led two wins under ``led_two_wins``, the called card's
-holder must play it in trick one (``forced``).
+anything follow and wins, a led two wins under ``led_two_wins`` (its suit is still
+followed), the called card's holder must play it in trick one (``forced``).
 """
 
 from __future__ import annotations
@@ -135,7 +135,9 @@ class Endgame:
         led = trick[0]
         n = self.n
         if led >= JOKER1 or (self.l2w and led % 13 == 0):
-            best, best_pos, suit_mask = LEADER_WINS, 0, 0
+            # The leader wins; after a joker anything may follow, after a two its suit.
+            best, best_pos = LEADER_WINS, 0
+            suit_mask = 0 if led >= JOKER1 else SUIT_MASKS[led // 13]
             strength = self.strengths[0]
         else:
             strength = self.strengths[led // 13]
@@ -178,8 +180,10 @@ class Endgame:
         for card in self._ordered_leads(hand, present):
             hands[leader] = hand ^ (1 << card)
             if card >= JOKER1 or (self.l2w and card % 13 == 0):
-                v = self._follow(hands, leader, (leader + 1) % n, 1, 0, strengths[0],
-                                 LEADER_WINS, leader, present, a, b)
+                # It wins whatever follows; a led two's suit must still be followed.
+                v = self._follow(hands, leader, (leader + 1) % n, 1,
+                                 0 if card >= JOKER1 else SUIT_MASKS[card // 13],
+                                 strengths[0], LEADER_WINS, leader, present, a, b)
             else:
                 strength = strengths[card // 13]
                 v = self._follow(hands, leader, (leader + 1) % n, 1, SUIT_MASKS[card // 13],

@@ -147,7 +147,11 @@ def test_a_rolling_restart_loses_no_action_and_no_table(cluster: Cluster) -> Non
         created = create_room(base, rules=RULES)
         players.append(Player(base, created["room"], created["token"], len(players),
                               stop))
-        players[-1].connect().send({"type": "start"})
+        # closed at once: a socket nobody reads fills up with the match's frames, and at
+        # the end its close would wait out the close timeout (10 s) behind them
+        starter = players[-1].connect()
+        starter.send({"type": "start"})
+        starter.close()
     for p in players:
         p.start()
 

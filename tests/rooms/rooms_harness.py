@@ -14,6 +14,9 @@ from typing import Any
 
 import httpx
 import uvicorn
+from seat_moves import WS_MAX as WS_MAX
+from seat_moves import my_turn as my_turn
+from seat_moves import pick_action as pick_action
 from websockets.sync.client import ClientConnection, connect
 
 from app.main import create_app
@@ -22,7 +25,6 @@ from app.rooms.store import RoomStore
 from app.runtime.websocket import LeanWebSocketProtocol
 from app.settings import Settings
 
-WS_MAX = 64 * 1024
 OPEN_CLIENTS: list[Client] = []  # closed by the fixtures after each test
 
 
@@ -191,21 +193,6 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
-
-
-def pick_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal action for the seat of ``view`` (a discard: any K cards of the hand)."""
-    legal = view["legal"]
-    choice = dict(rng.choice(legal))
-    if "discard" in choice and isinstance(choice["discard"], int):
-        choice["discard"] = rng.sample(view["hand"], choice["discard"])
-    if choice.get("bid") not in (None, "pass") and rng.random() < 0.6:
-        choice = {"bid": "pass"}
-    return choice
-
-
-def my_turn(view: dict[str, Any]) -> bool:
-    return view["turn"] is not None and view["turn"] == view["you"] and bool(view["legal"])
 
 
 def act_until(client: Client, done: Callable[[dict[str, Any]], bool],

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from app.bots.review import WALL_CAP
+from app.rooms.server.registry import Registry
+from app.rooms.server.search_pool import Lane
+from app.rooms.server.thinking import REVIEW_SECONDS, review_hard_seconds, review_job
+from app.rooms.store.sqlite import SqliteStore
+from app.rules import RuleSet
 from app.settings import Settings, SettingsError
 
 
@@ -25,3 +34,33 @@ def test_environment_variables_set_the_defaults() -> None:
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value})
+
+
+def test_a_review_searches_for_the_settings_seconds(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """AMERIKANER_REVIEW_SECONDS (the browser tests set it lower) reaches every review job
+    the registry's thinkers hand their pool, and the worker's hard limit follows it."""
+    settings = Settings.from_env({"AMERIKANER_REVIEW_SECONDS": "1.5",
+                                  "AMERIKANER_DATA_DIR": str(tmp_path)})
+    asked: dict[str, Any] = {}
+
+    async def run(lane: Lane, fn: Callable[..., Any], *args: object, room: str,
+                  address: str = "", hard: float, start_within: float | None = None) -> Any:
+        asked.update(lane=lane, fn=fn, args=args, hard=hard)
+        return {}
+
+    async def review() -> None:
+        store = SqliteStore(settings.data_dir, settings.records_kept)
+        registry = Registry(settings, store)
+        try:
+            monkeypatch.setattr(registry.thinkers.pool, "run", run)
+            await registry.thinkers.review(RuleSet.shared({"preset": "standard"}), {}, 0)
+        finally:
+            registry.thinkers.close()
+            await store.close()
+
+    asyncio.run(review())
+    assert asked["lane"] is Lane.REVIEW and asked["fn"] is review_job
+    assert asked["args"][-1] == 1.5
+    assert asked["hard"] == review_hard_seconds(1.5) == 1.5 * WALL_CAP + 10.0
+    assert Settings().review_seconds == REVIEW_SECONDS == 8.0  # the product's default

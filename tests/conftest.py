@@ -73,17 +73,17 @@ LONGEST_FIRST = (
     "tests/e2e/test_replay.py",  # about 105 s (213 s with 8 s reviews, bidding)
     "tests/e2e/test_accessibility.py",  # about 160 s (175 s injecting axe at each run)
     "tests/e2e/test_replay_layout.py",  # 136 s
-    "tests/rooms/test_http_leaks.py",  # about 120 s (138 s asking a replay twice)
+    "tests/rooms/test_http_leaks.py",  # about 113 s (120 s with a server each rule set)
     "tests/e2e/test_review.py",  # about 50 s (116 s with 8 s reviews)
-    "tests/test_fuzz_protocol.py",  # 96 s
+    "tests/test_fuzz_protocol.py",  # about 77 s (96 s restarting after its last test)
     "tests/e2e/test_three_languages.py",  # about 93 s (158 s with its review, a 30 s turn)
-    "tests/rooms/test_search_attack.py",  # 87 s
+    "tests/rooms/test_search_attack.py",  # about 30 s (87 s against strong bots)
     "tests/e2e/test_deal_and_match.py",  # about 50 s (82 s with 8 s reviews)
-    "tests/test_openapi.py",  # 82 s
+    "tests/test_openapi.py",  # about 68 s (82 s with a session a call)
     "tests/e2e/test_trick_display.py",  # 76 s
     "tests/rooms/test_search_pool.py",  # 75 s
     "tests/test_abuse.py",  # 69 s
-    "tests/rooms/test_damaged_log.py",  # 69 s
+    "tests/rooms/test_damaged_log.py",  # about 18 s (69 s with a client a request)
     "tests/test_soak_benchmark.py",  # about 35 s (69 s: its swarm imported the app)
     "tests/e2e/test_rules_page.py",  # 69 s
     "tests/e2e/test_clubs.py",  # 66 s
@@ -96,7 +96,7 @@ LONGEST_FIRST = (
     "tests/cluster/test_club_kill.py",  # 53 s
     "tests/e2e/test_reconnect.py",  # 51 s
     "tests/rooms/test_club_par.py",  # 50 s
-    "tests/rooms/test_hint_review.py",  # 49 s
+    "tests/rooms/test_hint_review.py",  # about 25 s (49 s with 0.5 s hints)
     "tests/e2e/test_back_from_away.py",  # 49 s
     "tests/e2e/test_phone_and_chat.py",  # 48 s
     "tests/rules/test_properties.py",  # 48 s

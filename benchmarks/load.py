@@ -154,6 +154,23 @@ def gc_pauses(log: str, window: list[float]) -> dict[str, Any]:
     return out
 
 
+def answers(base: str, proc: subprocess.Popen[bytes]) -> bool:
+    """Whether the server ``proc`` at ``base`` answers ``/healthz`` within FLOOR_START_S
+    (generous: a busy machine is slow); ``False`` if it ends or never answers.  One client
+    for every poll: httpx.get makes a client each time, whose TLS context alone costs
+    some 20 ms of CPU."""
+    deadline = time.monotonic() + FLOOR_START_S
+    with httpx.Client(timeout=1) as http:
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if http.get(f"{base}/healthz").status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+    return False
+
+
 def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path,
               plain: bool = False) -> dict[str, Any]:
     port = free_port()
@@ -165,16 +182,8 @@ def run_floor(rooms: int, frame_bytes: int, args: argparse.Namespace, tmp: Path,
             stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + FLOOR_START_S  # generous: a busy machine is slow
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the floor server did not start:\n{log_path.read_text()}")
-            time.sleep(0.1)
+        if not answers(base, proc):
+            raise RuntimeError(f"the floor server did not start:\n{log_path.read_text()}")
         return swarm_run(base, proc.pid, "floor", rooms, args)
     finally:
         proc.terminate()
@@ -305,8 +314,8 @@ def print_point(point: dict[str, Any], p99_ms: float) -> None:
 REFERENCE_ENGINE_DEALS = 17_211
 
 
-# each of the three runs of ``machine_speed`` (``--speed-seconds``): a tenth of this still
-# gives a figure, as a test's tiny run does, but one that moves more from run to run
+# each of the three runs of ``machine_speed`` (``--speed-seconds``); the tests' tiny runs
+# take 0.02 s, which still gives a figure, but one that moves more from run to run
 SPEED_SECONDS = 0.5
 
 

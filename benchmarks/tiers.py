@@ -30,11 +30,11 @@ The benchmark and everything it starts run in a control group that comes before 
 work on the machine (benchmarks/cpucap.py, as root; ``--not-first`` to leave it out), so
 that its figures hold while other work runs.  The machine's speed (benchmarks/engine.py's
 deals per CPU second against the reference machine's, load.py's ``machine_speed``) is
-measured before and after each run and kept with its figures as ``times_slower``: this
-virtual machine's speed moves by a third within minutes, and benchmarks/capacity.py
-compares CPU costs at the same speed.  A figure "per core" is the inverse of the
-CPU per unit: what one core does when that part has it to itself.  Prints one JSON
-document; ``--only app,nginx,postgres`` picks parts.
+measured before and after each run (three runs of ``--speed-seconds``, 0.5 s, each time)
+and kept with its figures as ``times_slower``: this virtual machine's speed moves by a
+third within minutes, and benchmarks/capacity.py compares CPU costs at the same speed.
+A figure "per core" is the inverse of the CPU per unit: what one core does when that part
+has it to itself.  Prints one JSON document; ``--only app,nginx,postgres`` picks parts.
 Loopback only; needs PostgreSQL and nginx (scripts/test.sh installs them).
 """
 
@@ -188,7 +188,8 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
                              stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     nginx: NginxServer | None = None
     try:
-        wait_healthy(f"http://127.0.0.1:{port}", floor)
+        if not load.answers(f"http://127.0.0.1:{port}", floor):
+            raise RuntimeError("the floor server did not start")
         # the swarm is one address for every room: nginx's per-address rates lifted
         nginx = NginxServer([port], edit=without_rate_limits).start()
         worker = nginx_worker(nginx)
@@ -217,18 +218,6 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
             nginx.stop()
         floor.terminate()
         floor.wait(10)
-
-
-def wait_healthy(base: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + load.FLOOR_START_S
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError("the floor server did not start")
 
 
 async def append_run(url: str, args: argparse.Namespace, batch: int, pg_pid: int,

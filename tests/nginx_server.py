@@ -100,14 +100,15 @@ class NginxServer:
         self.proc = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                break
-            try:
-                httpx.get(self.base + "/healthz", timeout=1)
-                return self
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        with httpx.Client(timeout=1) as http:  # one client: see ServeProcess.wait_ready
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    http.get(self.base + "/healthz")
+                    return self
+                except httpx.HTTPError:
+                    time.sleep(0.05)
         log = self.error_log()
         self.stop()
         raise RuntimeError(f"nginx did not start:\n{log}")

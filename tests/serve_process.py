@@ -84,22 +84,25 @@ class ServeProcess:
         assert self.proc is not None, "launch() first"
         # Generous: on a busy machine the imports alone took 10 s; a crash ends it sooner.
         deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=10).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if (self.proc.poll() is not None and self._own_port and self._retries < 5
-                    and "address already in use" in self.output()[-2000:]):
-                self._retries += 1
-                self.port = free_port()
-                self.base = f"http://127.0.0.1:{self.port}"
-                return self.start()
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"amerikaner serve did not start:\n{self.output()}")
-            time.sleep(0.1)
+        # one client for every poll: httpx.get makes a client each time, whose TLS context
+        # alone costs some 20 ms of CPU, ten times a second for as long as the start takes
+        with httpx.Client(timeout=10) as http:
+            while True:
+                try:
+                    if http.get(f"{self.base}/healthz").status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    pass
+                if (self.proc.poll() is not None and self._own_port and self._retries < 5
+                        and "address already in use" in self.output()[-2000:]):
+                    self._retries += 1
+                    self.port = free_port()
+                    self.base = f"http://127.0.0.1:{self.port}"
+                    return self.start()
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"amerikaner serve did not start:\n{self.output()}")
+                time.sleep(0.1)
 
     def _limit_files(self) -> None:
         """In the child, before exec: ``ulimit -n max_files``."""

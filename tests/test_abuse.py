@@ -24,6 +24,7 @@ import httpx
 import pytest
 import uvicorn
 from serve_process import ServeProcess
+from shared_helpers import HTTP
 from uvicorn.server import ServerState
 from websockets.sync.client import connect
 
@@ -112,7 +113,7 @@ def test_a_300_mb_body_is_refused_while_it_streams_and_costs_no_memory(
         assert sent < 32 * 1024 * 1024, (how, sent)  # refused long before the end
     grown = rss_kib(srv.pid) - before
     assert grown < 5 * 1024, f"the server grew by {grown} KiB"
-    assert httpx.get(f"{srv.base}/healthz", timeout=WAIT).status_code == 200
+    assert HTTP.get(f"{srv.base}/healthz", timeout=WAIT).status_code == 200
     assert "kind=too_large" in srv.output()  # (logged before the 413 was sent)
 
 
@@ -151,18 +152,18 @@ def test_one_address_cannot_hold_more_rooms_than_allowed_and_the_cap_counts_load
         assert create(other, srv.base).status_code == 201  # everyone else still can
         # the memory cap counts every room however it came (three now): a fourth makes the
         # idle one that waited longest give way, and the health check says rooms come in
-        health = httpx.get(srv.base + "/healthz").json()
+        health = HTTP.get(srv.base + "/healthz").json()
         assert health["rooms"] == 3 and health["accepting_rooms"] is True
         # the server runs on malloc (app/runtime/allocator.py): its live heap is glibc's
         # bytes in use
         assert health["allocator"] == "malloc" and health["heap_bytes"] > 1_000_000
         assert health["allocated_blocks"] == 0  # Python's own allocator is not in use
         assert create(other, srv.base).status_code == 201
-        assert httpx.get(srv.base + "/healthz").json()["rooms"] == 3
+        assert HTTP.get(srv.base + "/healthz").json()["rooms"] == 3
         # the room that gave way is still there: loading it back makes another give way
         code = made[0].json()["room"]
-        assert httpx.get(f"{srv.base}/api/rooms/{code}").status_code == 200
-        assert httpx.get(srv.base + "/healthz").json()["rooms"] == 3
+        assert HTTP.get(f"{srv.base}/api/rooms/{code}").status_code == 200
+        assert HTTP.get(srv.base + "/healthz").json()["rooms"] == 3
     assert "kind=rooms_held address=127.0.0.1" in srv.output()
 
 
@@ -456,7 +457,7 @@ def test_websockets_count_against_the_socket_cap_until_they_close(
 def test_a_nested_json_frame_gets_bad_json_and_the_socket_stays_open(
         tmp_path: Path, serve: list[ServeProcess]) -> None:
     srv = start(serve, tmp_path / "data")
-    room = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
+    room = HTTP.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
     url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
     nested = "[" * 2000 + "]" * 2000  # 4 KB: deeper than Python's parser can go
     with connect(url, open_timeout=WAIT) as ws:
@@ -484,7 +485,7 @@ def test_many_distinct_huge_bids_leave_the_memory_flat(
     srv = start(serve, tmp_path / "data", env={"AMERIKANER_RATE": "100000",
                                                "AMERIKANER_BURST": "100000",
                                                "AMERIKANER_FLOOD_WINDOW": "0"})
-    room = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
+    room = HTTP.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
     url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
     with connect(url, max_size=2**20, open_timeout=WAIT) as ws:
         ws.send(json.dumps({"type": "hello", "token": room["token"]}))

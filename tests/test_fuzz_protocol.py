@@ -52,6 +52,7 @@ from rooms_harness import (
     pick_action,
 )
 from serve_process import ServeProcess
+from shared_helpers import HTTP
 
 from app.rooms.core.messages import CLIENT_TYPES
 from app.rooms.server.connection import MAX_DEPTH
@@ -198,7 +199,7 @@ class LiveServer:
         of every socket it had (polled, 20 s at most)."""
         deadline = time.monotonic() + 20
         while True:
-            info = httpx.get(f"{self.base}/api/rooms/{code}", timeout=10).json()
+            info = HTTP.get(f"{self.base}/api/rooms/{code}", timeout=10).json()
             if info["spectators"] == 0 and not any(s["connected"] for s in info["seats"]):
                 return
             assert time.monotonic() < deadline, f"sockets of room {code} still there: {info}"

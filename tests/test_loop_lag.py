@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -23,6 +22,7 @@ from app.web.loop_lag import LoopLag
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import ServerThread
+from shared_helpers import HTTP
 
 
 class FakeClock:
@@ -130,7 +130,7 @@ def test_the_server_exports_the_lag_and_its_healthz_tells_a_late_loop(
     deadline = time.monotonic() + 60
     while True:  # the server's task observes its first wake-up a quarter second in
         families = {f.name: f for f in text_string_to_metric_families(
-            httpx.get(f"{server.base}/metrics", timeout=30).text)}
+            HTTP.get(f"{server.base}/metrics", timeout=30).text)}
         lag = families["amerikaner_event_loop_lag_seconds"]
         assert lag.type == "histogram"
         if any(s.name.endswith("_count") and s.value > 0 for s in lag.samples):
@@ -138,7 +138,7 @@ def test_the_server_exports_the_lag_and_its_healthz_tells_a_late_loop(
         assert time.monotonic() < deadline, "the loop's lag was never observed"
         time.sleep(0.05)
     assert "amerikaner_store_append_failures" in families
-    assert httpx.get(f"{server.base}/healthz", timeout=30).status_code == 200
+    assert HTTP.get(f"{server.base}/healthz", timeout=30).status_code == 200
     monitor = server.registry.health.loop
     assert monitor.limit == 0.5 and monitor.hold == 10.0  # the settings' defaults
     # a monitor on a clock the test moves in its place (the server's task drives the
@@ -147,7 +147,7 @@ def test_the_server_exports_the_lag_and_its_healthz_tells_a_late_loop(
     stuck = server.registry.health.loop = LoopLag(0.5, 10.0, clock=clock)
     stuck.asleep()
     clock.now += stuck.interval + stuck.hold + 1
-    answer = httpx.get(f"{server.base}/healthz", timeout=30)
+    answer = HTTP.get(f"{server.base}/healthz", timeout=30)
     body = answer.json()
     assert answer.status_code == 503 and set(body["problems"]) == {"loop"}, body
     assert "the event loop runs late" in body["problems"]["loop"], body

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import yaml  # type: ignore[import-untyped]  # (PyYAML comes with uvicorn[standard])
 from prometheus_client import REGISTRY
@@ -40,6 +39,7 @@ from app.web.scrape import MetricsAccess, Verdict
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import OPEN_CLIENTS, Client, ServerThread, act_until, create_room, my_turn
 from serve_process import ServeProcess
+from shared_helpers import HTTP
 
 ROOT = Path(__file__).resolve().parent.parent
 DASHBOARD = ROOT / "deploy" / "grafana-dashboard.json"
@@ -147,27 +147,27 @@ def test_the_server_answers_its_metrics_and_refuses_them_as_an_unknown_path(
         tmp_path: Path, served: list[ServerThread],
         caplog: pytest.LogCaptureFixture) -> None:
     base = serve(served, tmp_path / "a").base
-    ok = httpx.get(f"{base}/metrics")
+    ok = HTTP.get(f"{base}/metrics")
     assert ok.status_code == 200 and ok.headers["content-type"].startswith("text/plain")
     names = {family.name for family in text_string_to_metric_families(ok.text)}
     assert {name.removesuffix("_total") for name in metrics.EXPORTED} <= names
     caplog.set_level(logging.WARNING, "amerikaner.audit")
-    forwarded = httpx.get(f"{base}/metrics", headers={"X-Forwarded-For": "203.0.113.7"})
-    unknown = httpx.get(f"{base}/no-such-page")
+    forwarded = HTTP.get(f"{base}/metrics", headers={"X-Forwarded-For": "203.0.113.7"})
+    unknown = HTTP.get(f"{base}/no-such-page")
     assert forwarded.status_code == unknown.status_code == 404
     assert forwarded.json() == unknown.json()  # nothing tells the two apart
     assert re.search(r"refused kind=metrics address=\S+ reason=not_allowed", caplog.text)
-    assert "/metrics" not in httpx.get(f"{base}/api/openapi.json").json()["paths"]
+    assert "/metrics" not in HTTP.get(f"{base}/api/openapi.json").json()["paths"]
 
     elsewhere = serve(served, tmp_path / "b", metrics_allow=("192.0.2.0/24",)).base
-    assert httpx.get(f"{elsewhere}/metrics").status_code == 404
+    assert HTTP.get(f"{elsewhere}/metrics").status_code == 404
 
     guarded = serve(served, tmp_path / "c", metrics_token="s3cret-token").base
-    refused = httpx.get(f"{guarded}/metrics")
+    refused = HTTP.get(f"{guarded}/metrics")
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"
     assert refused.headers["www-authenticate"].startswith("Bearer")
     assert "amerikaner_" not in refused.text
-    allowed = httpx.get(f"{guarded}/metrics", headers={
+    allowed = HTTP.get(f"{guarded}/metrics", headers={
         "Authorization": "Bearer s3cret-token", "X-Forwarded-For": "203.0.113.7"})
     assert allowed.status_code == 200 and "amerikaner_moves_total" in allowed.text
 
@@ -175,7 +175,7 @@ def test_the_server_answers_its_metrics_and_refuses_them_as_an_unknown_path(
 def test_a_scraper_that_prefers_openmetrics_gets_it(tmp_path: Path,
                                                      served: list[ServerThread]) -> None:
     base = serve(served, tmp_path / "a").base
-    got = httpx.get(f"{base}/metrics", headers={
+    got = HTTP.get(f"{base}/metrics", headers={
         "Accept": "application/openmetrics-text;version=1.0.0,text/plain;q=0.5"})
     assert got.headers["content-type"].startswith("application/openmetrics-text")
     assert got.text.rstrip().endswith("# EOF")
@@ -212,7 +212,7 @@ def test_each_metric_moves_as_a_room_plays(tmp_path: Path,
     sockets = sample("amerikaner_websocket_connections")
 
     room = create_room(server.base, bot_level="easy")
-    assert httpx.get(f"{server.base}/api/rooms/zzzzzzzz").status_code == 404
+    assert HTTP.get(f"{server.base}/api/rooms/zzzzzzzz").status_code == 404
     ann = Client(server.base, room["room"], token=room["token"])
     assert sample("amerikaner_websocket_connections") == sockets + 1
     assert sample("amerikaner_rooms") >= 1
@@ -363,7 +363,7 @@ PROMQL_WORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", 
 
 def exported_samples(tmp_path: Path, served: list[ServerThread]) -> set[str]:
     """The name of every sample a real server's /metrics holds (``_bucket``... included)."""
-    text = httpx.get(f"{serve(served, tmp_path / 'x').base}/metrics").text
+    text = HTTP.get(f"{serve(served, tmp_path / 'x').base}/metrics").text
     return {s.name for family in text_string_to_metric_families(text) for s in family.samples}
 
 
@@ -469,8 +469,8 @@ def test_the_log_format_is_text_or_json() -> None:
 def test_serve_writes_one_json_object_a_line(tmp_path: Path) -> None:
     server = ServeProcess(tmp_path / "data", env={"AMERIKANER_LOG_FORMAT": "json"}).start()
     try:
-        assert httpx.get(f"{server.base}/healthz").status_code == 200
-        refused = httpx.get(f"{server.base}/metrics", headers={"X-Forwarded-For": "1.2.3.4"})
+        assert HTTP.get(f"{server.base}/healthz").status_code == 200
+        refused = HTTP.get(f"{server.base}/metrics", headers={"X-Forwarded-For": "1.2.3.4"})
         assert refused.status_code == 404
     finally:
         output = server.stop()

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import requests
 import schemathesis
@@ -21,6 +20,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import ServerThread
+from shared_helpers import HTTP
 
 from app.settings import Settings
 
@@ -101,7 +101,7 @@ def test_every_endpoint_conforms(case: schemathesis.Case[Any],
 def test_the_schema_describes_the_bodies_read_by_hand(api_server: ServerThread) -> None:
     """The routes read their bodies themselves (``api._body``): the schema still has them,
     strict (unknown keys refused), and the errors in our shape, not FastAPI's."""
-    doc = httpx.get(api_server.base + "/api/openapi.json").json()
+    doc = HTTP.get(api_server.base + "/api/openapi.json").json()
     create = doc["paths"]["/api/rooms"]["post"]
     body = create["requestBody"]["content"]["application/json"]["schema"]
     assert body["required"] == ["name"] and body["additionalProperties"] is False
@@ -113,12 +113,12 @@ def test_the_schema_describes_the_bodies_read_by_hand(api_server: ServerThread) 
             content = doc["paths"][path]["post"]["responses"][status]["content"]
             assert content["application/json"]["schema"]["$ref"].endswith("/HttpErrorBody")
     # no documentation pages: the schema only
-    assert httpx.get(api_server.base + "/docs").status_code == 404
-    assert httpx.get(api_server.base + "/redoc").status_code == 404
+    assert HTTP.get(api_server.base + "/docs").status_code == 404
+    assert HTTP.get(api_server.base + "/redoc").status_code == 404
 
 
 def test_an_unsupported_method_gets_405_with_allow(api_server: ServerThread) -> None:
-    r = httpx.delete(api_server.base + "/api/rooms")
+    r = HTTP.delete(api_server.base + "/api/rooms")
     assert r.status_code == 405
     assert r.headers["allow"] == "POST"
     assert_error_shape(r)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from pg_server import PostgresServer
 from rooms_harness import OPEN_CLIENTS, Client, create_room, my_turn, pick_action
 from serve_process import ServeProcess, free_port
+from shared_helpers import HTTP
 
 ROOT = Path(__file__).resolve().parent.parent
 DASHBOARD = ROOT / "deploy" / "grafana-dashboard.json"
@@ -196,8 +197,8 @@ def test_prometheus_scrapes_every_metric_moving(tmp_path: Path,
             "now() - interval '1 minute'); "
             f"INSERT INTO leases(code, owner) VALUES ('{left}', '{CRASHED}') "
             "ON CONFLICT (code) DO UPDATE SET owner = excluded.owner", database="metrics")
-        assert httpx.get(f"{server.base}/api/rooms/{left}").status_code == 200
-        assert httpx.get(f"{server.base}/api/rooms/zzzzzzzz").status_code == 404
+        assert HTTP.get(f"{server.base}/api/rooms/{left}").status_code == 200
+        assert HTTP.get(f"{server.base}/api/rooms/zzzzzzzz").status_code == 404
 
         for i, level in enumerate(["easy"] + ["strong"] * SEARCH_ROOMS):
             room = create_room(server.base, bot_level=level)

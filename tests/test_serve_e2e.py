@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -27,7 +26,7 @@ from rooms_harness import (
     pick_action,
 )
 from serve_process import ServeProcess
-from shared_helpers import download_record, replay_record
+from shared_helpers import HTTP, download_record, replay_record
 
 
 @pytest.fixture
@@ -96,7 +95,7 @@ def test_a_room_survives_a_server_crash_and_its_record_replays(
     crash(first)
     second = ServeProcess(data).start()
     processes.append(second)
-    info = httpx.get(f"{second.base}/api/rooms/{code}").json()
+    info = HTTP.get(f"{second.base}/api/rooms/{code}").json()
     assert [s["name"] for s in info["seats"]] == ["Ann", "Bot 2", "Bo", "Bot 4"]
     assert [s["human"] for s in info["seats"]] == [True, False, True, False]
     assert info["phase"] == acked["phase"] and info["host"] == 0
@@ -135,7 +134,7 @@ def test_serve_runs_without_compression_and_with_a_64_kib_frame_limit(
         tmp_path: Path, processes: list[ServeProcess]) -> None:
     srv = ServeProcess(tmp_path / "data").start()
     processes.append(srv)
-    assert httpx.get(f"{srv.base}/healthz").json()["status"] == "ok"
+    assert HTTP.get(f"{srv.base}/healthz").json()["status"] == "ok"
     room = create_room(srv.base)
     url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
     with connect(url, compression="deflate") as ws:  # the client offers compression

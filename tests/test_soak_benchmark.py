@@ -1,13 +1,13 @@
 """benchmarks/soak.py still runs end to end: a tiny soak of two rounds (2 rooms of four
-playing two-deal matches fast for a few seconds, one room leaving and one coming every
+playing two-deal matches fast for a second or so, one room leaving and one coming every
 second, rooms leaving memory half a second after their sockets close).  It checks that
 every memory figure is there and sane, that rooms came and went and left memory, that the
 warm-up room finished its match and the soak's rooms their deals; it does not judge the
 verdict (the soak prints figures, docs/scaling.md records them).
 
 It times nothing: what it checks comes from events, whatever the machine's speed.  The
-warm-up waits for its room's rematch, each round goes on past its few seconds until a deal
-has ended in it and a wave of rooms has come (``--until-deals 1``), and the rooms' leaving
+warm-up waits for its room's rematch, each round goes on past its 1.2 s until a deal has
+ended in it and a wave of rooms has come (``--until-deals 1``), and the rooms' leaving
 memory is awaited; each wait has a generous cap that fails the run (a few seconds of wall
 time held no deal end on a busy machine)."""
 
@@ -35,7 +35,9 @@ def test_soak_benchmark_runs_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "soak.json"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--rooms", "2",
-         "--minutes", "0.05", "--rounds", "2", "--wave", "1", "--churn", "0.5", "--sample", "1.5",
+         # rounds of 1.2 s, sampled once in the middle and once at the end (each goes on
+         # until its deal has ended and its wave has come)
+         "--minutes", "0.02", "--rounds", "2", "--wave", "1", "--churn", "0.5", "--sample", "0.6",
          "--think", "0.005", "--idle-seconds", "0.5", "--settle", "0.2",
          "--until-deals", "1", "--round-cap", str(CAP_S), "--warmup-bound", str(CAP_S),
          "--json", str(out)],

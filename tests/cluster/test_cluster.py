@@ -35,7 +35,7 @@ from cluster_harness import (
 )
 from rooms_harness import Client, create_room, my_turn, pick_action
 from serve_process import ServeProcess
-from shared_helpers import download_record
+from shared_helpers import HTTP, download_record
 
 RULES = {"preset": "standard", "match": "deals:1"}
 
@@ -158,9 +158,9 @@ def test_rooms_survive_a_dead_process_behind_nginx(cluster: Cluster) -> None:
     # the killed process comes back: it takes none of the rooms served elsewhere now
     killed.start()
     for p in doomed:
-        r = httpx.get(f"{killed.base}/api/rooms/{p.code}")
+        r = HTTP.get(f"{killed.base}/api/rooms/{p.code}")
         assert r.status_code == 503 and r.headers["retry-after"], r.text
-        assert httpx.get(f"{base}/api/rooms/{p.code}").status_code == 200  # nginx moves on
+        assert HTTP.get(f"{base}/api/rooms/{p.code}").status_code == 200  # nginx moves on
     assert {p.code: cluster.owners()[p.code] for p in doomed} == \
         {p.code: now_served[p.code] for p in doomed}
 
@@ -181,7 +181,7 @@ def test_rooms_survive_a_dead_process_behind_nginx(cluster: Cluster) -> None:
 
 def metric(app: ServeProcess, name: str) -> float:
     """One unlabelled sample of ``app``'s /metrics (asked directly, from loopback)."""
-    response = httpx.get(f"{app.base}/metrics")
+    response = HTTP.get(f"{app.base}/metrics")
     assert response.status_code == 200, response.text
     for line in response.text.splitlines():
         if line.startswith(name + " "):
@@ -213,9 +213,10 @@ def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster
         # paused until its lease has lapsed (on the database's clock): then, and only
         # then, another process takes the room when asked for it
         deadline = time.monotonic() + PATIENCE
-        while httpx.get(f"{other.base}/api/rooms/{player.code}").status_code != 200:
-            assert time.monotonic() < deadline, "the paused process's lease never lapsed"
-            time.sleep(0.1)
+        with httpx.Client() as http:  # one client for every ask (httpx.get makes one each)
+            while http.get(f"{other.base}/api/rooms/{player.code}").status_code != 200:
+                assert time.monotonic() < deadline, "the paused process's lease never lapsed"
+                time.sleep(0.1)
         taken_by = cluster.owners()[player.code]
         assert taken_by != paused_owner
     finally:
@@ -226,7 +227,7 @@ def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster
     # each process's own /metrics says so (app/web/metrics.py); nginx does not show them
     assert metric(paused, "amerikaner_leases_lost_total") >= lost + 1
     assert metric(other, "amerikaner_lease_takeovers_total") >= takeovers + 1
-    assert httpx.get(f"{cluster.nginx.base}/metrics").status_code == 404
+    assert HTTP.get(f"{cluster.nginx.base}/metrics").status_code == 404
     player.connect(within=PATIENCE)  # through nginx, to the new holder
     for _ in range(2):
         assert player.play(rng)

@@ -16,6 +16,7 @@ from nginx_server import NginxServer, find_nginx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from rooms_harness import ServerThread
+from shared_helpers import HTTP
 
 from app.settings import Settings
 from app.web.assets import IMMUTABLE, static_assets
@@ -35,7 +36,7 @@ def proxied(tmp_path: Path) -> Iterator[NginxServer]:
 
 def test_versioned_files_come_through_gzipped_and_immutable(proxied: NginxServer) -> None:
     base = f"http://127.0.0.1:{proxied.port}"
-    page = httpx.get(f"{base}/r/abcdefghjk", headers={"Accept-Encoding": "gzip"})
+    page = HTTP.get(f"{base}/r/abcdefghjk", headers={"Accept-Encoding": "gzip"})
     assert page.headers["content-encoding"] == "gzip"
     assert page.headers["cache-control"] == "no-cache"
     urls = re.findall(r'(?:href|src)="(/static/[^"#]+)', page.text)
@@ -49,6 +50,6 @@ def test_versioned_files_come_through_gzipped_and_immutable(proxied: NginxServer
         assert answer.headers["cache-control"] == IMMUTABLE, url
         assert answer.headers["content-encoding"] == "gzip", url
         assert gzip.decompress(body) == asset.body, url
-    plain = httpx.get(f"{base}/static/js/dom.js")
-    again = httpx.get(f"{base}/static/js/dom.js", headers={"If-None-Match": plain.headers["etag"]})
+    plain = HTTP.get(f"{base}/static/js/dom.js")
+    again = HTTP.get(f"{base}/static/js/dom.js", headers={"If-None-Match": plain.headers["etag"]})
     assert plain.headers["cache-control"] == "no-cache" and again.status_code == 304

@@ -10,12 +10,12 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from rooms_harness import Client, ServerThread, create_room
+from shared_helpers import HTTP
 
 from app.main import create_app
 from app.rooms.store.sqlite import SqliteStore
@@ -52,15 +52,15 @@ def test_a_room_served_elsewhere_is_answered_503_until_it_is_free(tmp_path: Path
         assert code not in srv.registry.rooms  # a new room waits for the process it routes to
         assert code in store.let_go_done  # let go before the 201: no join beats it
         store.elsewhere.add(code)
-        r = httpx.get(f"{srv.base}/api/rooms/{code}")
+        r = HTTP.get(f"{srv.base}/api/rooms/{code}")
         assert r.status_code == 503 and r.headers["retry-after"] == "1"
         assert r.json()["error"]["code"] == "unavailable"
-        r = httpx.post(f"{srv.base}/api/rooms/{code}/join", json={"name": "Bo"})
+        r = HTTP.post(f"{srv.base}/api/rooms/{code}/join", json={"name": "Bo"})
         assert r.status_code == 503 and r.headers["retry-after"] == "1"
         with pytest.raises(InvalidStatus) as refused:
             Client(srv.base, code, token=room["token"])
         assert refused.value.response.status_code == 503
         assert refused.value.response.headers["Retry-After"] == "1"
         store.elsewhere.discard(code)  # the other process let it go
-        assert httpx.get(f"{srv.base}/api/rooms/{code}").status_code == 200
+        assert HTTP.get(f"{srv.base}/api/rooms/{code}").status_code == 200
         assert Client(srv.base, code, token=room["token"]).seat == 0

@@ -11,9 +11,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import expect
-from shared_helpers import catalogue
+from shared_helpers import HTTP, catalogue
 
 from app.rules import RuleSet
 from app.rules.ruleset import PRESETS
@@ -69,7 +68,7 @@ class InlineFinder(HTMLParser):
 
 def test_pages_are_safe_under_the_csp(server: str) -> None:
     for path in ("/", "/rules", "/r/abcdefghjk"):
-        response = httpx.get(server + path)
+        response = HTTP.get(server + path)
         assert response.status_code == 200, path
         csp = response.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
@@ -108,7 +107,7 @@ def test_every_language_has_every_text() -> None:
 
 
 def test_rules_page_is_built_from_the_rule_set(new_page: Any, server: str) -> None:
-    meta = httpx.get(f"{server}/api/rules").json()
+    meta = HTTP.get(f"{server}/api/rules").json()
     page = new_page("rules")
     page.goto("/rules")
     presets = page.get_by_role("region", name="Presets").get_by_role("table")

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 from network_log import NetworkLog
 from playwright.sync_api import expect
+from shared_helpers import HTTP
 
 from .conftest import PHONE
 
@@ -20,7 +20,7 @@ VERSIONED = re.compile(r"^/static/.+\.[0-9a-f]{10}\.[a-z]+$")
 
 
 def test_a_reload_asks_only_for_the_page(new_page: Any, server: str) -> None:
-    code = httpx.post(f"{server}/api/rooms", json={"name": "Ann"}).json()["room"]
+    code = HTTP.post(f"{server}/api/rooms", json={"name": "Ann"}).json()["room"]
     page = new_page("guest", PHONE)
     log = NetworkLog().watch(page)
     page.goto(f"/r/{code}")

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import httpx
 from rooms_harness import Client, ServerThread, create_room, join_room, pick_action
-from shared_helpers import card_ids_in
+from shared_helpers import HTTP, card_ids_in
 
 from app.rooms.core.frames import frame_adapter
 from app.rooms.core.room_core import RoomCore
@@ -110,7 +109,7 @@ def check_events(events: list[dict[str, Any]], seat: int | None, match: Match,
 
 def keyed_post(url: str, key: str, body: dict[str, Any]) -> dict[str, Any]:
     """A room made or joined with a player's key (``Authorization: Bearer K``)."""
-    r = httpx.post(url, json=body, headers={"Authorization": f"Bearer {key}"})
+    r = HTTP.post(url, json=body, headers={"Authorization": f"Bearer {key}"})
     assert r.status_code in (200, 201), r.text
     answer: dict[str, Any] = r.json()
     return answer

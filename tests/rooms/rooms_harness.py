@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import uvicorn
 from seat_moves import WS_MAX as WS_MAX
 from seat_moves import my_turn as my_turn
 from seat_moves import pick_action as pick_action
+from shared_helpers import HTTP
 from websockets.sync.client import ClientConnection, connect
 
 from app.main import create_app
@@ -97,14 +97,14 @@ class ServerThread:
 
 
 def create_room(base: str, name: str = "Ann", **body: Any) -> dict[str, Any]:
-    r = httpx.post(base + "/api/rooms", json={"name": name, **body})
+    r = HTTP.post(base + "/api/rooms", json={"name": name, **body})
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     return data
 
 
 def join_room(base: str, code: str, name: str, **body: Any) -> dict[str, Any]:
-    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name, **body})
+    r = HTTP.post(f"{base}/api/rooms/{code}/join", json={"name": name, **body})
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data

@@ -11,9 +11,9 @@ from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
-import httpx
 import pytest
 from rooms_harness import Client, ServerThread, create_room, join_room, my_turn
+from shared_helpers import HTTP
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.rooms.core.wire_enums import CloseCode
@@ -22,7 +22,7 @@ from app.rooms.server.connection import FloodGuard, RateLimiter
 
 
 def version_of(base: str, code: str) -> int:
-    v: int = httpx.get(f"{base}/api/rooms/{code}").json()["version"]
+    v: int = HTTP.get(f"{base}/api/rooms/{code}").json()["version"]
     return v
 
 
@@ -347,4 +347,4 @@ def test_rate_limit_and_frame_size_limit(make_server: Callable[..., ServerThread
     with pytest.raises(ConnectionClosed) as closed:
         big.recv(30)  # a generous wait for an event, the close
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    assert httpx.get(f"{srv.base}/healthz").status_code == 200
+    assert HTTP.get(f"{srv.base}/healthz").status_code == 200

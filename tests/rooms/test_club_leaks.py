@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from lockstep_table import LockstepTable, every_frame_valid
 from rooms_harness import ServerThread
-from shared_helpers import card_ids_in
+from shared_helpers import HTTP, card_ids_in
 from test_club_par import page_with_par
 
 RULES = {"preset": "standard", "match": "deals:2"}
@@ -73,7 +73,7 @@ def test_a_club_table_tells_no_one_but_its_members_of_the_club(
     for p in people:
         assert p["key"] not in frames
     assert club not in frames and invite not in frames and "Thursdays" not in frames
-    page = httpx.get(f"{server.base}/api/clubs/{club}", headers=auth(people[0]["key"])).json()
+    page = HTTP.get(f"{server.base}/api/clubs/{club}", headers=auth(people[0]["key"])).json()
     counted = {row["player"] for row in page["standings"]}
     assert counted == {p["player"] for p in people[:3]}  # the guest counts for nobody
     seats = page["matches"][0]["seats"]
@@ -84,5 +84,5 @@ def test_a_club_table_tells_no_one_but_its_members_of_the_club(
     assert not card_ids_in(with_par)
     assert not any(p["key"] in str(with_par) for p in people)
     assert len(with_par["matches"][0]["deals"]) == len(with_par["matches"][0]["score_sheet"])
-    r = httpx.get(f"{server.base}/api/clubs/{club}", headers=auth(people[3]["key"]))
+    r = HTTP.get(f"{server.base}/api/clubs/{club}", headers=auth(people[3]["key"]))
     assert r.status_code == 404 and "deals" not in r.text

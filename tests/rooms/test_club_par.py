@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 from rooms_harness import ServerThread
-from shared_helpers import card_ids_in
+from shared_helpers import HTTP, card_ids_in
 from test_clubs_http import auth, make_player, play_club_match
 
 from app.rooms.store.sqlite import DB_NAME
@@ -70,12 +70,12 @@ def club_match_with_par(server: ServerThread) -> tuple[dict[str, Any], str, list
     here), Bo's key, and the par by deal."""
     base = server.base
     ann, bo = make_player(base, "Ann"), make_player(base, "Bo")
-    made = httpx.post(base + "/api/clubs", headers=auth(ann["key"]),
-                      json={"name": "Thursdays"}).json()
+    made = HTTP.post(base + "/api/clubs", headers=auth(ann["key"]),
+                     json={"name": "Thursdays"}).json()
     club = made["club"]
-    assert httpx.post(f"{base}/api/clubs/{club}/join", headers=auth(bo["key"]),
-                      json={"invite": made["invite"]}).status_code == 200
-    assert httpx.patch(f"{base}/api/clubs/{club}", headers=auth(ann["key"]), json={
+    assert HTTP.post(f"{base}/api/clubs/{club}/join", headers=auth(bo["key"]),
+                     json={"invite": made["invite"]}).status_code == 200
+    assert HTTP.patch(f"{base}/api/clubs/{club}", headers=auth(ann["key"]), json={
         "rules": {"preset": "guide", "target": 1}}).status_code == 204
     code, _ = play_club_match(base, ann, bo, club)
 

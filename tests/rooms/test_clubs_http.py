@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-import httpx
 import pytest
 from rooms_harness import Client, ServerThread, act_until
+from shared_helpers import HTTP
 
 from app.rooms.store import StoreError
 from app.rooms.store.sqlite import DB_NAME
@@ -41,7 +41,7 @@ def auth(key: str) -> dict[str, str]:
 
 
 def make_player(base: str, name: str) -> dict[str, Any]:
-    r = httpx.post(base + "/api/players", json={"name": name})
+    r = HTTP.post(base + "/api/players", json={"name": name})
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
     assert set(data) == {"player", "key", "name"} and data["name"] == name
@@ -52,12 +52,12 @@ def play_club_match(base: str, ann: dict[str, Any], bo: dict[str, Any], club: st
                     ) -> tuple[str, list[Client]]:
     """A club room (target 1: one scored deal ends it) with Ann, Bo and two bots, played
     to its end by random legal moves."""
-    r = httpx.post(base + "/api/rooms", headers=auth(ann["key"]),  # the club's rules
-                   json={"name": "Ann", "club": club})
+    r = HTTP.post(base + "/api/rooms", headers=auth(ann["key"]),  # the club's rules
+                  json={"name": "Ann", "club": club})
     assert r.status_code == 201, r.text
     room = r.json()
-    r = httpx.post(f"{base}/api/rooms/{room['room']}/join", headers=auth(bo["key"]),
-                   json={"name": "Bo"})
+    r = HTTP.post(f"{base}/api/rooms/{room['room']}/join", headers=auth(bo["key"]),
+                  json={"name": "Bo"})
     assert r.status_code == 200, r.text
     clients = [Client(base, room["room"], room["token"]), Client(base, room["room"],
                                                                   r.json()["token"])]
@@ -92,35 +92,35 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
     server = make_server(database_url=url, lease_seconds=600.0)
     base = server.base
     ann, bo, eve = (make_player(base, n) for n in ("Ann", "Bo", "Eve"))
-    r = httpx.post(base + "/api/clubs", headers=auth(ann["key"]), json={"name": "Thursdays"})
+    r = HTTP.post(base + "/api/clubs", headers=auth(ann["key"]), json={"name": "Thursdays"})
     assert r.status_code == 201, r.text
     club = r.json()
     assert club["url"] == f"/c/{club['club']}"
     # a wrong invite joins nobody; the right one does
-    assert httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(bo["key"]),
-                      json={"invite": "nope"}).status_code == 403
-    r = httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(bo["key"]),
-                   json={"invite": club["invite"]})
+    assert HTTP.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(bo["key"]),
+                     json={"invite": "nope"}).status_code == 403
+    r = HTTP.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(bo["key"]),
+                  json={"invite": club["invite"]})
     assert r.status_code == 200, r.text
-    me = httpx.get(base + "/api/players/me", headers=auth(bo["key"])).json()
+    me = HTTP.get(base + "/api/players/me", headers=auth(bo["key"])).json()
     assert me == {"player": bo["player"], "name": "Bo",
                   "clubs": [{"club": club["club"], "name": "Thursdays"}], "tables": []}
     # the host sets the rules of the club's new tables (a member cannot; bad rules fail)
     rules = {"preset": "guide", "target": 1}
-    assert httpx.patch(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"]),
-                       json={"rules": rules}).status_code == 403
-    assert httpx.patch(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"]),
-                       json={"rules": {"preset": "nope"}}).status_code == 400
-    assert httpx.patch(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"]),
-                       json={"rules": rules}).status_code == 204
+    assert HTTP.patch(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"]),
+                      json={"rules": rules}).status_code == 403
+    assert HTTP.patch(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"]),
+                      json={"rules": {"preset": "nope"}}).status_code == 400
+    assert HTTP.patch(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"]),
+                      json={"rules": rules}).status_code == 204
     # a non-member cannot make a room of the club
-    assert httpx.post(base + "/api/rooms", headers=auth(eve["key"]),
-                      json={"name": "Eve", "club": club["club"]}).status_code == 404
+    assert HTTP.post(base + "/api/rooms", headers=auth(eve["key"]),
+                     json={"name": "Eve", "club": club["club"]}).status_code == 404
 
     code, clients = play_club_match(base, ann, bo, club["club"])
-    tables = httpx.get(base + "/api/players/me", headers=auth(bo["key"])).json()["tables"]
+    tables = HTTP.get(base + "/api/players/me", headers=auth(bo["key"])).json()["tables"]
     assert tables == [{"room": code, "club": club["club"]}]
-    page = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"])).json()
+    page = HTTP.get(f"{base}/api/clubs/{club['club']}", headers=auth(bo["key"])).json()
     assert page["rules"] == {"preset": "guide", "target": 1}
     rows = {row["player"]: row for row in page["standings"]}
     assert set(rows) == {ann["player"], bo["player"]}  # the bots count for nobody
@@ -142,62 +142,62 @@ def test_a_club_match_counts_once_for_its_players_and_no_one_else_sees_the_club(
 
     # the match's record, as the club keeps it, for its members only
     record_url = f"{base}/api/clubs/{club['club']}/record?room={code}&match=1"
-    record = httpx.get(record_url, headers=auth(bo["key"]))
+    record = HTTP.get(record_url, headers=auth(bo["key"]))
     assert record.status_code == 200 and record.json()["players"][:2] == ["Ann", "Bo"]
-    assert httpx.get(record_url, headers=auth(eve["key"])).status_code == 404
+    assert HTTP.get(record_url, headers=auth(eve["key"])).status_code == 404
 
     # a stranger, and a spectator of the room, get nothing of the club
     for headers in ({}, auth(eve["key"]), auth("not-a-key")):
-        r = httpx.get(f"{base}/api/clubs/{club['club']}", headers=headers)
+        r = HTTP.get(f"{base}/api/clubs/{club['club']}", headers=headers)
         assert r.status_code in (401, 404) and "Thursdays" not in r.text
     spectator = Client(base, code, spectate=True)
     assert club["club"] not in str(spectator.frames) and club["invite"] not in str(
         spectator.frames)
     # the host renews the invite: the old one joins nobody
-    new = httpx.post(f"{base}/api/clubs/{club['club']}/invite", headers=auth(ann["key"]))
+    new = HTTP.post(f"{base}/api/clubs/{club['club']}/invite", headers=auth(ann["key"]))
     assert new.status_code == 200
-    assert httpx.post(f"{base}/api/clubs/{club['club']}/invite",
-                      headers=auth(bo["key"])).status_code == 403  # not the host
-    assert httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(eve["key"]),
-                      json={"invite": club["invite"]}).status_code == 403
+    assert HTTP.post(f"{base}/api/clubs/{club['club']}/invite",
+                     headers=auth(bo["key"])).status_code == 403  # not the host
+    assert HTTP.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(eve["key"]),
+                     json={"invite": club["invite"]}).status_code == 403
     # a new season: the old one stays readable, the new one is empty
-    r = httpx.post(f"{base}/api/clubs/{club['club']}/season", headers=auth(ann["key"]))
+    r = HTTP.post(f"{base}/api/clubs/{club['club']}/season", headers=auth(ann["key"]))
     assert r.json() == {"season": 2}
-    page2 = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"])).json()
+    page2 = HTTP.get(f"{base}/api/clubs/{club['club']}", headers=auth(ann["key"])).json()
     assert page2["season"] == 2 and page2["standings"] == [] and page2["matches"] == []
-    old = httpx.get(f"{base}/api/clubs/{club['club']}?season=1", headers=auth(ann["key"]))
+    old = HTTP.get(f"{base}/api/clubs/{club['club']}?season=1", headers=auth(ann["key"]))
     assert old.json()["standings"] == page["standings"]
 
     # a second browser by device code: a new key for the same player
-    code_answer = httpx.post(base + "/api/players/me/device-code", headers=auth(bo["key"]))
+    code_answer = HTTP.post(base + "/api/players/me/device-code", headers=auth(bo["key"]))
     device = code_answer.json()["code"]
-    claimed = httpx.post(base + "/api/players/claim", json={"code": device.lower()}).json()
+    claimed = HTTP.post(base + "/api/players/claim", json={"code": device.lower()}).json()
     assert claimed["player"] == bo["player"] and claimed["key"] != bo["key"]
-    assert httpx.post(base + "/api/players/claim",
-                      json={"code": device}).status_code == 403  # used once
-    assert httpx.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 200
+    assert HTTP.post(base + "/api/players/claim",
+                     json={"code": device}).status_code == 403  # used once
+    assert HTTP.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 200
 
     # a former member gets nothing of the club any more
     cy = make_player(base, "Cy")
     invite = new.json()["invite"]
-    assert httpx.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(cy["key"]),
-                      json={"invite": invite}).status_code == 200
-    assert httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(cy["key"])
-                     ).status_code == 200
-    assert httpx.post(f"{base}/api/clubs/{club['club']}/leave",
-                      headers=auth(cy["key"])).status_code == 204
-    r = httpx.get(f"{base}/api/clubs/{club['club']}", headers=auth(cy["key"]))
+    assert HTTP.post(f"{base}/api/clubs/{club['club']}/join", headers=auth(cy["key"]),
+                     json={"invite": invite}).status_code == 200
+    assert HTTP.get(f"{base}/api/clubs/{club['club']}", headers=auth(cy["key"])
+                    ).status_code == 200
+    assert HTTP.post(f"{base}/api/clubs/{club['club']}/leave",
+                     headers=auth(cy["key"])).status_code == 204
+    r = HTTP.get(f"{base}/api/clubs/{club['club']}", headers=auth(cy["key"]))
     assert r.status_code == 404 and "Thursdays" not in r.text and invite not in r.text
-    assert httpx.get(base + "/api/players/me", headers=auth(cy["key"])).json()["clubs"] == []
+    assert HTTP.get(base + "/api/players/me", headers=auth(cy["key"])).json()["clubs"] == []
 
     # export, then delete: the match stays under "a former player"
-    export = httpx.get(base + "/api/players/me/export", headers=auth(bo["key"])).json()
+    export = HTTP.get(base + "/api/players/me/export", headers=auth(bo["key"])).json()
     assert export["player"] == bo["player"] and len(export["matches"]) == 1
     assert export["browsers"] == 2
-    assert httpx.delete(base + "/api/players/me", headers=auth(bo["key"])).status_code == 204
-    assert httpx.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 401
-    old = httpx.get(f"{base}/api/clubs/{club['club']}?season=1",
-                    headers=auth(ann["key"])).json()
+    assert HTTP.delete(base + "/api/players/me", headers=auth(bo["key"])).status_code == 204
+    assert HTTP.get(base + "/api/players/me", headers=auth(claimed["key"])).status_code == 401
+    old = HTTP.get(f"{base}/api/clubs/{club['club']}?season=1",
+                   headers=auth(ann["key"])).json()
     names = sorted(row["name"] for row in old["standings"])
     assert names == ["Ann", "a former player"]
     assert bo["player"] not in str(old)
@@ -224,20 +224,20 @@ def test_players_clubs_and_device_codes_are_limited_per_address(
     base = server.base
     ann = make_player(base, "Ann")
     make_player(base, "Bo")
-    r = httpx.post(base + "/api/players", json={"name": "Cy"})
+    r = HTTP.post(base + "/api/players", json={"name": "Cy"})
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
     assert int(r.headers["retry-after"]) > 0
-    assert httpx.post(base + "/api/clubs", headers=auth(ann["key"]),
-                      json={"name": "One"}).status_code == 201
-    assert httpx.post(base + "/api/clubs", headers=auth(ann["key"]),
-                      json={"name": "Two"}).status_code == 429
-    assert httpx.post(base + "/api/players/me/device-code",
-                      headers=auth(ann["key"])).status_code == 200
-    assert httpx.post(base + "/api/players/me/device-code",
-                      headers=auth(ann["key"])).status_code == 429
+    assert HTTP.post(base + "/api/clubs", headers=auth(ann["key"]),
+                     json={"name": "One"}).status_code == 201
+    assert HTTP.post(base + "/api/clubs", headers=auth(ann["key"]),
+                     json={"name": "Two"}).status_code == 429
+    assert HTTP.post(base + "/api/players/me/device-code",
+                     headers=auth(ann["key"])).status_code == 200
+    assert HTTP.post(base + "/api/players/me/device-code",
+                     headers=auth(ann["key"])).status_code == 429
     # guessing codes: the claims are counted too
-    assert httpx.post(base + "/api/players/claim", json={"code": "AAAA2222"}).status_code == 403
-    assert httpx.post(base + "/api/players/claim", json={"code": "AAAA3333"}).status_code == 429
+    assert HTTP.post(base + "/api/players/claim", json={"code": "AAAA2222"}).status_code == 403
+    assert HTTP.post(base + "/api/players/claim", json={"code": "AAAA3333"}).status_code == 429
 
 
 def test_a_store_that_fails_answers_503_unavailable(
@@ -248,6 +248,6 @@ def test_a_store_that_fails_answers_503_unavailable(
         raise StoreError("the disk is full")
 
     server.registry.store.club_tx = failing
-    r = httpx.post(server.base + "/api/players", json={"name": "Ann"})
+    r = HTTP.post(server.base + "/api/players", json={"name": "Ann"})
     assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
     assert r.headers["retry-after"]

@@ -12,9 +12,9 @@ import sqlite3
 from collections.abc import Callable
 
 import asyncpg
-import httpx
 import pytest
 from rooms_harness import Client, ServerThread, act_until, create_room, join_room
+from shared_helpers import HTTP
 
 from app.rooms.store import postgres_schema, sqlite_schema
 from app.rooms.store.club_tables import PAR_TABLES, TABLES
@@ -80,9 +80,9 @@ def test_an_older_database_migrates_and_its_room_plays_on(
         assert db.execute("SELECT version FROM schema_version").fetchone() == (
             sqlite_schema.VERSION,) == (5,)
         db.close()
-    r = httpx.post(second.base + "/api/players", json={"name": "Cy"})
+    r = HTTP.post(second.base + "/api/players", json={"name": "Cy"})
     assert r.status_code == 201
-    made = httpx.post(second.base + "/api/clubs", json={"name": "Thursdays"},
-                      headers={"Authorization": f"Bearer {r.json()['key']}"})
+    made = HTTP.post(second.base + "/api/clubs", json={"name": "Thursdays"},
+                     headers={"Authorization": f"Bearer {r.json()['key']}"})
     assert made.status_code == 201
     join_room(second.base, room["room"], "Di")  # the room takes people as before

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 from rooms_harness import (
     Client,
@@ -24,6 +23,7 @@ from rooms_harness import (
     my_turn,
     pick_action,
 )
+from shared_helpers import HTTP
 
 from app.rules import Action, Match
 
@@ -156,7 +156,7 @@ def test_the_host_role_passes_to_the_next_connected_person(server: ServerThread)
     assert view["room"]["you_are_host"] and view["room"]["seats"][2]["host"]
     assert not view["room"]["seats"][0]["host"]
     assert watcher.wait_state(lambda v: v["room"]["host"] == 2)["room"]["you_are_host"] is False
-    info = httpx.get(f"{server.base}/api/rooms/{code}").json()
+    info = HTTP.get(f"{server.base}/api/rooms/{code}").json()
     assert info["host"] == 2 and info["phase"] == "lobby"  # the room stays
     ann = Client(server.base, code, token=room["token"])
     assert ann.state is not None and ann.state["room"]["host"] == 2
@@ -227,11 +227,11 @@ def test_a_late_friend_takes_a_bot_seat_from_the_next_deal_on(server: ServerThre
     assert seat["name"] == "Bot 3"
     cy.act({"bid": "pass"})
     assert cy.error()["code"] in ("not_your_turn", "stale_game")
-    info = httpx.get(f"{server.base}/api/rooms/{code}").json()
+    info = HTTP.get(f"{server.base}/api/rooms/{code}").json()
     assert info["joinable"] == [1, 3]
     assert join_room(server.base, code, "Di")["seat"] == 1
     assert join_room(server.base, code, "Ed")["seat"] == 3
-    r = httpx.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Fa"})
+    r = HTTP.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Fa"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "no_free_seat"
     ann.send({"type": "settings", "grace_seconds": 0})  # Di and Ed never connect
     rng = random.Random(11)
@@ -264,7 +264,7 @@ def test_an_idle_room_leaves_memory_and_comes_back_from_the_database(
     while code in srv.registry.rooms:
         assert time.monotonic() < deadline, "the idle room stayed in memory"
         time.sleep(0.1)
-    info = httpx.get(f"{srv.base}/api/rooms/{code}").json()
+    info = HTTP.get(f"{srv.base}/api/rooms/{code}").json()
     assert info["seats"][0]["name"] == "Ann"
     ann = Client(srv.base, code, token=room["token"])
     assert ann.state is not None

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import jsonschema_rs
 import pytest
 from core_table import Table, play_until
 from rooms_harness import ServerThread
+from shared_helpers import HTTP
 
 from app.bots.review import review_deal
 from app.rooms import contract_gen, contract_js
@@ -136,7 +136,7 @@ def test_the_schema_refuses_what_the_protocol_refuses() -> None:
 
 
 def test_the_schema_is_served(server: ServerThread) -> None:
-    r = httpx.get(f"{server.base}/api/protocol.schema.json")
+    r = HTTP.get(f"{server.base}/api/protocol.schema.json")
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     assert r.json() == json.loads(contract_gen.SCHEMA.read_text())
 

@@ -35,6 +35,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rooms_harness import OPEN_CLIENTS, Client, ErrorLog, ServerThread, act_until, create_room
+from shared_helpers import HTTP
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.codes import CODE_ALPHABET, CODE_LENGTH
@@ -323,7 +324,7 @@ def test_the_template_itself_loads(make_server: Callable[..., ServerThread]) -> 
     srv = make_server()
     code = fresh_code()
     log.store([(code, log.copy(code), None)])
-    r = httpx.get(f"{srv.base}/api/rooms/{code}")
+    r = HTTP.get(f"{srv.base}/api/rooms/{code}")
     assert r.status_code == 200 and r.json()["phase"] == "play", r.text
 
 

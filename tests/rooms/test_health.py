@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from prometheus_client import REGISTRY
 from rooms_harness import ServerThread, create_room
+from shared_helpers import HTTP
 
 from app.rooms.server.health import PROBE_SECONDS, SAVE_FAILURE_SECONDS
 from app.rooms.store import LeaseLost, StoreError
@@ -38,7 +38,7 @@ class FakeClock:
 
 
 def health(base: str) -> tuple[int, dict[str, Any]]:
-    r = httpx.get(f"{base}/healthz", timeout=30)
+    r = HTTP.get(f"{base}/healthz", timeout=30)
     body: dict[str, Any] = r.json()
     return r.status_code, body
 
@@ -59,7 +59,7 @@ def test_a_store_that_cannot_write_is_a_503_naming_it_until_it_can(
     lock.execute("BEGIN EXCLUSIVE")  # no write of the server's gets through
     try:
         # a room's save fails now: the sender hears it (the store's own check)
-        r = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}, timeout=30)
+        r = HTTP.post(f"{srv.base}/api/rooms", json={"name": "Ann"}, timeout=30)
         assert r.status_code == 503, r.text
         assert failed_saves() == counted + 1
         # the last probe worked a moment ago: not asked again yet (a poller's cost),
@@ -160,7 +160,7 @@ def test_a_full_disk_is_a_503_naming_the_store_and_the_failed_saves(
     # new rooms fit in the log's old space on disk for a while, if a checkpoint emptied
     # it (the sweep's, on a slow machine), then the log must grow: the disk says no
     for _ in range(200):
-        r = httpx.post(f"{srv.base}/api/rooms", json={"name": "Ann"}, timeout=30)
+        r = HTTP.post(f"{srv.base}/api/rooms", json={"name": "Ann"}, timeout=30)
         if r.status_code != 201:
             break
     assert r.status_code == 503, r.text

@@ -7,6 +7,7 @@ import re
 import httpx
 from pydantic import TypeAdapter
 from rooms_harness import ServerThread, create_room, join_room
+from shared_helpers import HTTP
 
 from app.rooms.core.codes import CODE_ALPHABET, CODE_LENGTH
 from app.rooms.core.frames import CreatedRoom, HttpErrorBody, JoinedRoom, PublicRoom
@@ -28,7 +29,7 @@ def test_create_room_gives_host_seat_0_and_an_unguessable_code(server: ServerThr
     assert len(room["token"]) >= 22  # 128 bits, url-safe base64
     codes = {create_room(server.base)["room"] for _ in range(5)}
     assert len(codes) == 5
-    info = httpx.get(f"{server.base}/api/rooms/{room['room'].upper()}").json()  # any case
+    info = HTTP.get(f"{server.base}/api/rooms/{room['room'].upper()}").json()  # any case
     TypeAdapter(PublicRoom).validate_python(info)
     assert info["phase"] == "lobby" and info["host"] == 0
     assert info["seats"][0]["name"] == "Ann" and info["seats"][0]["host"]
@@ -41,64 +42,64 @@ def test_join_first_free_or_chosen_seat_then_409(server: ServerThread) -> None:
     a = join_room(server.base, code, "Bo", seat=2)
     TypeAdapter(JoinedRoom).validate_python(a)
     assert a["seat"] == 2 and not a["takeover"]
-    _error(httpx.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Cy", "seat": 2}),
+    _error(HTTP.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Cy", "seat": 2}),
            409, "seat_taken")
     assert join_room(server.base, code, "Cy")["seat"] == 1
     assert join_room(server.base, code, "Di")["seat"] == 3
-    _error(httpx.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Ed"}),
+    _error(HTTP.post(f"{server.base}/api/rooms/{code}/join", json={"name": "Ed"}),
            409, "no_free_seat")
-    seats = httpx.get(f"{server.base}/api/rooms/{code}").json()["seats"]
+    seats = HTTP.get(f"{server.base}/api/rooms/{code}").json()["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Cy", "Bo", "Di"]
 
 
 def test_errors_have_the_protocol_shape(server: ServerThread) -> None:
     base = server.base
-    _error(httpx.get(f"{base}/api/rooms/zzzzzzzzzz"), 404, "room_not_found")
-    _error(httpx.get(f"{base}/api/rooms/not-a-code!"), 404, "room_not_found")
-    _error(httpx.post(f"{base}/api/rooms/zzzzzzzzzz/join", json={"name": "Bo"}),
+    _error(HTTP.get(f"{base}/api/rooms/zzzzzzzzzz"), 404, "room_not_found")
+    _error(HTTP.get(f"{base}/api/rooms/not-a-code!"), 404, "room_not_found")
+    _error(HTTP.post(f"{base}/api/rooms/zzzzzzzzzz/join", json={"name": "Bo"}),
            404, "room_not_found")
-    r = httpx.post(f"{base}/api/rooms", json={"name": "A", "rules": {"max_bid": 20}})
+    r = HTTP.post(f"{base}/api/rooms", json={"name": "A", "rules": {"max_bid": 20}})
     msg = _error(r, 400, "bad_rules")
     assert "max_bid" in msg and r.json()["error"]["option"] == "max_bid"
-    msg = _error(httpx.post(f"{base}/api/rooms",
-                            json={"name": "A", "rules": {"preset": "standard", "kitty": 3}}),
+    msg = _error(HTTP.post(f"{base}/api/rooms",
+                           json={"name": "A", "rules": {"preset": "standard", "kitty": 3}}),
                  400, "bad_rules")
     assert msg.startswith("kitty")
-    _error(httpx.post(f"{base}/api/rooms", content=b"{not json"), 422, "bad_request")
-    _error(httpx.post(f"{base}/api/rooms", json={"nom": "A"}), 422, "bad_request")
-    _error(httpx.post(f"{base}/api/rooms", json={"name": 5}), 422, "bad_request")
-    _error(httpx.post(f"{base}/api/rooms", json={"name": "   "}), 400, "bad_name")
-    _error(httpx.post(f"{base}/api/rooms", json={"name": "x" * 33}), 400, "bad_name")
-    _error(httpx.post(f"{base}/api/rooms", json={"name": "a\u0007b"}), 400, "bad_name")
+    _error(HTTP.post(f"{base}/api/rooms", content=b"{not json"), 422, "bad_request")
+    _error(HTTP.post(f"{base}/api/rooms", json={"nom": "A"}), 422, "bad_request")
+    _error(HTTP.post(f"{base}/api/rooms", json={"name": 5}), 422, "bad_request")
+    _error(HTTP.post(f"{base}/api/rooms", json={"name": "   "}), 400, "bad_name")
+    _error(HTTP.post(f"{base}/api/rooms", json={"name": "x" * 33}), 400, "bad_name")
+    _error(HTTP.post(f"{base}/api/rooms", json={"name": "a\u0007b"}), 400, "bad_name")
     code = create_room(base)["room"]
-    _error(httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "B", "seat": "1"}),
+    _error(HTTP.post(f"{base}/api/rooms/{code}/join", json={"name": "B", "seat": "1"}),
            422, "bad_request")
-    _error(httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "B", "seat": 7}),
+    _error(HTTP.post(f"{base}/api/rooms/{code}/join", json={"name": "B", "seat": 7}),
            422, "bad_request")
-    _error(httpx.get(f"{base}/api/nothing"), 404, "not_found")
-    info = httpx.get(f"{base}/api/rooms/{code}").json()
+    _error(HTTP.get(f"{base}/api/nothing"), 404, "not_found")
+    info = HTTP.get(f"{base}/api/rooms/{code}").json()
     assert (info["version"], info["game"]) == (1, 0)  # nothing changed
 
 
 def test_record_needs_a_seat_token_and_a_finished_match(server: ServerThread) -> None:
     room = create_room(server.base)
     url = f"{server.base}/api/rooms/{room['room']}/record"
-    _error(httpx.get(url), 401, "unauthorized")
-    _error(httpx.get(url, headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
-    _error(httpx.get(url, headers={"Authorization": f"Bearer {room['token']}"}),
+    _error(HTTP.get(url), 401, "unauthorized")
+    _error(HTTP.get(url, headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
+    _error(HTTP.get(url, headers={"Authorization": f"Bearer {room['token']}"}),
            403, "match_not_over")
 
 
 def test_practice_rooms_are_private(server: ServerThread) -> None:
     room = create_room(server.base, practice=True)
-    _error(httpx.post(f"{server.base}/api/rooms/{room['room']}/join", json={"name": "Bo"}),
+    _error(HTTP.post(f"{server.base}/api/rooms/{room['room']}/join", json={"name": "Bo"}),
            403, "private_room")
-    info = httpx.get(f"{server.base}/api/rooms/{room['room']}").json()
+    info = HTTP.get(f"{server.base}/api/rooms/{room['room']}").json()
     assert info["practice"] and info["joinable"] == []
 
 
 def test_rules_metadata_comes_from_the_engine(server: ServerThread) -> None:
-    info = httpx.get(f"{server.base}/api/rules").json()
+    info = HTTP.get(f"{server.base}/api/rules").json()
     assert info["presets"] == ["standard", "guide", "norsk", "fullstokk"]
     assert info["options"]["players"] == {"type": "choice", "values": [3, 4, 5], "default": 4}
     assert info["options"]["target"]["min"] == 1
@@ -112,20 +113,20 @@ def test_rules_metadata_comes_from_the_engine(server: ServerThread) -> None:
 
 def test_pages_health_and_security_headers(server: ServerThread) -> None:
     base = server.base
-    assert httpx.get(f"{base}/healthz").json()["status"] == "ok"
+    assert HTTP.get(f"{base}/healthz").json()["status"] == "ok"
     code = create_room(base)["room"]
     for path in ("/", f"/r/{code}", "/rules", "/r/zzzzzzzzzz"):
-        r = httpx.get(base + path)
+        r = HTTP.get(base + path)
         assert r.status_code == 200 and "<html" in r.text.lower(), path
         assert r.headers["content-security-policy"] == CSP
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["referrer-policy"] == "no-referrer"
     assert "'unsafe-inline'" not in CSP
-    r = httpx.get(f"{base}/", headers={"Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"})
+    r = HTTP.get(f"{base}/", headers={"Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"})
     assert 'lang="fr"' in r.text
-    r = httpx.get(f"{base}/?lang=nb", headers={"Accept-Language": "fr"})
+    r = HTTP.get(f"{base}/?lang=nb", headers={"Accept-Language": "fr"})
     assert 'lang="nb"' in r.text
-    r = httpx.get(f"{base}/", headers={"Accept-Language": "no, en;q=0.1"})
+    r = HTTP.get(f"{base}/", headers={"Accept-Language": "no, en;q=0.1"})
     assert 'lang="nb"' in r.text
-    r = httpx.get(f"{base}/r/<script>alert(1)</script>")
+    r = HTTP.get(f"{base}/r/<script>alert(1)</script>")
     assert "<script>alert" not in r.text

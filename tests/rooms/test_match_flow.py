@@ -8,9 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
 from rooms_harness import Client, ServerThread, act_until, create_room, my_turn, pick_action
-from shared_helpers import download_record, replay_record
+from shared_helpers import HTTP, download_record, replay_record
 
 from app.rules import RuleSet, parse_action
 from app.rules.cards import CARD_INDEX
@@ -77,14 +76,14 @@ def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
     assert again["scores"] == [0, 0, 0, 0] and again["score_sheet"] == []
     assert [s["bot"] for s in again["room"]["seats"]] == [None, "easy", "random",
                                                            "easy"]
-    r2 = httpx.get(f"{server.base}/api/rooms/{code}/record",
-                   headers={"Authorization": f"Bearer {token}"})
+    r2 = HTTP.get(f"{server.base}/api/rooms/{code}/record",
+                  headers={"Authorization": f"Bearer {token}"})
     assert r2.json() == record
-    by_number = httpx.get(f"{server.base}/api/rooms/{code}/record", params={"match": 1},
-                          headers={"Authorization": f"Bearer {token}"})
-    assert by_number.json() == record, "every finished match keeps its record"
-    unplayed = httpx.get(f"{server.base}/api/rooms/{code}/record", params={"match": 2},
+    by_number = HTTP.get(f"{server.base}/api/rooms/{code}/record", params={"match": 1},
                          headers={"Authorization": f"Bearer {token}"})
+    assert by_number.json() == record, "every finished match keeps its record"
+    unplayed = HTTP.get(f"{server.base}/api/rooms/{code}/record", params={"match": 2},
+                        headers={"Authorization": f"Bearer {token}"})
     assert unplayed.status_code == 404 and unplayed.json()["error"]["code"] == "no_record"
 
 

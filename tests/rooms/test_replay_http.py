@@ -14,7 +14,7 @@ import httpx
 from lockstep_table import LockstepTable
 from pydantic import TypeAdapter
 from rooms_harness import Client, ServerThread, act_until, create_room
-from shared_helpers import download_record, replay_record
+from shared_helpers import HTTP, download_record, replay_record
 
 from app.rooms.core.frames import HttpErrorBody
 from app.rooms.core.wire_enums import LIMITS
@@ -38,8 +38,8 @@ def ok(r: httpx.Response) -> DealReplay:
 
 def upload(base: str, record: Any, **params: Any) -> httpx.Response:
     body = record if isinstance(record, bytes) else json.dumps(record).encode()
-    return httpx.post(f"{base}/api/replay", content=body, params=params,
-                      headers={"Content-Type": "application/json"}, timeout=30)
+    return HTTP.post(f"{base}/api/replay", content=body, params=params,
+                     headers={"Content-Type": "application/json"}, timeout=30)
 
 
 def test_a_rooms_deals_replay_for_its_players_once_over(server: ServerThread,
@@ -53,20 +53,20 @@ def test_a_rooms_deals_replay_for_its_players_once_over(server: ServerThread,
     ann.send({"type": "start"})
     ann.wait_state(lambda v: v["phase"] != "lobby")
 
-    error(httpx.get(url), 401, "unauthorized")
-    error(httpx.get(url, headers={"Authorization": "Bearer nottheone"}), 401, "unauthorized")
-    error(httpx.get(f"{base}/api/rooms/zzzzzzzzzz/replay", headers=auth), 404,
+    error(HTTP.get(url), 401, "unauthorized")
+    error(HTTP.get(url, headers={"Authorization": "Bearer nottheone"}), 401, "unauthorized")
+    error(HTTP.get(f"{base}/api/rooms/zzzzzzzzzz/replay", headers=auth), 404,
           "room_not_found")
     # the deal in play keeps its hands secret
-    message = error(httpx.get(url, params={"deal": 0}, headers=auth), 403, "deal_not_over")
+    message = error(HTTP.get(url, params={"deal": 0}, headers=auth), 403, "deal_not_over")
     assert "still being played" in message
-    error(httpx.get(url, params={"deal": 3}, headers=auth), 404, "no_deal")
-    error(httpx.get(url, params={"match": 2}, headers=auth), 404, "no_record")
-    error(httpx.get(url, params={"deal": -1}, headers=auth), 422, "bad_request")
+    error(HTTP.get(url, params={"deal": 3}, headers=auth), 404, "no_deal")
+    error(HTTP.get(url, params={"match": 2}, headers=auth), 404, "no_record")
+    error(HTTP.get(url, params={"deal": -1}, headers=auth), 422, "bad_request")
 
     rng = random.Random(3)
     view = act_until(ann, lambda v: v["phase"] in ("deal_over", "match_over"), rng)
-    shown = ok(httpx.get(url, headers=auth))  # the first finished deal played out
+    shown = ok(HTTP.get(url, headers=auth))  # the first finished deal played out
     deal = view["room"]["reviewable"][0]
     assert shown["deal"] == deal and shown["match"] == 1
     assert shown["players"] == [s["name"] for s in view["room"]["seats"]]
@@ -82,7 +82,7 @@ def test_a_rooms_deals_replay_for_its_players_once_over(server: ServerThread,
     ann.send({"type": "rematch"})
     ann.wait_state(lambda v: v["room"]["match_number"] == 2)
     for i, result in enumerate(line["deals"]):
-        stored = ok(httpx.get(url, params={"match": 1, "deal": i}, headers=auth))
+        stored = ok(HTTP.get(url, params={"match": 1, "deal": i}, headers=auth))
         sent = ok(upload(base, record, deal=i))
         assert stored["match"] == 1 and sent["match"] is None
         assert {**stored, "match": None} == sent
@@ -161,10 +161,10 @@ def test_the_replay_never_names_the_hidden_partner_of_the_deal_in_play(
         known = view["contract"]["partner"]
         assert known == (deal.partner if seat == deal.partner else None)
         for params in ({}, {"deal": 0}):
-            shown = ok(httpx.get(url, params=params, headers=auth))
+            shown = ok(HTTP.get(url, params=params, headers=auth))
             assert shown["deal"] < playing
             assert len(shown["deals"]) == playing, "a line of the deal in play"
             assert all(line["outcome"] != "incomplete" for line in shown["deals"])
-        message = error(httpx.get(url, params={"deal": playing}, headers=auth), 403,
+        message = error(HTTP.get(url, params={"deal": playing}, headers=auth), 403,
                         "deal_not_over")
         assert "still being played" in message

@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from rooms_harness import ServerThread
+from shared_helpers import HTTP
 
 from app.web.assets import IMMUTABLE, STATIC_DIR, Assets, static_assets
 from app.web.bundle import bundle
@@ -53,7 +54,7 @@ def raw(url: str, **headers: str) -> tuple[httpx.Response, bytes]:
 
 def room_page(base: str) -> PageLinks:
     links = PageLinks()
-    links.feed(httpx.get(f"{base}/r/abcdefghjk").text)
+    links.feed(HTTP.get(f"{base}/r/abcdefghjk").text)
     return links
 
 
@@ -63,7 +64,7 @@ def test_a_page_names_only_versioned_files_and_they_are_immutable(
     assert links.urls
     for url in links.urls + list(links.importmap.values()):
         assert VERSIONED.match(url), url
-        response = httpx.get(server.base + url)
+        response = HTTP.get(server.base + url)
         assert response.status_code == 200, url
         assert response.headers["cache-control"] == IMMUTABLE, url
     # the page's one script is its whole module graph (app/web/bundle.py); the import
@@ -72,7 +73,7 @@ def test_a_page_names_only_versioned_files_and_they_are_immutable(
     assert scripts == [static_assets().bundle_url("js/room.js")]
     sources = {p.relative_to(STATIC_DIR).as_posix(): p.read_text(encoding="utf-8")
                for p in (STATIC_DIR / "js").glob("*.js")}
-    assert httpx.get(server.base + scripts[0]).text == bundle(sources, "js/room.js")
+    assert HTTP.get(server.base + scripts[0]).text == bundle(sources, "js/room.js")
     for path in STATIC_DIR.rglob("*"):
         relative = path.relative_to(STATIC_DIR).as_posix()
         if relative.startswith(("js/", "i18n/", "cards/")) and path.is_file():
@@ -102,16 +103,16 @@ def test_gzip_when_accepted_and_the_same_bytes_once_decompressed(server: ServerT
 
 def test_plain_addresses_are_revalidated_and_unknown_files_are_404(
         server: ServerThread) -> None:
-    response = httpx.get(f"{server.base}/static/js/dom.js")
+    response = HTTP.get(f"{server.base}/static/js/dom.js")
     assert response.status_code == 200
     assert response.headers["cache-control"] == "no-cache"
     assert response.content == (STATIC_DIR / "js" / "dom.js").read_bytes()
-    again = httpx.get(f"{server.base}/static/js/dom.js",
-                      headers={"If-None-Match": response.headers["etag"]})
+    again = HTTP.get(f"{server.base}/static/js/dom.js",
+                     headers={"If-None-Match": response.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
     for missing in ("/static/js/nothing.js", "/static/js/dom.0000000000.js",
                     "/static/../main.py"):
-        answer = httpx.get(server.base + missing)
+        answer = HTTP.get(server.base + missing)
         assert answer.status_code == 404, missing
         assert answer.json()["error"]["code"] == "not_found"
     head = httpx.head(f"{server.base}/static/js/dom.js", headers={"Accept-Encoding": "identity"})

@@ -21,10 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from rooms_harness import OPEN_CLIENTS, Client, ServerThread, create_room, join_room
-from shared_helpers import download_record
+from shared_helpers import HTTP, download_record
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.core.effects import Save
@@ -165,7 +164,7 @@ def test_a_failed_write_at_each_kind_of_change_loses_nothing(
 
     # a join: refused with 503, everyone reconnects, the join is made again
     store.armed = True
-    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": "Di"})
+    r = HTTP.post(f"{base}/api/rooms/{code}/join", json={"name": "Di"})
     assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
     people.broken()
     tokens[3] = join_room(base, code, "Di")["token"]
@@ -222,7 +221,7 @@ def test_a_failed_write_at_each_kind_of_change_loses_nothing(
     # the store recovers and the server restarts on the same data
     srv.__exit__(None, None, None)
     again = make_server()
-    info = httpx.get(f"{again.base}/api/rooms/{code}").json()
+    info = HTTP.get(f"{again.base}/api/rooms/{code}").json()
     assert info["phase"] == "match_over" and info["game"] == game
     assert [s["name"] for s in info["seats"]] == ["Ann", "Bo", "Cy", "Di"]
     record = download_record(again.base, code, tokens[2])
@@ -345,7 +344,7 @@ def test_a_room_that_does_not_replay_answers_room_damaged_and_stays_stored(
     OPEN_CLIENTS.clear()
     again = make_server()
     for _ in range(2):  # asked twice: still there, still damaged
-        r = httpx.get(f"{again.base}/api/rooms/{code}")
+        r = HTTP.get(f"{again.base}/api/rooms/{code}")
         assert r.status_code == 500 and r.json()["error"]["code"] == "room_damaged", r.text
     c = Client(again.base, code, hello=False)  # refused at once, before the hello
     assert c.error()["code"] == "room_damaged"

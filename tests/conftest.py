@@ -73,7 +73,7 @@ LONGEST_FIRST = (
     "tests/e2e/test_replay.py",  # about 105 s (213 s with 8 s reviews, bidding)
     "tests/e2e/test_accessibility.py",  # about 160 s (175 s injecting axe at each run)
     "tests/e2e/test_replay_layout.py",  # 136 s
-    "tests/rooms/test_http_leaks.py",  # about 113 s (120 s with a server each rule set)
+    "tests/rooms/test_http_leaks.py",  # about 90 s (120 s with a server each, and httpx)
     "tests/e2e/test_review.py",  # about 50 s (116 s with 8 s reviews)
     "tests/test_fuzz_protocol.py",  # about 77 s (96 s restarting after its last test)
     "tests/e2e/test_three_languages.py",  # about 93 s (158 s with its review, a 30 s turn)

@@ -70,16 +70,13 @@ SEARCHED = {"amerikaner_bot_decision_seconds{level=strong}",
 
 class Prometheus:
     """``prometheus`` on a free loopback port, scraping ``target``'s /metrics every two
-    seconds (a scrape may take as long: a busy machine), its data in ``root``.  Asked
-    through one HTTP client: the test polls it twice a second for minutes on a loaded
-    machine, and ``httpx.get`` builds a client (~20 ms of CPU) every call."""
+    seconds (a scrape may take as long: a busy machine), its data in ``root``."""
 
     def __init__(self, root: Path, target: str) -> None:
         self.root = root
         self.target = target
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = ""
-        self.http = httpx.Client(timeout=30)
 
     def start(self) -> Prometheus:
         binary = shutil.which("prometheus")
@@ -109,17 +106,18 @@ class Prometheus:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and self.proc.poll() is None:
             try:
-                if self.http.get(f"{self.base}/-/ready", timeout=5).status_code == 200:
+                if HTTP.get(f"{self.base}/-/ready", timeout=5).status_code == 200:
                     return True
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        self.stop_process()
+        self.stop()
         return False
 
     def query(self, promql: str) -> list[dict[str, Any]]:
         """The instant vector of ``promql`` now (``/api/v1/query``)."""
-        answer = self.http.get(f"{self.base}/api/v1/query", params={"query": promql}).json()
+        answer = HTTP.get(f"{self.base}/api/v1/query", params={"query": promql},
+                          timeout=30).json()
         assert answer["status"] == "success", (promql, answer)
         result: list[dict[str, Any]] = answer["data"]["result"]
         return result
@@ -129,10 +127,6 @@ class Prometheus:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
-        self.http.close()
-        self.stop_process()
-
-    def stop_process(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
             try:

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 from rooms_harness import ServerThread
 from shared_helpers import HTTP, card_ids_in
 from test_clubs_http import auth, make_player, play_club_match
@@ -25,17 +24,15 @@ PAR_WAIT = 300.0  # a bound, not a measure: the test fails if par never comes
 
 
 def page_with_par(base: str, club: str, key: str) -> dict[str, Any]:
-    """The club page once every deal of its matches has its par (polled, bounded, through
-    one client: ``httpx.get`` builds one, ~20 ms of CPU, every call)."""
+    """The club page once every deal of its matches has its par (polled, bounded)."""
     deadline = time.monotonic() + PAR_WAIT
-    with httpx.Client(headers=auth(key), timeout=30) as http:
-        while True:
-            page: dict[str, Any] = http.get(f"{base}/api/clubs/{club}").json()
-            deals = [d for m in page["matches"] for d in m["deals"]]
-            if deals and all(d["par"] is not None for d in deals):
-                return page
-            assert time.monotonic() < deadline, f"no par after {PAR_WAIT} s: {page['matches']}"
-            time.sleep(0.2)
+    while True:
+        page: dict[str, Any] = HTTP.get(f"{base}/api/clubs/{club}", headers=auth(key)).json()
+        deals = [d for m in page["matches"] for d in m["deals"]]
+        if deals and all(d["par"] is not None for d in deals):
+            return page
+        assert time.monotonic() < deadline, f"no par after {PAR_WAIT} s: {page['matches']}"
+        time.sleep(0.2)
 
 
 def test_a_club_match_gets_its_par_and_a_restart_makes_the_par_missing(

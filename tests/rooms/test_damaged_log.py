@@ -26,11 +26,10 @@ import itertools
 import json
 import random
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -116,14 +115,6 @@ class Template:
         db.close()
 
 
-@pytest.fixture(scope="module")
-def http() -> Iterator[httpx.Client]:
-    """One HTTP client for the module's hundreds of requests (a new client for each, as
-    ``httpx.get`` makes, costs ~20 ms of CPU building its TLS context)."""
-    with httpx.Client(timeout=30) as client:
-        yield client
-
-
 def make_template(make_server: Callable[..., ServerThread]) -> Template:
     """A room stopped in its first deal, tricks into it: every kind of entry but the few
     that come at a match's end.  The server that played it is stopped; the test's next
@@ -142,9 +133,9 @@ def make_template(make_server: Callable[..., ServerThread]) -> Template:
     return Template(srv.settings.data_dir / DB_NAME, room["room"])
 
 
-def answers_room_damaged(http: httpx.Client, base: str, code: str) -> None:
+def answers_room_damaged(base: str, code: str) -> None:
     for _ in range(2):  # asked twice: still there, still damaged
-        r = http.get(f"{base}/api/rooms/{code}")
+        r = HTTP.get(f"{base}/api/rooms/{code}", timeout=30)
         assert r.status_code == 500, r.text
         error = r.json()["error"]
         assert error["code"] == "room_damaged" and set(error) == {"code", "message"}, r.text
@@ -159,10 +150,10 @@ def answers_room_damaged(http: httpx.Client, base: str, code: str) -> None:
         OPEN_CLIENTS.remove(c)
 
 
-def loads_or_answers_room_damaged(http: httpx.Client, base: str, code: str) -> None:
-    r = http.get(f"{base}/api/rooms/{code}")
+def loads_or_answers_room_damaged(base: str, code: str) -> None:
+    r = HTTP.get(f"{base}/api/rooms/{code}", timeout=30)
     if r.status_code == 500:
-        answers_room_damaged(http, base, code)
+        answers_room_damaged(base, code)
         return
     assert r.status_code == 200, r.text
     c = Client(base, code, spectate=True)  # welcomed, then a state (validated)
@@ -271,8 +262,7 @@ EXAMPLE_SETTINGS = settings(max_examples=100, database=None, derandomize=True,
 
 
 def test_a_damaged_log_of_any_shape_answers_room_damaged(
-        make_server: Callable[..., ServerThread], errors_logged: ErrorLog,
-        http: httpx.Client) -> None:
+        make_server: Callable[..., ServerThread], errors_logged: ErrorLog) -> None:
     log = make_template(make_server)
     rooms: list[Stored] = []
     stored: list[tuple[str, str]] = []  # (code, how it was damaged)
@@ -290,7 +280,7 @@ def test_a_damaged_log_of_any_shape_answers_room_damaged(
     srv = make_server()
     for code, how in stored:
         try:
-            answers_room_damaged(http, srv.base, code)
+            answers_room_damaged(srv.base, code)
         except AssertionError as exc:
             raise AssertionError(f"room {code}, {how}: {exc}") from None
     errors_logged.check()
@@ -298,8 +288,7 @@ def test_a_damaged_log_of_any_shape_answers_room_damaged(
 
 
 def test_any_change_to_a_log_loads_or_answers_room_damaged(
-        make_server: Callable[..., ServerThread], errors_logged: ErrorLog,
-        http: httpx.Client) -> None:
+        make_server: Callable[..., ServerThread], errors_logged: ErrorLog) -> None:
     log = make_template(make_server)
     rooms: list[Stored] = []
 
@@ -313,7 +302,7 @@ def test_any_change_to_a_log_loads_or_answers_room_damaged(
     log.store(rooms)
     srv = make_server()
     for code, _, _ in rooms:
-        loads_or_answers_room_damaged(http, srv.base, code)
+        loads_or_answers_room_damaged(srv.base, code)
     errors_logged.check()
 
 
@@ -344,8 +333,7 @@ DISAGREEING: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 
 
 def test_a_checkpoint_whose_fields_disagree_answers_room_damaged(
-        make_server: Callable[..., ServerThread], errors_logged: ErrorLog,
-        http: httpx.Client) -> None:
+        make_server: Callable[..., ServerThread], errors_logged: ErrorLog) -> None:
     log = make_template(make_server)
     codes = {}
     rooms: list[Stored] = []
@@ -358,7 +346,7 @@ def test_a_checkpoint_whose_fields_disagree_answers_room_damaged(
     srv = make_server()
     for what, code in codes.items():
         try:
-            answers_room_damaged(http, srv.base, code)
+            answers_room_damaged(srv.base, code)
         except AssertionError as exc:
             raise AssertionError(f"{what}: {exc}") from None
     errors_logged.check()

@@ -11,15 +11,12 @@ match's end, and the room's public info names no card at all."""
 
 from __future__ import annotations
 
-import http.client
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 from lockstep_table import LockstepTable, every_frame_valid
+from plain_http import Answer, Http
 from room_fixtures import make_settings
 from rooms_harness import ServerThread
 from shared_helpers import card_ids_in
@@ -45,36 +42,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     reads (a server each also started a replay worker process each)."""
     with ServerThread(make_settings(tmp_path_factory.mktemp("leaks") / "data")) as srv:
         yield srv
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An HTTP answer: its status and body."""
-
-    status_code: int
-    text: str
-
-    def json(self) -> Any:
-        return json.loads(self.text)
-
-
-class Http:
-    """GET over one kept-alive HTTP/1.1 connection (the standard library's): the oracle
-    asks some 2,400 times a match, and httpx's own work per request was about as much CPU
-    as the server's answer.  A connection the server closed is opened again."""
-
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def get(self, path: str, params: dict[str, Any] | None = None,
-            headers: dict[str, str] | None = None) -> Answer:
-        self.conn.request("GET", path + (f"?{urlencode(params)}" if params else ""),
-                          headers=headers or {})
-        reply = self.conn.getresponse()
-        return Answer(reply.status, reply.read().decode())
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 class HttpOracle:

@@ -121,8 +121,8 @@ def compile_locks(uv: Path, upgrade: bool) -> None:
         subprocess.run(
             [str(uv), "pip", "compile", "--quiet", "--universal", "--generate-hashes",
              "--python-version", PYTHON, "--no-header", "--index-url", "https://pypi.org/simple",
-             str(wanted), "-o", str(LOCKS / "uv.txt")],
-            cwd=ROOT, check=True,
+             wanted.name, "-o", str(LOCKS / "uv.txt")],
+            cwd=tmp, check=True,  # (a relative input: the file's "via" line stays the same)
         )
     installer = LOCKS / "uv.txt"
     installer.write_text(

@@ -234,7 +234,11 @@ function history(view, extra) {
   const box = el("details", "match-history");
   box.open = historyOpen;
   box.addEventListener("toggle", () => { historyOpen = box.open; });
-  box.append(el("summary", "", t("scores.history", { n: matches.length })));
+  const summary = el("summary", "", t("scores.history", { n: matches.length }));
+  // Kept at the click too: `toggle` fires a task later, and a frame drawn in between
+  // would draw the panel again with the old state, closing what was just opened.
+  summary.addEventListener("click", () => { historyOpen = !box.open; });
+  box.append(summary);
   for (const match of matches) {
     const part = el("section", "history-match");
     const winners = match.winners.map((s) => match.players[s]).join(", ");

@@ -62,44 +62,42 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The files that take longest, longest first: seconds of their tests in all, summed by file
-# from the lead's `scripts/test.sh --durations=0` of 2026-12-05 07:19 (three workers, at
-# load 11 to 18 from other work on the machine: about twice their quiet time; the CPU-
-# heavy files more than that).  "about": after the file's own change, scaled by the ratio it
-# gave when timed beside the file before it.
+# from the lead's `scripts/test.sh --junitxml=...` of 2026-12-05 11:03 (three workers,
+# on a machine loaded by other work: the order is what counts).
 # scripts/test.sh's workers take files in the collection's order
 # (--no-loadscope-reorder): these start first, so that none of them is the last one left
 # running while the other workers idle, and the many short files fill in around them.
 LONGEST_FIRST = (
-    "tests/e2e/test_replay.py",  # about 105 s (213 s with 8 s reviews, bidding)
-    "tests/e2e/test_accessibility.py",  # about 160 s (175 s injecting axe at each run)
-    "tests/e2e/test_replay_layout.py",  # 136 s
-    "tests/rooms/test_http_leaks.py",  # about 90 s (120 s with a server each, and httpx)
-    "tests/e2e/test_review.py",  # about 50 s (116 s with 8 s reviews)
-    "tests/test_fuzz_protocol.py",  # about 77 s (96 s restarting after its last test)
-    "tests/e2e/test_three_languages.py",  # about 93 s (158 s with its review, a 30 s turn)
-    "tests/rooms/test_search_attack.py",  # about 30 s (87 s against strong bots)
-    "tests/e2e/test_deal_and_match.py",  # about 50 s (82 s with 8 s reviews)
-    "tests/test_openapi.py",  # about 68 s (82 s with a session a call)
-    "tests/e2e/test_trick_display.py",  # 76 s
-    "tests/rooms/test_search_pool.py",  # 75 s
-    "tests/test_abuse.py",  # 69 s
-    "tests/rooms/test_damaged_log.py",  # about 18 s (69 s with a client a request)
-    "tests/test_soak_benchmark.py",  # about 35 s (69 s: its swarm imported the app)
-    "tests/e2e/test_rules_page.py",  # 69 s
-    "tests/e2e/test_clubs.py",  # 66 s
-    "tests/cluster/test_cluster_benchmark.py",  # about 38 s (63 s: its swarms imported the app)
-    "tests/cluster/test_capacity_model.py",  # about 21 s (61 s: 15 full speed checks)
-    "tests/e2e/test_polish.py",  # 61 s
-    "tests/test_load_benchmark.py",  # about 33 s (60 s: its swarms imported the app)
-    "tests/bots/test_bots_legal.py",  # 55 s
-    "tests/e2e/test_turns_and_clocks.py",  # about 53 s (102 s before no 30 s waits)
-    "tests/cluster/test_club_kill.py",  # 53 s
-    "tests/e2e/test_reconnect.py",  # 51 s
-    "tests/rooms/test_club_par.py",  # 50 s
-    "tests/rooms/test_hint_review.py",  # about 25 s (49 s with 0.5 s hints)
-    "tests/e2e/test_back_from_away.py",  # 49 s
-    "tests/e2e/test_phone_and_chat.py",  # 48 s
-    "tests/rules/test_properties.py",  # 48 s
+    "tests/e2e/test_replay.py",  # 118 s
+    "tests/e2e/test_accessibility.py",  # 116 s
+    "tests/e2e/test_deal_and_match.py",  # 68 s
+    "tests/e2e/test_review.py",  # 64 s
+    "tests/test_abuse.py",  # 63 s
+    "tests/e2e/test_replay_layout.py",  # 58 s
+    "tests/e2e/test_three_languages.py",  # 56 s
+    "tests/cluster/test_cluster_benchmark.py",  # 51 s
+    "tests/test_openapi.py",  # 43 s
+    "tests/test_fuzz_protocol.py",  # 43 s
+    "tests/cluster/test_rolling_restart.py",  # 43 s
+    "tests/rooms/test_http_leaks.py",  # 40 s
+    "tests/e2e/test_trick_display.py",  # 34 s
+    "tests/e2e/test_clubs.py",  # 34 s
+    "tests/rules/test_properties.py",  # 34 s
+    "tests/rooms/test_search_pool.py",  # 34 s
+    "tests/e2e/test_reconnect.py",  # 33 s
+    "tests/bots/test_bots_legal.py",  # 33 s
+    "tests/e2e/test_back_from_away.py",  # 30 s
+    "tests/e2e/test_late_joiner.py",  # 29 s
+    "tests/cluster/test_cluster.py",  # 28 s
+    "tests/e2e/test_polish.py",  # 28 s
+    "tests/e2e/test_phone_and_chat.py",  # 27 s
+    "tests/e2e/test_turns_and_clocks.py",  # 27 s
+    "tests/rooms/test_club_par.py",  # 26 s
+    "tests/e2e/test_sound_and_reactions.py",  # 24 s
+    "tests/rooms/test_search_attack.py",  # 24 s
+    "tests/test_load_benchmark.py",  # 24 s
+    "tests/cluster/test_club_kill.py",  # 23 s
+    "tests/e2e/test_lobby_and_match.py",  # 22 s
 )
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -57,14 +57,23 @@ def replay_record(record: dict[str, Any], path: Path) -> dict[str, Any]:
 
 
 def card_ids_in(value: Any) -> list[str]:
-    """Every string in a JSON value that is a card id."""
-    if isinstance(value, str):
-        return [value] if value in CARD_INDEX else []
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in card_ids_in(v)]
-    if isinstance(value, list | tuple):
-        return [c for v in value for c in card_ids_in(v)]
-    return []
+    """Every string in a JSON value that is a card id, in the order they are written.
+
+    A loop over a stack, not recursion: the property and leak tests call it on every
+    seat's view at every step, and this is about a third cheaper (same result)."""
+    found: list[str] = []
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        v = pop()
+        if isinstance(v, str):
+            if v in CARD_INDEX:
+                found.append(v)
+        elif isinstance(v, dict):
+            push(reversed(v.values()))  # reversed: popped in the order written
+        elif isinstance(v, (list, tuple)) and v:
+            push(v[::-1])
+    return found
 
 
 def catalogue(lang: str) -> dict[str, str]:

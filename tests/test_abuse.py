@@ -32,23 +32,50 @@ from app.runtime.http import GuardedProtocol, guarded_protocol
 from app.web.addresses import TrustedProxies
 
 OTHER = "127.0.0.2"  # another client's address (loopback answers 127/8)
+PROXY = "127.0.0.3"  # a reverse proxy's address, trusted where a test says so
+PLAYER = "127.0.0.4"  # a player's, whose rooms no limit under test counts
 WAIT = 30.0  # seconds an answer, a close or a log line may take before the test fails
 
 
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[list[ServeProcess]]:
-    """The servers a test starts (with ``start``): all are stopped after the test."""
-    started: list[ServeProcess] = []
-    yield started
-    for p in started:
-        p.stop()
+# The servers of this module, by the settings their tests need; tests that need the same
+# settings share one (a server start costs some 2 s of CPU), each test making its own rooms
+# and its own connections, and reading its own log lines.  A test whose counts or limits
+# another test's requests would move has a server of its own.
+SERVERS: dict[str, tuple[dict[str, str], int | None]] = {
+    # three rooms a minute per address, PROXY a trusted proxy (127.0.0.1 is not), and a
+    # generous message rate for the huge bids (the body, JSON depth and bid checks under
+    # test depend on none of these; their tests make rooms from an address of their own)
+    "plain": ({"AMERIKANER_ROOMS_PER_MINUTE": "3", "AMERIKANER_TRUSTED_PROXIES": PROXY,
+               "AMERIKANER_RATE": "100000", "AMERIKANER_BURST": "100000",
+               "AMERIKANER_FLOOD_WINDOW": "0"}, None),
+    "held": ({"AMERIKANER_ROOMS_HELD": "2", "AMERIKANER_MAX_ROOMS": "3"}, None),
+    # No request deadline: nothing but the per-address cap ever closes a half-open socket.
+    "half_open": ({"AMERIKANER_REQUEST_DEADLINE": "0", "AMERIKANER_LOG_LEVEL": "warning"},
+                  1024),
+    "deadline": ({"AMERIKANER_REQUEST_DEADLINE": "1"}, None),
+    # (held sockets wait for their hello for as long as the test takes)
+    "sockets": ({"AMERIKANER_CONNECTIONS_PER_ADDRESS": "4",
+                 "AMERIKANER_HELLO_TIMEOUT": "600"}, None),
+}
 
 
-def start(started: list[ServeProcess], data: Path, env: dict[str, str] | None = None,
-          max_files: int | None = None) -> ServeProcess:
-    p = ServeProcess(data, env, max_files=max_files)
-    started.append(p)
-    return p.start()
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ServeProcess]]:
+    """Every server of ``SERVERS``, started at once (their starts overlap) and stopped
+    after the module's last test.  None may have logged a traceback by then (the whole
+    log: stopped, a server can write no more)."""
+    root = tmp_path_factory.mktemp("abuse")
+    started = {name: ServeProcess(root / name, env, max_files=max_files)
+               for name, (env, max_files) in SERVERS.items()}
+    try:
+        for p in started.values():
+            p.launch()
+        for p in started.values():
+            p.wait_ready()
+        yield started
+    finally:
+        logs = {name: p.stop() for name, p in started.items()}
+    assert "Traceback" not in logs["plain"], logs["plain"]
 
 
 def rss_kib(pid: int) -> int:
@@ -94,9 +121,9 @@ def stream_body(port: int, head: bytes, chunk: bytes, total: int) -> tuple[bytes
 
 
 def test_a_300_mb_body_is_refused_while_it_streams_and_costs_no_memory(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
-    srv = start(serve, tmp_path / "data")
-    before = rss_kib(srv.pid)
+        servers: dict[str, ServeProcess]) -> None:
+    srv = servers["plain"]
+    before, logged = rss_kib(srv.pid), srv.output().count("kind=too_large")
     total = 300 * 1024 * 1024
     piece = b"x" * 65536
     heads = {  # declared up front, and streamed without a declared size
@@ -114,19 +141,29 @@ def test_a_300_mb_body_is_refused_while_it_streams_and_costs_no_memory(
     grown = rss_kib(srv.pid) - before
     assert grown < 5 * 1024, f"the server grew by {grown} KiB"
     assert HTTP.get(f"{srv.base}/healthz", timeout=WAIT).status_code == 200
-    assert "kind=too_large" in srv.output()  # (logged before the 413 was sent)
+    # (logged before each 413 was sent)
+    assert srv.output().count("kind=too_large") == logged + 2
 
 
 def create(client: httpx.Client, base: str, **headers: str) -> httpx.Response:
     return client.post(f"{base}/api/rooms", json={"name": "Ann"}, headers=headers)
 
 
+def new_room(srv: ServeProcess) -> dict[str, Any]:
+    """A room made by ``PLAYER``: its room code and host token."""
+    with client_from(PLAYER) as player:
+        made = create(player, srv.base)
+    assert made.status_code == 201, made.text
+    room: dict[str, Any] = made.json()
+    return room
+
+
 def test_one_address_cannot_create_more_rooms_a_minute_than_allowed(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
+        servers: dict[str, ServeProcess]) -> None:
     # (the limit's window is the server's minute: the five requests below take a
     # fraction of it on any machine; the window's arithmetic is tested on a fake clock,
     # tests/test_web.py)
-    srv = start(serve, tmp_path / "data", env={"AMERIKANER_ROOMS_PER_MINUTE": "3"})
+    srv = servers["plain"]  # three a minute
     with client_from("127.0.0.1") as one, client_from(OTHER) as other:
         assert [create(one, srv.base).status_code for _ in range(3)] == [201] * 3
         refused = create(one, srv.base)
@@ -140,9 +177,8 @@ def test_one_address_cannot_create_more_rooms_a_minute_than_allowed(
 
 
 def test_one_address_cannot_hold_more_rooms_than_allowed_and_the_cap_counts_loaded_rooms(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
-    srv = start(serve, tmp_path / "data", env={"AMERIKANER_ROOMS_HELD": "2",
-                                               "AMERIKANER_MAX_ROOMS": "3"})
+        servers: dict[str, ServeProcess]) -> None:
+    srv = servers["held"]
     with client_from("127.0.0.1") as one, client_from(OTHER) as other:
         made = [create(one, srv.base) for _ in range(2)]
         assert [r.status_code for r in made] == [201, 201]
@@ -168,15 +204,16 @@ def test_one_address_cannot_hold_more_rooms_than_allowed_and_the_cap_counts_load
 
 
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
-    srv = start(serve, tmp_path / "data", env={"AMERIKANER_ROOMS_PER_MINUTE": "2",
-                                               "AMERIKANER_TRUSTED_PROXIES": "127.0.0.1"})
-    with client_from("127.0.0.1") as proxy:
+        servers: dict[str, ServeProcess]) -> None:
+    srv = servers["plain"]  # three a minute, PROXY trusted
+    with client_from(PROXY) as proxy:
         a = {"X-Forwarded-For": "198.51.100.7"}
         b = {"X-Forwarded-For": "203.0.113.9, 198.51.100.8"}  # the proxy appended the last
-        assert [create(proxy, srv.base, **a).status_code for _ in range(3)] == [201, 201, 429]
+        assert [create(proxy, srv.base, **a).status_code
+                for _ in range(4)] == [201, 201, 201, 429]
         assert create(proxy, srv.base, **b).status_code == 201
     assert "address=198.51.100.7" in srv.output()
+    assert f"address={PROXY}" not in srv.output()  # the proxy itself is never limited
 
 
 def half_open(port: int, count: int) -> list[socket.socket]:
@@ -191,7 +228,7 @@ def half_open(port: int, count: int) -> list[socket.socket]:
 
 
 def test_half_open_connections_from_one_address_leave_the_server_answering_others(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
+        servers: dict[str, ServeProcess]) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 1300:  # this test process holds the 1,100 client sockets
         if hard != resource.RLIM_INFINITY and hard < 1300:
@@ -201,8 +238,7 @@ def test_half_open_connections_from_one_address_leave_the_server_answering_other
     # Without the cap the server, out of file descriptors while the test holds them all,
     # could never answer another client (the request below would fail after WAIT
     # seconds); with it, the answer comes however slow the machine is.
-    srv = start(serve, tmp_path / "data", max_files=1024,
-                env={"AMERIKANER_REQUEST_DEADLINE": "0", "AMERIKANER_LOG_LEVEL": "warning"})
+    srv = servers["half_open"]  # (1,024 open files)
     socks = half_open(srv.port, 1100)
     try:
         with client_from(OTHER) as other:
@@ -256,12 +292,12 @@ def answered(port: int) -> socket.socket:
 
 
 def test_a_request_not_complete_within_the_deadline_is_closed(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
+        servers: dict[str, ServeProcess]) -> None:
     """A real server closes a request that never completes although bytes keep coming,
     and on a kept-alive connection the next one too; each close is the deadline's (its
     log line, written before the close).  How long the deadline is, and from when, is
     pinned on a stopped clock below."""
-    srv = start(serve, tmp_path / "data", env={"AMERIKANER_REQUEST_DEADLINE": "1"})
+    srv = servers["deadline"]  # one second
     with socket.create_connection(("127.0.0.1", srv.port), timeout=WAIT) as s:
         with contextlib.suppress(OSError):  # (closed already if this client stalled)
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
@@ -427,10 +463,8 @@ def hold(base: str, path: str, count: int) -> list[socket.socket]:
 
 
 def test_websockets_count_against_the_socket_cap_until_they_close(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
-    # (held sockets wait for their hello for as long as the test takes)
-    srv = start(serve, tmp_path / "data", env={"AMERIKANER_CONNECTIONS_PER_ADDRESS": "4",
-                                               "AMERIKANER_HELLO_TIMEOUT": "600"})
+        servers: dict[str, ServeProcess]) -> None:
+    srv = servers["sockets"]  # four per address, a long wait for hello
     url = srv.base.replace("http://", "ws://") + "/ws/" + "z" * 10
     for _ in range(10):  # each closes: its count is given back
         with connect(url, open_timeout=WAIT, close_timeout=WAIT) as ws:
@@ -455,9 +489,9 @@ def test_websockets_count_against_the_socket_cap_until_they_close(
 
 
 def test_a_nested_json_frame_gets_bad_json_and_the_socket_stays_open(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
-    srv = start(serve, tmp_path / "data")
-    room = HTTP.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
+        servers: dict[str, ServeProcess]) -> None:
+    srv = servers["plain"]  # (its whole log is read for tracebacks once it has stopped)
+    room = new_room(srv)
     url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
     nested = "[" * 2000 + "]" * 2000  # 4 KB: deeper than Python's parser can go
     with connect(url, open_timeout=WAIT) as ws:
@@ -472,20 +506,16 @@ def test_a_nested_json_frame_gets_bad_json_and_the_socket_stays_open(
             assert json.loads(ws.recv(WAIT))["code"] == "bad_json"
         ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(WAIT)) == {"type": "pong"}
-    # the whole log, what the server wrote after the sockets closed included: stopped, it
-    # can write no more
-    assert "Traceback" not in srv.stop()
+    assert "Traceback" not in srv.output()  # and none after the close: see ``servers``
 
 
 def test_many_distinct_huge_bids_leave_the_memory_flat(
-        tmp_path: Path, serve: list[ServeProcess]) -> None:
+        servers: dict[str, ServeProcess]) -> None:
     """Every numeric bid is range-checked before anything is kept: 20,000 distinct bids
     of up to 4,000 digits (40 MB sent) cost the server next to nothing (each would have
     kept about 2 KB before)."""
-    srv = start(serve, tmp_path / "data", env={"AMERIKANER_RATE": "100000",
-                                               "AMERIKANER_BURST": "100000",
-                                               "AMERIKANER_FLOOD_WINDOW": "0"})
-    room = HTTP.post(f"{srv.base}/api/rooms", json={"name": "Ann"}).json()
+    srv = servers["plain"]  # (a generous message rate)
+    room = new_room(srv)
     url = srv.base.replace("http://", "ws://") + f"/ws/{room['room']}"
     with connect(url, max_size=2**20, open_timeout=WAIT) as ws:
         ws.send(json.dumps({"type": "hello", "token": room["token"]}))

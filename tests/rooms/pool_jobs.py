@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.bots.par import ParPlay
-from app.rooms.server.par_queue import play_job
+if TYPE_CHECKING:
+    from app.bots.par import ParPlay
 
 
 def pid() -> int:
@@ -57,6 +57,10 @@ def logged(log: str, tag: str) -> str:
 def gated_play(gate: str, log: str, rules: dict[str, Any], record: dict[str, Any],
                play: int, seed: int, level: str) -> ParPlay:
     """A par play (par_queue.play_job) held until ``gate`` exists, logged by its seed."""
+    # (imported here: every worker of test_search_pool imports this module, and the
+    # bots' search it brings costs each some 0.6 s of CPU that only par plays need)
+    from app.rooms.server.par_queue import play_job
+
     wait_for(gate, "")
     logged(log, str(seed))
     return play_job(rules, record, play, seed, level)
@@ -66,6 +70,8 @@ def announced_play(note: str, gate: str, rules: dict[str, Any], record: dict[str
                    play: int, seed: int, level: str) -> ParPlay:
     """A par play that first writes its worker's pid to ``note`` (once: the next play
     finds it there) and waits for ``gate``."""
+    from app.rooms.server.par_queue import play_job  # (see gated_play)
+
     if not Path(note).exists():
         announce_then_wait(note, gate)
     return play_job(rules, record, play, seed, level)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,11 @@ def test_one_person_and_three_bots_play_a_whole_match(server: ServerThread,
     assert unplayed.status_code == 404 and unplayed.json()["error"]["code"] == "no_record"
 
 
-def test_practice_table_hints_the_best_bots_action(server: ServerThread) -> None:
+def test_practice_table_hints_the_best_bots_action(
+        make_server: Callable[..., ServerThread]) -> None:
+    # the review below need only arrive, for this seat, and come again from the cache
+    # (what reviews find: test_hint_review.py): a second of CPU, not the product's eight
+    server = make_server(review_seconds=1.0)
     room = create_room(server.base, practice=True, rules={"preset": "guide",
                                                           "match": "single_deal"})
     ann = Client(server.base, room["room"], token=room["token"])

@@ -29,6 +29,7 @@ from app.rules.actions import (
     Play,
 )
 from app.rules.cards import CARD_IDS, CARD_INDEX, cards_of, mask_of, mask_of_ids, parse_card
+from app.rules.wire import WireView
 
 JOKER_CARDS = (52, 53)
 SUIT = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))  # spades, hearts, diamonds, clubs
@@ -220,8 +221,8 @@ def snapshot(m: Match) -> tuple[Any, ...]:
 
 
 def _frozen(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+    if isinstance(value, list):  # (a call only for the lists inside: snapshots are many)
+        return tuple([_frozen(v) if isinstance(v, list) else v for v in value])
     return value
 
 
@@ -350,14 +351,17 @@ def expected_points(deal: DealState) -> tuple[int, ...]:
 # -- views -------------------------------------------------------------------------------
 
 
-def check_view(m: Match, seat: int | None) -> None:
+def check_view(m: Match, seat: int | None, public: WireView | None = None) -> None:
     """The view of ``seat`` holds nothing that seat may not know (docs/spec/PROTOCOL.md,
-    docs/spec/RULES.md)."""
+    docs/spec/RULES.md).  ``public``: the spectator's view of this moment, when the
+    caller checks every seat and builds it once for all of them (as a server does)."""
     deal = m.deal
     assert deal is not None
     wire = SeatView(m, seat).to_wire()
+    if public is None:
+        public = SeatView(m, None).to_wire()
     # a server builds the public part once and each seat's own fields on it: the same view
-    assert SeatView(m, seat).to_wire(SeatView(m, None).to_wire()) == wire
+    assert SeatView(m, seat).to_wire(public) == wire
     own = deal.hands[seat] if seat is not None else 0
     assert wire["you"] == seat
     assert sorted(wire["hand"]) == sorted(ids(own)) and len(wire["hand"]) == own.bit_count()
@@ -377,9 +381,9 @@ def check_view(m: Match, seat: int | None) -> None:
         assert set(wire["discards"] or ()) == ids(deal.discards)
     else:
         assert wire["discards"] is None
-    public = {k: v for k, v in wire.items() if k not in ("legal", "hand")}
-    for cid in card_ids_in(public):
-        assert known >> CARD_INDEX[cid] & 1, f"seat {seat} sees {cid} in {public}"
+    shown = {k: v for k, v in wire.items() if k not in ("legal", "hand")}
+    for cid in card_ids_in(shown):
+        assert known >> CARD_INDEX[cid] & 1, f"seat {seat} sees {cid} in {shown}"
     check_legal_wire(m, seat, wire["legal"])
     contract = wire["contract"]
     partner = holder(deal, deal.called) if deal.called is not None else None

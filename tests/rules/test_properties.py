@@ -26,7 +26,15 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from option_tables import DECK_BOUND, PLAY_OPTIONS, RULE_OPTIONS
 
-from app.rules import PRESET_NAMES, ActionError, Match, NotYourTurn, RuleSet, RulesetError
+from app.rules import (
+    PRESET_NAMES,
+    ActionError,
+    Match,
+    NotYourTurn,
+    RuleSet,
+    RulesetError,
+    SeatView,
+)
 from app.rules.actions import Action, Bid, Discard, DiscardAny, Lead, Play
 from app.rules.cards import cards_of
 from app.rules.deal import OWN_LISTS, DealState
@@ -213,8 +221,9 @@ def test_every_step_follows_the_rules(rs: RuleSet, seed: int) -> None:
         deal = m.deal
         assert deal is not None
         check_conservation(m)
+        public = SeatView(m, None).to_wire()  # built once, as a server does
         for seat in [*range(m.n), None]:
-            check_view(m, seat)
+            check_view(m, seat, public)
         if m.turn is None:
             assert m.phase in ("deal_over", "match_over")
             m.start_deal()

@@ -63,7 +63,7 @@ class TableFacts:
         trick = view.trick
         self.trick_seats = [s for s, _ in trick]
         self.trick_cards = [c for _, c in trick]
-        self.voids, self.played, self.unseen = seen_play(view, public)
+        self.voids, self.played, self.unseen = seen_play(view, public, trick)
 
     # -- sides -----------------------------------------------------------------------
 
@@ -177,13 +177,14 @@ class PublicPlay:
         self.tricks = len(tricks)
 
 
-def seen_play(view: SeatView, public: PublicPlay | None = None
-              ) -> tuple[list[int], int, int]:
+def seen_play(view: SeatView, public: PublicPlay | None = None,
+              trick: list[tuple[int, int]] | None = None) -> tuple[list[int], int, int]:
     """What a seat has seen of the play: who showed out of which suit (a mask of suits
     per seat), every card played (a mask) and the cards it has not seen (neither in its
     hand, played, its own discards nor a kitty it took).  ``TableFacts`` and the search's
     ``sampling.Knowledge`` both start from it, so they cannot disagree on it.  ``public``:
-    the completed tricks of the view's deal, already noted (``PublicPlay``)."""
+    the completed tricks of the view's deal, already noted (``PublicPlay``); ``trick``:
+    the view's trick in progress, already read."""
     seat = view.seat
     assert seat is not None
     n = view.players
@@ -195,7 +196,8 @@ def seen_play(view: SeatView, public: PublicPlay | None = None
     else:
         voids = list(public.voids)
         played = public.played
-    trick = view.trick
+    if trick is None:
+        trick = view.trick
     if trick:
         played |= note_trick(voids, trick[0][0], [c for _, c in trick], n)
     known = view.hand | played | (view.discards or 0)

@@ -36,6 +36,16 @@ def amerikaner(*args: str, cwd: Path | None = None,
                           timeout=timeout, check=False)
 
 
+def benchmark_refuses(script: str, *args: str, says: str) -> None:
+    """``benchmarks/SCRIPT ARGS`` run as a command refuses its arguments: exit status 2
+    (argparse's) and ``says`` in its error output."""
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, str(root / "benchmarks" / script), *args],
+                          cwd=root, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr, proc.stderr
+
+
 def download_record(base: str, code: str, token: str) -> dict[str, Any]:
     """The record of room ``code``, downloaded with a seat's ``token``."""
     r = HTTP.get(f"{base}/api/rooms/{code}/record",

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_helpers import benchmark_refuses
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -90,11 +91,7 @@ def test_load_benchmark_refuses_workers_it_cannot_run(
     """Several processes run through cluster_load.py, which has no search.  The command
     refuses one (a process: its exit status and its line); its parser the other, in this
     process (each process of load.py is a Python start-up)."""
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--workers", "0"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert proc.returncode == 2
-    assert "at least 1" in proc.stderr
+    benchmark_refuses("load.py", "--workers", "0", says="at least 1")
     with pytest.raises(SystemExit) as refused:
         load.parse_args(["--workers", "2", "--search"])
     assert refused.value.code == 2

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_helpers import benchmark_refuses
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -102,11 +103,7 @@ def test_soak_benchmark_runs_end_to_end(tmp_path: Path) -> None:
 def test_soak_benchmark_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     """The command refuses one (a process: its exit status and its line); its parser the
     other, in this process (each process of soak.py is a Python start-up)."""
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--churn", "2"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert proc.returncode == 2
-    assert "--churn between 0 and 1" in proc.stderr
+    benchmark_refuses("soak.py", "--churn", "2", says="--churn between 0 and 1")
     with pytest.raises(SystemExit) as refused:
         soak.parse_args(["--server-env", "NOVALUE"])
     assert refused.value.code == 2

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from shared_helpers import benchmark_refuses
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -127,8 +128,4 @@ def test_cluster_benchmark_runs_capped_processes(tmp_path: Path) -> None:
 
 
 def test_the_cap_needs_several_processes() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--cpu-cap", "0.5"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
-    assert proc.returncode == 2
-    assert "--cpu-cap: with --workers" in proc.stderr
+    benchmark_refuses("load.py", "--cpu-cap", "0.5", says="--cpu-cap: with --workers")

@@ -64,11 +64,22 @@ SKIP = frozenset({"chance", "rng", "wire_memo"})  # drawn from outside; a cache 
 _TABLES: dict[int, tuple[tuple[Any, ...], Any]] = {}
 
 
+PLAIN = frozenset({type(None), bool, int, float, str, bytes})  # (exactly these types)
+
+
 def full(x: Any, depth: int = 0) -> Any:
     """``x`` as plain, comparable data, every field of every object it holds (what the
-    room draws chance from, and the views' cache, left out)."""
+    room draws chance from, and the views' cache, left out).
+
+    Called on the whole room several times a step: the common cases come first (a value
+    of a plain type, a list of them) and each class's field names are found once."""
     assert depth < 40, "a cycle?"
-    if x is None or isinstance(x, bool | int | float | str | bytes):
+    if type(x) in PLAIN:
+        return x
+    if isinstance(x, list) or (isinstance(x, tuple) and len(x) <= 64):
+        return (type(x).__name__, tuple([v if type(v) in PLAIN else full(v, depth + 1)
+                                         for v in x]))
+    if x is None or isinstance(x, bool | int | float | str | bytes):  # enums, say
         return x
     if isinstance(x, RuleSet):
         return ("RuleSet", full(x.to_json(), depth + 1))
@@ -83,19 +94,23 @@ def full(x: Any, depth: int = 0) -> Any:
         return ("set", frozenset(full(v, depth + 1) for v in x))
     if isinstance(x, deque):
         return ("deque", x.maxlen, tuple(full(v, depth + 1) for v in x))
-    if isinstance(x, tuple) and len(x) > 64:
+    if isinstance(x, tuple):
         # the engine's tables derived from the rules (a deal's ``led_plays``: 8,192
         # entries), immutable and shared: their hash stands for them, made once each
         kept = _TABLES.get(id(x))
         if kept is None or kept[0] is not x:
             kept = _TABLES[id(x)] = (x, ("tuple", len(x), hash(x)))
         return kept[1]
-    if isinstance(x, list | tuple):
-        return (type(x).__name__, tuple(full(v, depth + 1) for v in x))
-    names = {n for c in type(x).__mro__ for n in getattr(c, "__slots__", ())}
-    names |= set(getattr(x, "__dict__", {}))
+    slots = _SLOTS.get(type(x))
+    if slots is None:
+        slots = _SLOTS[type(x)] = frozenset(
+            n for c in type(x).__mro__ for n in getattr(c, "__slots__", ()))
+    names = sorted((slots | set(x.__dict__) if hasattr(x, "__dict__") else slots) - SKIP)
     return (type(x).__name__, tuple((n, full(getattr(x, n), depth + 1))
-                                    for n in sorted(names - SKIP) if hasattr(x, n)))
+                                    for n in names if hasattr(x, n)))
+
+
+_SLOTS: dict[type, frozenset[str]] = {}  # a class's slot names, its bases' included
 
 
 # -- rooms in every stage ------------------------------------------------------------

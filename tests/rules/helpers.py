@@ -361,7 +361,8 @@ def check_view(m: Match, seat: int | None, public: WireView | None = None) -> No
     if public is None:
         public = SeatView(m, None).to_wire()
     # a server builds the public part once and each seat's own fields on it: the same view
-    assert SeatView(m, seat).to_wire(public) == wire
+    built = SeatView(m, seat).to_wire(public)
+    assert built == wire
     own = deal.hands[seat] if seat is not None else 0
     assert wire["you"] == seat
     assert sorted(wire["hand"]) == sorted(ids(own)) and len(wire["hand"]) == own.bit_count()
@@ -381,9 +382,10 @@ def check_view(m: Match, seat: int | None, public: WireView | None = None) -> No
         assert set(wire["discards"] or ()) == ids(deal.discards)
     else:
         assert wire["discards"] is None
-    shown = {k: v for k, v in wire.items() if k not in ("legal", "hand")}
-    for cid in card_ids_in(shown):
-        assert known >> CARD_INDEX[cid] & 1, f"seat {seat} sees {cid} in {shown}"
+    for key, value in built.items():  # (equal to ``wire``, and it shares public's fields)
+        if key not in ("legal", "hand"):
+            for cid in _cards_named(public, key, value):
+                assert known >> CARD_INDEX[cid] & 1, f"seat {seat} sees {cid} in {key}: {value}"
     check_legal_wire(m, seat, wire["legal"])
     contract = wire["contract"]
     partner = holder(deal, deal.called) if deal.called is not None else None
@@ -396,6 +398,25 @@ def check_view(m: Match, seat: int | None, public: WireView | None = None) -> No
     assert wire.get("you_are_partner", False) == (seat is not None and seat == partner)
     if seat is None:
         assert wire["hand"] == [] and wire["legal"] == []
+
+
+# The public view whose fields' cards were last listed, and those lists by field: every
+# seat's view of a moment shares most of its fields with it (the same objects).
+_PUBLIC_CARDS: tuple[WireView | None, dict[str, list[str]]] = (None, {})
+
+
+def _cards_named(public: WireView, key: str, value: object) -> list[str]:
+    """The card ids in ``value``, a view's field ``key``: listed once per public view when
+    the field is the public view's own object."""
+    global _PUBLIC_CARDS
+    if public.get(key, None) is not value:
+        return card_ids_in(value)
+    if _PUBLIC_CARDS[0] is not public:
+        _PUBLIC_CARDS = (public, {})
+    cards = _PUBLIC_CARDS[1]
+    if key not in cards:
+        cards[key] = card_ids_in(value)
+    return cards[key]
 
 
 def check_legal_wire(m: Match, seat: int | None, legal: list[LegalActionJson]) -> None:

@@ -67,6 +67,10 @@ OUTLINE = """el => { const s = getComputedStyle(el);
   return {what: (el.querySelector('.sr-only') || el).textContent, style: s.outlineStyle,
           width: parseFloat(s.outlineWidth), color: s.outlineColor, background: bg}; }"""
 
+# OUTLINE of each hinted card outside the table (the hand's), in one evaluation
+HINT_OUTLINES = ("() => [...document.querySelectorAll('.hinted')]"
+                 f".filter(el => el.closest('.table') === null).map({OUTLINE})")
+
 
 def _rgb(css: str) -> tuple[float, float, float]:
     numbers = [float(n) for n in re.findall(r"[\d.]+", css)[:3]]
@@ -194,14 +198,18 @@ class Audit:
                     f"{b['background']} ({ratio:.2f}:1, opacity {b['opacity']}); needs 4.5:1")
 
     def _hint_outlines(self, page: Any, where: str) -> None:
-        for hinted in page.locator(".hinted").all():
-            if hinted.evaluate("el => el.closest('.table') === null"):
-                self.outline(hinted, f"{where}: the hint's outline", focused=False)
+        # Measured in one evaluation: between a locator's finding an element and its
+        # evaluating it, a frame may draw the hand anew, and a card no longer in the page
+        # has no style to measure (a busy machine's run once failed so).
+        for o in page.evaluate(HINT_OUTLINES):
+            self._judge_outline(o, f"{where}: the hint's outline", focused=False)
 
     def outline(self, element: Any, what: str, focused: bool = True) -> None:
         """The element's outline (the focus ring, or the hint's) is drawn and keeps 3:1
         against the page around it (WCAG 1.4.11)."""
-        o = element.evaluate(OUTLINE)
+        self._judge_outline(element.evaluate(OUTLINE), what, focused)
+
+    def _judge_outline(self, o: dict[str, Any], what: str, focused: bool) -> None:
         ratio = contrast(o["color"], o["background"])
         if o["style"] == "none" or o["width"] < 2 or ratio < 3:
             kind = "focus ring" if focused else "outline"

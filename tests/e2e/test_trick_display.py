@@ -47,6 +47,14 @@ TRICK_UNDER_DOCK = """() => { scrollTo(0, 0);
   return [...document.querySelectorAll('#trick .played')]
     .filter(p => p.getBoundingClientRect().bottom > dock.top + 0.5).map(p => p.dataset.card); }"""
 
+# What a failure of TRICK_UNDER_DOCK shows: the dock's top, height and words, and where
+# each card of the trick ends.
+DOCK_AND_TRICK = """() => { const dock = document.querySelector('.dock');
+  const box = dock.getBoundingClientRect();
+  return {dock_top: box.top, dock_height: box.height, dock_text: dock.innerText,
+          trick: [...document.querySelectorAll('#trick .played')].map(
+            p => [p.dataset.card, p.getBoundingClientRect().bottom])}; }"""
+
 
 def our_turn_to_play(page: Any) -> bool:
     words = of(page)
@@ -129,7 +137,8 @@ def test_the_last_trick_offers_no_next_trick(new_page: Any, artifacts: Path,
         if viewport != LAPTOP and our_turn_to_play(page):
             # the trick to follow is above the dock, hint and all (a 320 px phone's
             # contract took three lines and pushed it under)
-            assert page.evaluate(TRICK_UNDER_DOCK) == [], "the dock covers the trick"
+            assert page.evaluate(TRICK_UNDER_DOCK) == [], (
+                f"the dock covers the trick: {page.evaluate(DOCK_AND_TRICK)}")
         take_turn(page, bid=False)
         page.wait_for_timeout(50)
     assert deal_over(page), "the deal did not end"

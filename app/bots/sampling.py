@@ -39,6 +39,7 @@ PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
 MAX_TRIES = 200
 LOOSE_AFTER = 20  # failed deals before the play's inferences are set aside
 MISMATCH = 0.2  # how much less likely a sample is per auction choice easy would not make
+TRIES = 8  # rejected samples before the most likely one tried is taken
 
 
 class Knowledge:
@@ -58,6 +59,7 @@ class Knowledge:
         "grand",
         "hand",
         "kitty",
+        "mismatch",
         "n",
         "not_held",
         "phase",
@@ -68,14 +70,18 @@ class Knowledge:
         "sequence",
         "trick",
         "tricks",
+        "tries",
         "unseen",
         "voids",
     )
 
-    def __init__(self, view: SeatView, infer_play: bool = False) -> None:
+    def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
+                 mismatch: float = MISMATCH) -> None:
         seat = view.seat
         assert seat is not None
         self.seat = seat
+        self.tries = tries
+        self.mismatch = mismatch
         self.rules = rules = view.rules
         self.n = n = view.players
         self.phase = view.phase
@@ -164,7 +170,7 @@ class Knowledge:
                 return dealt
             if w > best_weight:
                 best, best_weight = dealt, w
-            if attempt >= 8 and best is not None:
+            if attempt >= self.tries and best is not None:
                 return best  # the most likely of those tried
         if best is not None:
             return best
@@ -245,7 +251,7 @@ class Knowledge:
 
         Each other seat's bids and passes are checked against what ``easy`` would have
         done with the hand (``heuristic.bid_for``: the bots at a table bid so, people
-        roughly so); a different choice makes the sample ``MISMATCH`` times as likely.
+        roughly so); a different choice makes the sample ``mismatch`` times as likely.
         The bidder's hand holds the kitty once the auction is over: it is only stronger
         than the hand it bid on, so its bid then only bounds it from below."""
         w = 1.0
@@ -266,7 +272,7 @@ class Knowledge:
             est = model.const + mine + kitty_trick
             for values, made in choices:
                 if bid_for(est, model.sigma, values, rules) != made:
-                    w *= MISMATCH
+                    w *= self.mismatch
         return w
 
     # -- the sample as an engine state ---------------------------------------------------
@@ -355,4 +361,4 @@ def forced_auction(deal: DealState, seat: int, value: int | Bid) -> bool:
     return deal.bidder == seat
 
 
-__all__ = ["PILE", "Knowledge", "forced_auction"]
+__all__ = ["MISMATCH", "PILE", "TRIES", "Knowledge", "forced_auction"]

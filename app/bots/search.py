@@ -44,7 +44,7 @@ from .candidates import discard_candidates, lead_candidates, play_candidates
 from .hand_eval import amerikaner_losers
 from .outbid import End, auction_ends, bid_value
 from .rollout import finish, score, sides, solver_for, value
-from .sampling import Knowledge, forced_auction
+from .sampling import MISMATCH, TRIES, Knowledge, forced_auction
 from .solver import Endgame
 
 HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
@@ -98,6 +98,11 @@ class SearchSettings:
     # After this many samples, stop when every candidate scored the same as the
     # heuristic's choice in every sample: the card does not matter (0: never).
     settle: int = 0
+    # The samples' auction inference (sampling.Knowledge): rejected draws before the
+    # most likely one tried is taken, and how much less likely a draw is per auction
+    # choice easy would not have made with it.
+    tries: int = TRIES
+    mismatch: float = MISMATCH
 
 
 @dataclass
@@ -170,7 +175,7 @@ class SearchBot:
         seat = view.seat
         assert seat is not None
         s = self.settings
-        know = Knowledge(view, s.infer_play)
+        know = Knowledge(view, s.infer_play, s.tries, s.mismatch)
         points = dict.fromkeys(candidates, 0.0)
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}
@@ -245,7 +250,7 @@ class SearchBot:
         amerikaner = AMERIKANER in legal and _near_amerikaner(view)
         if not numeric and not amerikaner:
             return Estimate(PASS, {}, {}, 0, fallback)
-        know = Knowledge(view)
+        know = Knowledge(view, tries=s.tries, mismatch=s.mismatch)
         low = numeric[0].value if numeric else None
         results: list[float] = []
         passes: list[float] = []  # relative points when this seat passes now

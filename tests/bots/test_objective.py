@@ -73,6 +73,8 @@ def test_samples_follow_what_easy_would_have_bid() -> None:
     hands = list(NORSK_HANDS)
     assert know.weight([weak, strong, hands[2], hands[3]]) == MISMATCH
     assert know.weight([strong, weak, hands[2], hands[3]]) == 1.0
+    halved = Knowledge(SeatView(match, 2), mismatch=0.5)  # a level's own factor
+    assert halved.weight([weak, strong, hands[2], hands[3]]) == 0.5
 
 
 def test_together_a_defender_scores_the_defences_mean() -> None:

@@ -16,8 +16,9 @@ from example_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.bots import BOTS
-from app.bots.sampling import PILE, Knowledge
+from app.bots import BOTS, search
+from app.bots.sampling import MISMATCH, PILE, TRIES, Knowledge
+from app.bots.search import SearchBot, SearchSettings
 from app.bots.shapes import SHAPES, shape_rules
 from app.bots.table_facts import note_trick
 from app.rules import Match, SeatView
@@ -93,17 +94,18 @@ def check_world(know: Knowledge, view: SeatView, hands: list[int], pile: int) ->
 @given(shape=st.sampled_from(list(SHAPES)), seed=st.integers(0, 2**32 - 1),
        moves=st.integers(0, 60), in_trick_one=st.one_of(st.none(), st.integers(1, 4)),
        levels=st.lists(st.sampled_from(["easy", "random"]), min_size=1, max_size=5),
-       infer_play=st.booleans())
+       infer_play=st.booleans(), tries=st.sampled_from([0, TRIES, 32]),
+       mismatch=st.sampled_from([0.0, MISMATCH, 1.0]))
 def test_every_sampled_world_fits_the_seat_s_knowledge(
         shape: str, seed: int, moves: int, in_trick_one: int | None, levels: list[str],
-        infer_play: bool) -> None:
+        infer_play: bool, tries: int, mismatch: float) -> None:
     match = position(shape, seed, moves, in_trick_one, levels)
     if match.finished or match.deals[-1].turn is None:
         return
     rng = random.Random(seed ^ 0xC0FFEE)
     for seat in range(match.rules.options.players):
         view = SeatView(match, seat)
-        know = Knowledge(view, infer_play)
+        know = Knowledge(view, infer_play, tries, mismatch)
         for _ in range(3):
             hands, pile = know.sample(rng)
             check_world(know, view, hands, pile)
@@ -155,3 +157,53 @@ def test_the_called_card_goes_to_every_possible_holder() -> None:
         assert PILE not in seen
         return
     raise AssertionError("no position with a called card")
+
+
+def test_with_no_draw_accepted_the_sampler_takes_the_best_of_tries_plus_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tries``: how many draws the sampler rejects before it takes the most likely one
+    it tried (here every draw weighs 0, so none is accepted)."""
+    view = SeatView(position("standard", 3, 0, 2, ["easy"]), 0)
+    draws: list[int] = []
+    real = Knowledge._deal_once
+
+    def counted(self: Knowledge, rng: random.Random,
+                allowed: dict[int, list[int]]) -> tuple[list[int], int] | None:
+        draws.append(1)
+        return real(self, rng, allowed)
+
+    monkeypatch.setattr(Knowledge, "_deal_once", counted)
+    monkeypatch.setattr(Knowledge, "weight", lambda self, hands: 0.0)
+    for tries in (0, TRIES, 32):
+        draws.clear()
+        Knowledge(view, tries=tries).sample(random.Random(tries))
+        assert len(draws) == tries + 1
+
+
+def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search level's ``tries`` and ``mismatch`` reach every sampler it builds: for
+    its bids and for its other decisions."""
+    built: list[tuple[int, float]] = []
+
+    class Recorded(Knowledge):
+        def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
+                     mismatch: float = MISMATCH) -> None:
+            super().__init__(view, infer_play, tries, mismatch)
+            built.append((tries, mismatch))
+
+    monkeypatch.setattr(search, "Knowledge", Recorded)
+    bot = SearchBot("variant", SearchSettings(budget=1e9, samples=2, exact=3, exact_now=4,
+                                              search_auction=True, tries=3, mismatch=0.5))
+    kinds = set()
+    for seed in range(20):
+        for trick_one in (None, 2):
+            match = position("standard", seed, 0, trick_one, ["easy"])
+            deal = match.deals[-1]
+            if deal.turn is None:
+                continue
+            built.clear()
+            bot.choose(SeatView(match, deal.turn), random.Random(seed))
+            if built:
+                assert set(built) == {(3, 0.5)}
+                kinds.add(deal.phase)
+    assert {Phase.AUCTION, Phase.PLAY} <= kinds

@@ -1,0 +1,47 @@
+"""Pair ``benchmarks/bots.py --diffs`` files deal by deal: each variant minus the base.
+
+    python3 benchmarks/pair_diffs.py BASE.txt VARIANT.txt [VARIANT.txt ...]
+
+Two runs of ``bots.py --common-random`` on the same ``--seed`` and deals play a deal
+alike until one decision differs, so the paired difference carries only the noise of
+the deals the change touched (docs/bots.md, "Figures"). For each variant it prints the
+mean difference a deal with its 95 % interval, the deals paired (the shorter run's
+count, for a run cut short) and how many of them differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
+
+from bots import mean_ci  # noqa: E402
+
+
+def read_diffs(path: Path) -> list[float]:
+    return [float(x) for x in path.read_text().split()]
+
+
+def paired(base: list[float], variant: list[float]) -> tuple[float, float, int, int]:
+    """(mean, 95 % half-interval, deals paired, deals that differ) of variant - base."""
+    n = min(len(base), len(variant))
+    diffs = [v - b for b, v in zip(base[:n], variant[:n], strict=True)]
+    mean, ci = mean_ci(diffs)
+    return mean, ci, n, sum(1 for d in diffs if abs(d) > 1e-9)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", type=Path)
+    parser.add_argument("variants", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    base = read_diffs(args.base)
+    for path in args.variants:
+        mean, ci, n, differ = paired(base, read_diffs(path))
+        print(f"{path}: {mean:+.3f} ± {ci:.3f} a deal ({n} deals, {differ} differ)")
+
+
+if __name__ == "__main__":
+    main()

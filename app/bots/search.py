@@ -98,6 +98,9 @@ class SearchSettings:
     # After this many samples, stop when every candidate scored the same as the
     # heuristic's choice in every sample: the card does not matter (0: never).
     settle: int = 0
+    # The first lead and call compare every suit, and a high lead calling the second
+    # highest live card too (candidates.lead_candidates), not only the three best suits.
+    wide_leads: bool = False
 
 
 @dataclass
@@ -155,8 +158,8 @@ class SearchBot:
         if kind is Lead:
             if not self.settings.search_auction:
                 return Estimate(fallback, {}, {}, 0, fallback)
-            return self._compare(view, rng, stop, _with(lead_candidates(view, fallback), extra),
-                                 fallback)
+            leads = lead_candidates(view, fallback, self.settings.wide_leads)
+            return self._compare(view, rng, stop, _with(leads, extra), fallback)
         return self._compare(view, rng, stop, _with(play_candidates(view), extra), fallback)
 
     # -- comparing candidates on shared samples -------------------------------------------

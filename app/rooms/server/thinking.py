@@ -32,6 +32,7 @@ from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import RecordError, deal_to_record, match_of_deal
 from app.rules.replay import record_rules
 from app.rules.wire import ActionJson, LegalActionJson
+from app.settings import Settings
 from app.web import metrics
 
 from .par_queue import ParQueue
@@ -43,9 +44,10 @@ T = TypeVar("T")
 
 QUICK_LEVELS = frozenset({"random", "easy", "heuristic"})
 HINT_SECONDS = 0.5     # a practice hint's search
-# A deal review's search (docs/bots.md: 5 to 10 s give good figures); the server's
-# ``review_seconds`` setting (AMERIKANER_REVIEW_SECONDS), which tests lower.
-REVIEW_SECONDS = 8.0
+# A deal review's search (docs/bots.md: 5 to 10 s give good figures): the default of the
+# server's ``review_seconds`` setting (AMERIKANER_REVIEW_SECONDS), which tests lower,
+# written once, in app/settings.py.
+REVIEW_SECONDS: float = Settings.review_seconds
 
 
 def review_hard_seconds(seconds: float) -> float:

@@ -1,27 +1,46 @@
 """Pair ``benchmarks/bots.py --diffs`` files deal by deal: each variant minus the base.
 
-    python3 benchmarks/pair_diffs.py BASE.txt VARIANT.txt [VARIANT.txt ...]
+    python3 benchmarks/pair_diffs.py BASE.txt VARIANT.txt [VARIANT.pkl ...]
 
 Two runs of ``bots.py --common-random`` on the same ``--seed`` and deals play a deal
 alike until one decision differs, so the paired difference carries only the noise of
 the deals the change touched (docs/bots.md, "Figures"). For each variant it prints the
 mean difference a deal with its 95 % interval, the deals paired (the shorter run's
-count, for a run cut short) and how many of them differ.
+count, for a run cut short) and how many of them differ. A ``.pkl`` file is a run's
+``--save`` file (with ``--every``, written at each checkpoint): a run stopped before its
+end is read from it.
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
+import bots  # noqa: E402
 from bots import mean_ci  # noqa: E402
 
 
+class _SavedRun(pickle.Unpickler):
+    """bots.py pickles its figures as its ``__main__``'s classes: here they are bots'."""
+
+    def find_class(self, module: str, name: str) -> object:
+        return getattr(bots, name) if module == "__main__" else super().find_class(module, name)
+
+
 def read_diffs(path: Path) -> list[float]:
-    return [float(x) for x in path.read_text().split()]
+    """A ``--diffs`` file's figures, or those of a ``--save`` file's one pair."""
+    if path.suffix != ".pkl":
+        return [float(x) for x in path.read_text().split()]
+    with path.open("rb") as f:
+        saved = _SavedRun(f).load()
+    if len(saved) != 1:
+        raise SystemExit(f"{path}: {len(saved)} pairs saved; pair_diffs reads one")
+    (stats,) = saved.values()
+    return list(stats.diffs)
 
 
 def paired(base: list[float], variant: list[float]) -> tuple[float, float, int, int]:

@@ -1,17 +1,20 @@
 """benchmarks/pair_diffs.py pairs two ``bots.py --diffs`` files deal by deal: the same
 run differs on no deal, a run cut short is paired on its deals only, and the interval
-is the paired one (smaller than either run's when the runs move together)."""
+is the paired one (smaller than either run's when the runs move together); a run's
+``--save`` file reads as its ``--diffs`` file."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from pair_diffs import main, paired
+from pair_diffs import main, paired, read_diffs  # noqa: E402
 
 
 def test_a_run_against_itself_differs_on_no_deal() -> None:
@@ -43,3 +46,18 @@ def test_it_prints_a_line_a_variant(tmp_path: Path, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out.splitlines()
     assert out == [f"{better}: +1.000 ± 0.000 a deal (2 deals, 2 differ)",
                    f"{base}: +0.000 ± 0.000 a deal (2 deals, 0 differ)"]
+
+
+def test_a_save_file_pairs_as_its_diffs_file(tmp_path: Path) -> None:
+    """A run stopped before its end is read from its --save pickle (bots.py's own
+    classes, pickled from its __main__): the same figures as its --diffs file."""
+    diffs, saved = tmp_path / "run.txt", tmp_path / "run.pkl"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--deals", "3", "--seed", "2",
+         "--pairs", "easy:random", "--common-random", "--diffs", str(diffs),
+         "--save", str(saved)], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    figures = read_diffs(diffs)
+    assert len(figures) == 3 and any(figures)
+    assert read_diffs(saved) == figures

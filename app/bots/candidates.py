@@ -5,7 +5,8 @@ cards between them are played or in its own hand) are tried once.  The kitty dis
 the first lead have too many legal choices to try them all, so a few sensible ones are
 proposed, in the heuristic's terms: per trump suit, the discard that keeps that suit and
 empties the short side suits; per promising suit, a low and a high lead calling the
-highest live card (and the second highest), alone or grand where the rules allow it.
+highest live card (and the second highest), alone or grand where the rules allow it;
+``wide`` tries every suit and a high lead calling the second highest too.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ def discard_candidates(view: SeatView, fallback: Action) -> list[Action]:
     return out_actions
 
 
-def lead_candidates(view: SeatView, fallback: Action) -> list[Action]:
+def lead_candidates(view: SeatView, fallback: Action, wide: bool = False) -> list[Action]:
     """A few first leads: for the most promising suits, low and high leads calling the
-    highest live card or the next one; alone and grand versions where legal."""
+    highest live card or the next one; alone and grand versions where legal. ``wide``:
+    every suit, and a high lead calling the next card as well as a low one."""
     legal = set(view.legal)
     hand = view.hand
     rules = view.rules
@@ -79,7 +81,7 @@ def lead_candidates(view: SeatView, fallback: Action) -> list[Action]:
         if action in legal and action not in out:
             out.append(action)
 
-    for s in suits[:MAX_LEAD_SUITS]:
+    for s in suits if wide else suits[:MAX_LEAD_SUITS]:
         mine = hand & SUIT_MASKS[s]
         theirs = live & SUIT_MASKS[s]
         low, high = lowest(mine), highest(mine)
@@ -90,6 +92,8 @@ def lead_candidates(view: SeatView, fallback: Action) -> list[Action]:
             rest = theirs & ~(1 << top)
             if rest:
                 add(lead(low, highest(rest)))
+                if wide:
+                    add(lead(high, highest(rest)))
             if o.grand:
                 add(lead(high, top, True))
         else:

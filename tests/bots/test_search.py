@@ -8,6 +8,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -15,12 +16,14 @@ from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, QUICK_STRONG, exac
 from hint_texts import hint_text, hint_texts
 
 from app.bots import BOTS, HARD_CAP
+from app.bots.candidates import lead_candidates
 from app.bots.hints import explain
 from app.bots.review import ReviewError, review_deal
 from app.bots.sampling import Knowledge
 from app.bots.search import SearchBot, SearchSettings
 from app.rules import (
     AMERIKANER,
+    Action,
     Bid,
     Discard,
     DiscardAny,
@@ -30,7 +33,7 @@ from app.rules import (
     RuleSet,
     SeatView,
 )
-from app.rules.cards import JOKER1, SUIT_MASKS, parse_card
+from app.rules.cards import JOKER1, SUIT_MASKS, parse_card, suit_of
 from app.rules.record import deal_to_record
 from app.simulate import play_deal
 
@@ -287,3 +290,26 @@ def test_a_decision_where_the_card_does_not_matter_stops_early() -> None:
         if settled and searched >= 2:
             break
     assert settled and searched
+
+
+def test_wide_leads_compare_every_suit_and_a_high_lead_calling_the_next_card() -> None:
+    # ``wide_leads``: the first lead and call try every suit the bidder holds, and a high
+    # lead calling the second highest live card; by default only the three best suits.
+    rules = RuleSet("standard", match="single_deal")
+    widened = False
+    for match, seat in positions(rules, 40, 11):
+        view = SeatView(match, seat)
+        if view.phase != "lead":
+            continue
+        fallback = EASY.choose(view, random.Random(1))
+        narrow = lead_candidates(view, fallback)
+        wide = lead_candidates(view, fallback, wide=True)
+        assert set(narrow) <= set(wide) <= set(view.legal)
+        assert suits(wide) == suits(view.legal)
+        widened = widened or len(suits(wide)) > len(suits(narrow))
+    assert widened
+
+
+def suits(leads: Sequence[Action]) -> set[int]:
+    """The suits of the first leads among ``leads``."""
+    return {suit_of(a.card) for a in leads if isinstance(a, Lead)}

@@ -3,15 +3,14 @@
 // rating change, par beside each deal's result (docs/clubs.md, "Par": made in the
 // background, "…" until it comes), where each player beat par most, and the match's
 // `Download record`, `Replay` (both from the club's stored record: they work after the
-// room is gone) and a link to its table (whose page says so once the room is gone). The
-// buttons carry `data-action`: the page (clubpage.js) does what they ask.
+// room is gone) and a link to its table. The buttons carry `data-action`: the page
+// (clubpage.js) does what they ask.
 
 import { formatSigned, t } from "./i18n.js";
 import { byId, el, simpleTable } from "./dom.js";
 import { signed } from "./format.js";
 import { runningTotals } from "./scores.js";
 import { scoreTable } from "./scoresheet.js";
-import { clubRoomLink } from "./roomgone.js";
 
 /** @typedef {import("./protocol.js").ClubPage} ClubPage */
 /** @typedef {import("./protocol.js").ClubMatch} ClubMatch */
@@ -63,10 +62,8 @@ function seatName(seat, index) {
   return bot ? t("seat.bot", { n: index + 1 }) : seat.name;
 }
 
-/**
- * @param {ClubMatch} m
- * @param {string} club the club's id */
-function matchPart(m, club) {
+/** @param {ClubMatch} m */
+function matchPart(m) {
   const part = el("article", "club-match");
   const names = m.seats.map(seatName);
   const title = t("club.match_title", { code: m.room, n: m.match,
@@ -101,8 +98,7 @@ function matchPart(m, club) {
     return b;
   };
   const table = el("a", "", t("club.open_table"));
-  // (the room may be gone: its page then says so, with a way back here: roomgone.js)
-  table.href = clubRoomLink(m.room, club);
+  table.href = `/r/${encodeURIComponent(m.room)}`;
   table.setAttribute("aria-label", `${t("club.open_table")}: ${title}`);
   actions.append(button("record", t("club.download_record")), button("replay", t("club.replay")),
     table);
@@ -113,6 +109,6 @@ function matchPart(m, club) {
 /** The season's finished matches in #club-matches.
  * @param {ClubPage} page */
 export function showMatches(page) {
-  const matches = page.matches.map((m) => matchPart(m, page.club));
+  const matches = page.matches.map(matchPart);
   byId("club-matches").replaceChildren(...(matches.length ? matches : [el("p", "hint", t("club.no_matches"))]));
 }

@@ -327,6 +327,11 @@ export function renderLobby(view, meta, ui) {
     details.open = ui.rulesOpen || Boolean(ui.rulesError);
     details.dataset.toggle = "rules";
     const summary = el("summary", "", t("lobby.change_rules"));
+    // Kept at the click (room.js keeps it at `toggle` too): `toggle` fires a task later,
+    // and a frame drawn in between would draw the panel again with the old state,
+    // closing what was just opened (as the earlier matches' panel did: scoresheet.js).
+    summary.addEventListener("click", () => { ui.rulesOpen = !details.open; });
+    summary.dataset.key = "rules-summary";  // (the focus stays on it through a redraw)
     details.append(summary, hostForm(room, meta, ui.rulesError), settingsForm(room));
     parts.push(details);
   }

@@ -341,6 +341,8 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// The rules panel's state, as the browser toggles it (its summary's click keeps it at
+// once: lobby.js).
 document.addEventListener("toggle", (event) => {
   const target = event.target;
   if (target instanceof HTMLDetailsElement && target.dataset.toggle === "rules") ui.rulesOpen = target.open;

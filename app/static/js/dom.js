@@ -91,6 +91,24 @@ export function replaceIfDifferent(container, nodes) {
   container.replaceChildren(...nodes);
 }
 
+/** A `<details>` that each render draws anew, open or closed as the person left it:
+ *  `open` is that state; `keep` is told the new one at its summary's click (`toggle`
+ *  fires a task later, and a frame drawn in between would draw the old state again,
+ *  closing what was just opened) and at `toggle` (opened another way, as find-in-page
+ *  does). `key`: a focus key for the summary, so that the keyboard's focus stays on it
+ *  through a redraw (focus.js).
+ * @param {HTMLDetailsElement} box
+ * @param {HTMLElement} summary its summary
+ * @param {boolean} open
+ * @param {(open: boolean) => void} keep
+ * @param {string} key */
+export function keptOpen(box, summary, open, keep, key) {
+  box.open = open;
+  summary.dataset.key = key;
+  summary.addEventListener("click", () => keep(!box.open));
+  box.addEventListener("toggle", () => keep(box.open));
+}
+
 /** Save `data` as a JSON file named `filename` (a download the browser asks about).
  * @param {unknown} data
  * @param {string} filename */

@@ -4,7 +4,7 @@
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { currentLanguage, has, t, tn } from "./i18n.js";
-import { byId, el } from "./dom.js";
+import { byId, el, keptOpen } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOOL_SETTINGS, BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
@@ -321,17 +321,13 @@ export function renderLobby(view, meta, ui) {
   if (ui.rulesError) {
     parts.push(el("p", "error", rulesErrorText(ui.rulesError)));
   }
-  parts.push(rulesSummary(room), botLevelsAbout(room.settings.bot_levels));
+  parts.push(rulesSummary(room), botLevelsAbout(room.settings.bot_levels, ui));
   if (room.you_are_host && meta) {
     const details = el("details", "rules-details");
-    details.open = ui.rulesOpen || Boolean(ui.rulesError);
-    details.dataset.toggle = "rules";
     const summary = el("summary", "", t("lobby.change_rules"));
-    // Kept at the click (room.js keeps it at `toggle` too): `toggle` fires a task later,
-    // and a frame drawn in between would draw the panel again with the old state,
-    // closing what was just opened (as the earlier matches' panel did: scoresheet.js).
-    summary.addEventListener("click", () => { ui.rulesOpen = !details.open; });
-    summary.dataset.key = "rules-summary";  // (the focus stays on it through a redraw)
+    // (open too while the server refuses a rule: its reason is in there)
+    keptOpen(details, summary, ui.rulesOpen || Boolean(ui.rulesError),
+      (open) => { ui.rulesOpen = open; }, "rules-summary");
     details.append(summary, hostForm(room, meta, ui.rulesError), settingsForm(room));
     parts.push(details);
   }
@@ -354,11 +350,15 @@ export function botLevelLines(levels) {
     .map((level) => [botLabel(level), t(`bot.about.${level}`)]);
 }
 
-/** What each bot level plays like, so that a host picks knowing what to expect.
- * @param {string[]} levels */
-function botLevelsAbout(levels) {
+/** What each bot level plays like, so that a host picks knowing what to expect (open
+ *  through a redraw if the person opened it).
+ * @param {string[]} levels
+ * @param {UiState} ui */
+function botLevelsAbout(levels, ui) {
   const box = el("details", "bot-levels");
-  box.append(el("summary", "", t("lobby.bot_levels")));
+  const summary = el("summary", "", t("lobby.bot_levels"));
+  keptOpen(box, summary, ui.botLevelsOpen, (open) => { ui.botLevelsOpen = open; }, "bot-levels");
+  box.append(summary);
   const list = el("dl");
   for (const [name, about] of botLevelLines(levels)) list.append(el("dt", "", name), el("dd", "", about));
   box.append(list);

@@ -341,13 +341,6 @@ document.addEventListener("change", (event) => {
   }
 });
 
-// The rules panel's state, as the browser toggles it (its summary's click keeps it at
-// once: lobby.js).
-document.addEventListener("toggle", (event) => {
-  const target = event.target;
-  if (target instanceof HTMLDetailsElement && target.dataset.toggle === "rules") ui.rulesOpen = target.open;
-}, true);
-
 // A practice table has nobody to wait for: its person starts it at once.
 function startPractice() {
   if (!view || practiceStarted || !view.room.practice || view.phase !== Phase.LOBBY || !view.room.you_are_host) return;

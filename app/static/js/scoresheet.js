@@ -4,7 +4,7 @@
 
 import { t } from "./i18n.js";
 import { seatName } from "./table.js";
-import { byId, el } from "./dom.js";
+import { byId, el, keptOpen } from "./dom.js";
 import { shortName, signed } from "./format.js";
 import { labelPositions, runningTotals, tieOffsets } from "./scores.js";
 import { Phase } from "./protocol.js";
@@ -232,12 +232,8 @@ function history(view, extra) {
   const seated = view.room.your_seat !== null && view.room.your_seat !== undefined;
   if (!matches.length) return null;
   const box = el("details", "match-history");
-  box.open = historyOpen;
-  box.addEventListener("toggle", () => { historyOpen = box.open; });
   const summary = el("summary", "", t("scores.history", { n: matches.length }));
-  // Kept at the click too: `toggle` fires a task later, and a frame drawn in between
-  // would draw the panel again with the old state, closing what was just opened.
-  summary.addEventListener("click", () => { historyOpen = !box.open; });
+  keptOpen(box, summary, historyOpen, (open) => { historyOpen = open; }, "match-history");
   box.append(summary);
   for (const match of matches) {
     const part = el("section", "history-match");

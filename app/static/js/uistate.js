@@ -16,6 +16,7 @@
  *   (`Yes, bid Amerikaner`) is open
  * @property {{ option: string, message: string } | null} rulesError the server's refusal of a rule change
  * @property {boolean} rulesOpen the host's rules editor is open
+ * @property {boolean} botLevelsOpen the lobby's "What the bot levels mean" is open
  * @property {string | null} lobbySignature what the lobby panel shows (redrawn when it changes)
  * @property {string | null} stage deal, phase and turn: a new stage clears the selections
  * @property {Action | null} hint practice: the strong bot's action for the state shown
@@ -43,6 +44,7 @@ export function newUiState() {
     askingAmerikaner: false,
     rulesError: null,
     rulesOpen: false,
+    botLevelsOpen: false,
     lobbySignature: null,
     stage: null,
     hint: null,

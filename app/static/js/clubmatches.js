@@ -3,14 +3,15 @@
 // rating change, par beside each deal's result (docs/clubs.md, "Par": made in the
 // background, "…" until it comes), where each player beat par most, and the match's
 // `Download record`, `Replay` (both from the club's stored record: they work after the
-// room is gone) and a link to its table. The buttons carry `data-action`: the page
-// (clubpage.js) does what they ask.
+// room is gone) and a link to its table (whose page says so once the room is gone). The
+// buttons carry `data-action`: the page (clubpage.js) does what they ask.
 
 import { formatSigned, t } from "./i18n.js";
 import { byId, el, simpleTable } from "./dom.js";
 import { signed } from "./format.js";
 import { runningTotals } from "./scores.js";
 import { scoreTable } from "./scoresheet.js";
+import { clubRoomLink } from "./roomgone.js";
 
 /** @typedef {import("./protocol.js").ClubPage} ClubPage */
 /** @typedef {import("./protocol.js").ClubMatch} ClubMatch */
@@ -62,8 +63,10 @@ function seatName(seat, index) {
   return bot ? t("seat.bot", { n: index + 1 }) : seat.name;
 }
 
-/** @param {ClubMatch} m */
-function matchPart(m) {
+/**
+ * @param {ClubMatch} m
+ * @param {string} club the club's id */
+function matchPart(m, club) {
   const part = el("article", "club-match");
   const names = m.seats.map(seatName);
   const title = t("club.match_title", { code: m.room, n: m.match,
@@ -98,7 +101,8 @@ function matchPart(m) {
     return b;
   };
   const table = el("a", "", t("club.open_table"));
-  table.href = `/r/${encodeURIComponent(m.room)}`;
+  // (the room may be gone: its page then says so, with a way back here: roomgone.js)
+  table.href = clubRoomLink(m.room, club);
   table.setAttribute("aria-label", `${t("club.open_table")}: ${title}`);
   actions.append(button("record", t("club.download_record")), button("replay", t("club.replay")),
     table);
@@ -109,6 +113,6 @@ function matchPart(m) {
 /** The season's finished matches in #club-matches.
  * @param {ClubPage} page */
 export function showMatches(page) {
-  const matches = page.matches.map(matchPart);
+  const matches = page.matches.map((m) => matchPart(m, page.club));
   byId("club-matches").replaceChildren(...(matches.length ? matches : [el("p", "hint", t("club.no_matches"))]));
 }

@@ -43,6 +43,7 @@ import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
 import { nextTrick, renderTrick } from "./trick.js";
 import { renderStandIn } from "./standin.js";
+import { clubFrom, showRoomGone } from "./roomgone.js";
 import { setUpVibrationToggle, signalTurn } from "./turn.js";
 import { eventSounds, setUpSoundToggle, sound } from "./sound.js";
 import { byId } from "./dom.js";
@@ -158,8 +159,14 @@ function onClosed(event) {
     connect();
     return;
   }
-  if (event.code === CloseCode.NO_ROOM) el.textContent = t("conn.no_room");
-  else if (event.code === CloseCode.PRIVATE) el.textContent = t("conn.private");
+  if (event.code === CloseCode.NO_ROOM) {
+    // The room is no more: the page says so in place of the table (a redraw, as after a
+    // change of language, has no view left to draw again).
+    view = null;
+    showRoomGone(clubFrom(location.search));
+    return;
+  }
+  if (event.code === CloseCode.PRIVATE) el.textContent = t("conn.private");
   else el.textContent = t("conn.closed");
   renderJoinPanel(view);
 }

@@ -2,7 +2,7 @@
 keeps its matches) says so on its page: a club's finished match whose room is gone still
 has its `Open the table` link, which leads to a page that says the table is gone, that
 the club keeps its matches, with `Back to the club`; a gone room's own link says the
-same without the club (a way home), in each language.
+same without the club (a way home), in each language; axe finds nothing on it.
 
 The server's rooms are deleted only after AMERIKANER_RETENTION_DAYS, so the club page's
 answer is given one more finished match, at a room that does not exist (the page's
@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import choose_language
+from .test_accessibility import Audit
 from .test_clubs import make_club, name_yourself
 from .words import of
 
@@ -67,6 +68,9 @@ def test_a_gone_table_says_so_and_leads_back(new_page: Any, artifacts: Path,
     expect(page.locator("#room-error")).to_be_empty()  # (the server's "no room" says less)
     expect(page.locator("#copy-link")).to_be_hidden()
     page.screenshot(path=str(artifacts / f"room-gone-{lang}-{viewport['width']}.png"))
+    audit = Audit()  # (axe, at both sizes)
+    audit(page, "a gone table of a club")
+    audit.assert_clean()
     page.get_by_role("link", name=words.t("room.back_to_club"), exact=True).click()
     page.wait_for_url(club_url)
     expect(page.get_by_role("heading", name="Thursday players", level=1)).to_be_visible()

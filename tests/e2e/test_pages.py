@@ -174,5 +174,6 @@ def test_phone_pages_do_not_scroll_sideways(new_page: Any, artifacts: Path) -> N
 def test_unknown_room_says_so(new_page: Any) -> None:
     page = new_page("lost")
     page.goto("/r/nosuchroom")
-    expect(page.get_by_text("There is no room with this code.")).to_be_visible()
+    # (the page turns into the gone table's panel: tests/e2e/test_room_gone.py)
+    expect(page.get_by_role("heading", name="This table is gone")).to_be_visible()
     expect(page.get_by_role("region", name="Table", exact=True)).to_have_count(0)

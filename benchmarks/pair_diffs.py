@@ -18,10 +18,9 @@ import pickle
 import sys
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bots.py adds the repository
 
-import bots  # noqa: E402
-from bots import mean_ci  # noqa: E402
+import bots
 
 
 class _SavedRun(pickle.Unpickler):
@@ -47,7 +46,7 @@ def paired(base: list[float], variant: list[float]) -> tuple[float, float, int, 
     """(mean, 95 % half-interval, deals paired, deals that differ) of variant - base."""
     n = min(len(base), len(variant))
     diffs = [v - b for b, v in zip(base[:n], variant[:n], strict=True)]
-    mean, ci = mean_ci(diffs)
+    mean, ci = bots.mean_ci(diffs)
     return mean, ci, n, sum(1 for d in diffs if abs(d) > 1e-9)
 
 

@@ -51,7 +51,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.bots import BOTS, NORMAL, STRONG
 from app.bots.base import Bot
 from app.bots.rollout import sides
-from app.bots.search import SearchBot, SearchSettings
+from app.bots.search import SearchBot
+from app.bots.search_settings import SearchSettings
 from app.bots.shapes import SHAPES, shape_rules
 from app.bots.solver import Endgame
 from app.rules import Action, Match, Play, RuleSet, SeatView

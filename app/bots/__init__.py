@@ -18,7 +18,8 @@ from app.rules import Action, SeatView
 from .base import Bot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
-from .search import HARD_CAP, SearchBot, SearchSettings
+from .search import HARD_CAP, SearchBot
+from .search_settings import SearchSettings
 
 # normal: bids by a few samples, plays the kitty and the first lead by the heuristic, and
 # searches trick play lightly; strong: everything by search. normal's 40 ms and 20 samples

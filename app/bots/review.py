@@ -44,7 +44,8 @@ from app.rules.record import match_of_deal, recorded_actions
 
 from . import search
 from .rollout import sides
-from .search import SearchBot, SearchSettings, paired_difference
+from .search import SearchBot, paired_difference
+from .search_settings import SearchSettings
 from .solver import Endgame, SolveTimeout
 
 REVIEW = SearchSettings(budget=10.0, samples=48, exact=4, exact_now=5, search_auction=True,

@@ -44,12 +44,12 @@ from .candidates import discard_candidates, lead_candidates, play_candidates
 from .hand_eval import amerikaner_losers
 from .outbid import End, auction_ends, bid_value
 from .rollout import finish, score, sides, solver_for, value
-from .sampling import MISMATCH, TRIES, Knowledge, forced_auction
+from .sampling import Knowledge, forced_auction
+from .search_settings import MARGIN, SearchSettings
 from .solver import Endgame
 
 HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
 SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
-MARGIN = 1.0  # standard errors by which a candidate must beat the heuristic's choice
 PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in samples
 # What passing is worth relative to the other seats (SearchSettings.relative), before the
 # samples say more: strong's mean difference over easy in the deals where it did not
@@ -67,47 +67,6 @@ class Clocks:
 
 
 CLOCKS = Clocks()
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """How hard a level thinks."""
-
-    budget: float  # CPU seconds a decision usually takes (the soft stop)
-    samples: int  # at most this many samples a decision
-    exact: int  # tricks solved exactly at the end of each rollout
-    exact_now: int  # with at most this many tricks left, no rollout at all
-    search_auction: bool  # discard, lead and call by samples (else the heuristic's)
-    search_bid: bool = True  # bid by samples (else the heuristic's)
-    bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
-    relative: bool = False  # score a deal as my points minus the others' mean (rollout)
-    margin: float = MARGIN  # standard errors to beat the heuristic's choice by
-    outbid: bool = True  # price a bid with the others answering it (outbid.py)
-    # Relative points the bot's own defence adds to a priced pass (played by easy in the
-    # samples); 0: +0.7 measured -0.11 +- 0.21 (docs/history/bots-measurements.md), kept
-    # for such runs.
-    pass_bonus: float = 0.0
-    # Deal the samples as if the others play as easy does (play_inference.py).
-    infer_play: bool = False
-    # CPU seconds for the few decisions that fix the contract (bids, the kitty, the call
-    # and first lead), which compare many candidates on few samples; 0: ``budget``.
-    contract_budget: float = 0.0
-    # A defender's trick play scores the defenders' mean relative points (rollout.score's
-    # ``together``) rather than its own: the other defender's trick counts as its own.
-    together: bool = False
-    # After this many samples, stop when every candidate scored the same as the
-    # heuristic's choice in every sample: the card does not matter (0: never).
-    settle: int = 0
-    # The samples' auction inference (sampling.Knowledge): rejected draws before the
-    # most likely one tried is taken, and how much less likely a draw is per auction
-    # choice easy would not have made with it.
-    tries: int = TRIES
-    mismatch: float = MISMATCH
-    # The first lead and call compare every suit, and a high lead calling the second
-    # highest live card too (candidates.lead_candidates), not only the three best suits;
-    # measured -0.05 +- 0.05 a deal (375 deals, 18 differ; docs/history/bots-measurements.md):
-    # off, kept for such runs.
-    wide_leads: bool = False
 
 
 @dataclass
@@ -437,4 +396,4 @@ def _score_after(after: DealState, seat: int, future_from_before: int,
     return score(after, seat, future_from_before, relative, together)
 
 
-__all__ = ["HARD_CAP", "Estimate", "SearchBot", "SearchSettings"]
+__all__ = ["HARD_CAP", "Estimate", "SearchBot"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from app.bots import BOTS, Bot
-from app.bots.search import SearchBot, SearchSettings
+from app.bots.search import SearchBot
+from app.bots.search_settings import SearchSettings
 from app.rules import PASS, Action, Bid, Discard, Lead, Match, Play, RuleSet, SeatView
 from app.rules.cards import mask_of_ids, parse_card
 

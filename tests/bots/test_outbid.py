@@ -10,7 +10,8 @@ import random
 from bot_helpers import exact_match, hands_of
 
 from app.bots.outbid import End, auction_ends, bid_value
-from app.bots.search import SearchBot, SearchSettings
+from app.bots.search import SearchBot
+from app.bots.search_settings import SearchSettings
 from app.rules import Bid, RuleSet, SeatView
 
 STANDARD = RuleSet("standard", match="single_deal")

@@ -23,7 +23,8 @@ from app.bots import BOTS
 from app.bots import review as review_module
 from app.bots import search as search_module
 from app.bots.review import WALL_CAP, Budget, review_deal
-from app.bots.search import Clocks, SearchSettings
+from app.bots.search import Clocks
+from app.bots.search_settings import SearchSettings
 from app.double_dummy import DoubleDummy, DoubleDummySkipped
 from app.rules import Phase, RuleSet
 from app.rules.record import deal_to_record

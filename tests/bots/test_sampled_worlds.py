@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from app.bots import BOTS, search
 from app.bots.sampling import MISMATCH, PILE, TRIES, Knowledge
-from app.bots.search import SearchBot, SearchSettings
+from app.bots.search import SearchBot
+from app.bots.search_settings import SearchSettings
 from app.bots.shapes import SHAPES, shape_rules
 from app.bots.table_facts import note_trick
 from app.rules import Match, SeatView

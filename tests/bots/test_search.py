@@ -20,7 +20,8 @@ from app.bots.candidates import lead_candidates
 from app.bots.hints import explain
 from app.bots.review import ReviewError, review_deal
 from app.bots.sampling import Knowledge
-from app.bots.search import SearchBot, SearchSettings
+from app.bots.search import SearchBot
+from app.bots.search_settings import SearchSettings
 from app.rules import (
     AMERIKANER,
     Action,

@@ -1,0 +1,59 @@
+"""The settings of a search level: how hard the determinized search (search.py) thinks.
+
+``normal`` and ``strong`` are two of these (``NORMAL``, ``STRONG`` in ``__init__.py``);
+reviews (review.py), the tests and benchmarks/bots.py build others.  Each field's comment
+says what it changes; the measurements behind the defaults are in docs/bots.md and
+docs/history/bots-measurements.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .sampling import MISMATCH, TRIES
+
+MARGIN = 1.0  # standard errors by which a candidate must beat the heuristic's choice
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How hard a level thinks."""
+
+    budget: float  # CPU seconds a decision usually takes (the soft stop)
+    samples: int  # at most this many samples a decision
+    exact: int  # tricks solved exactly at the end of each rollout
+    exact_now: int  # with at most this many tricks left, no rollout at all
+    search_auction: bool  # discard, lead and call by samples (else the heuristic's)
+    search_bid: bool = True  # bid by samples (else the heuristic's)
+    bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
+    relative: bool = False  # score a deal as my points minus the others' mean (rollout)
+    margin: float = MARGIN  # standard errors to beat the heuristic's choice by
+    outbid: bool = True  # price a bid with the others answering it (outbid.py)
+    # Relative points the bot's own defence adds to a priced pass (played by easy in the
+    # samples); 0: +0.7 measured -0.11 +- 0.21 (docs/history/bots-measurements.md), kept
+    # for such runs.
+    pass_bonus: float = 0.0
+    # Deal the samples as if the others play as easy does (play_inference.py).
+    infer_play: bool = False
+    # CPU seconds for the few decisions that fix the contract (bids, the kitty, the call
+    # and first lead), which compare many candidates on few samples; 0: ``budget``.
+    contract_budget: float = 0.0
+    # A defender's trick play scores the defenders' mean relative points (rollout.score's
+    # ``together``) rather than its own: the other defender's trick counts as its own.
+    together: bool = False
+    # After this many samples, stop when every candidate scored the same as the
+    # heuristic's choice in every sample: the card does not matter (0: never).
+    settle: int = 0
+    # The samples' auction inference (sampling.Knowledge): rejected draws before the
+    # most likely one tried is taken, and how much less likely a draw is per auction
+    # choice easy would not have made with it.
+    tries: int = TRIES
+    mismatch: float = MISMATCH
+    # The first lead and call compare every suit, and a high lead calling the second
+    # highest live card too (candidates.lead_candidates), not only the three best suits;
+    # measured -0.05 +- 0.05 a deal (375 deals, 18 differ; docs/history/bots-measurements.md):
+    # off, kept for such runs.
+    wide_leads: bool = False
+
+
+__all__ = ["MARGIN", "SearchSettings"]

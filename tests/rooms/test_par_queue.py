@@ -23,8 +23,9 @@ from pool_runs import WAIT, run, until
 
 from app.bots import BOTS
 from app.bots.par import Par, deal_seed, par_of_deal
+from app.rooms.server.fair_queue import Lane
 from app.rooms.server.par_queue import ParBusy, ParFailed, ParJob, ParQueue, jobs_of_record
-from app.rooms.server.search_pool import Lane, SearchPool
+from app.rooms.server.search_pool import SearchPool
 from app.rules import PASS, Action, Match, RuleSet, SeatView
 from app.rules.record import RecordError, deal_to_record, match_to_record
 

@@ -23,13 +23,8 @@ import pool_jobs
 import pytest
 from pool_runs import WAIT, run, until
 
-from app.rooms.server.search_pool import (
-    Lane,
-    NoWorkerInTime,
-    PoolBusy,
-    SearchPool,
-    WorkerLost,
-)
+from app.rooms.server.fair_queue import Lane, PoolBusy
+from app.rooms.server.search_pool import NoWorkerInTime, SearchPool, WorkerLost
 from app.rooms.server.search_workers import REVIEW_NICE
 
 
@@ -235,7 +230,8 @@ SERVER = textwrap.dedent("""
     import asyncio, sys
     sys.path.insert(0, sys.argv[3])
     import pool_jobs
-    from app.rooms.server.search_pool import Lane, SearchPool
+    from app.rooms.server.fair_queue import Lane
+    from app.rooms.server.search_pool import SearchPool
 
     async def main():
         pool = SearchPool(2)

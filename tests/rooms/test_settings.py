@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from app.bots.review import WALL_CAP
+from app.rooms.server.fair_queue import Lane
 from app.rooms.server.registry import Registry
-from app.rooms.server.search_pool import Lane
 from app.rooms.server.thinking import REVIEW_SECONDS, review_hard_seconds, review_job
 from app.rooms.store.sqlite import SqliteStore
 from app.rules import RuleSet

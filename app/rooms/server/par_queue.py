@@ -41,7 +41,8 @@ from app.rules.outcomes import Outcome
 from app.rules.record import RecordError, replay_record
 from app.rules.replay import record_rules
 
-from .search_pool import PER_ROOM, Lane, PoolBusy, SearchPool, WorkerLost
+from .fair_queue import PER_ROOM, Lane, PoolBusy
+from .search_pool import SearchPool, WorkerLost
 
 log = logging.getLogger("amerikaner.rooms")
 

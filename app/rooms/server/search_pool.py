@@ -9,10 +9,10 @@ job still waiting, and hints never hold more than ``workers - 1`` of them: one i
 kept for the bots.  Reviews (seconds of CPU each) run only on ``review_workers`` workers of
 their own, started with the first review, at a lower CPU priority (search_workers.py's
 ``REVIEW_NICE``): they neither hold a table's worker nor take a core a table's search
-wants; par runs there too, only when no review waits.  Hints, reviews and par are
-bounded per room and per client address (``PoolBusy`` beyond the bound: the caller says
-so to the player); among addresses they take turns, so one client's reviews do not wait
-in front of everyone else's.
+wants; par runs there too, only when no review waits.  Hints, reviews and par wait in a
+fair queue (fair_queue.py): bounded per room and per client address (``PoolBusy`` beyond
+the bound: the caller says so to the player), and taking turns among addresses, so one
+client's reviews do not wait in front of everyone else's.
 
 A bot move names the time by which it must have a worker (``start_within``); if none was
 free by then it is given up with ``NoWorkerInTime`` and the caller decides the move
@@ -35,35 +35,18 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import IntEnum
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TypeVar, cast
 
+from .fair_queue import FairQueue, Job, Lane
 from .pool_stats import PoolStats, PoolWaits, WaitObserver
 from .search_workers import REVIEW_NICE, start_worker
 
 T = TypeVar("T")
 
 log = logging.getLogger("amerikaner.rooms")
-
-# Hints and reviews waiting or running at once, at most: per room, per client address.
-PER_ROOM = 2
-PER_ADDRESS = 4
-
-
-class Lane(IntEnum):
-    """What a job is for; a lower value is served first."""
-
-    BOT = 0
-    HINT = 1
-    REVIEW = 2
-    PAR = 3
-
-
-class PoolBusy(Exception):
-    """Refused: this room or address has as many hints or reviews waiting as allowed."""
 
 
 class NoWorkerInTime(Exception):
@@ -75,25 +58,12 @@ class WorkerLost(Exception):
 
 
 @dataclass(eq=False)
-class _Job:
-    lane: Lane
-    fn: Callable[..., object]
-    args: tuple[object, ...]
-    room: str
-    address: str
-    hard: float                     # seconds it may run before its worker is killed
-    future: asyncio.Future[tuple[str, object]]  # the worker's reply: ("ok", result)
-    admitted: float                 # the pool's clock when it was asked for
-    expiry: asyncio.TimerHandle | None = None   # a bot move's "no worker in time"
-
-
-@dataclass(eq=False)
 class _Worker:
     process: BaseProcess            # multiprocessing's spawned Process
     conn: Connection
     reviews: bool                   # a review worker (lower priority, reviews only)
     ready: bool = False             # its imports are done: it may be given jobs
-    job: _Job | None = None
+    job: Job | None = None
     overrun: asyncio.TimerHandle | None = None
 
 
@@ -101,8 +71,6 @@ class _Worker:
 class _Counts:
     replaced: int = 0               # workers that died or were killed, and replaced
     no_worker_in_time: int = 0      # bot moves decided without the search
-    refused: int = 0                # hints and reviews over a room's or address's bound
-    waiting_by: dict[str, int] = field(default_factory=dict)  # per address, for the bound
 
 
 class SearchPool:
@@ -127,13 +95,8 @@ class SearchPool:
         self._context = multiprocessing.get_context("spawn")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: list[_Worker] = []
-        self._bots: deque[_Job] = deque()
-        # hints and reviews: per lane, per address (taking turns), each in arrival order
-        self._waiting: dict[Lane, dict[str, deque[_Job]]] = {
-            Lane.HINT: {}, Lane.REVIEW: {}, Lane.PAR: {}}
-        self._per_room: dict[str, int] = {}
-        self._served: dict[str, int] = {}  # address -> turn it was last served (while busy)
-        self._turn = 0
+        self._bots: deque[Job] = deque()
+        self._queue = FairQueue()  # hints, reviews and par
         self._counts = _Counts()
         self._clock = clock
         self._waits = PoolWaits(on_wait=on_wait)
@@ -148,13 +111,13 @@ class SearchPool:
         worker's own exceptions come back as ``RuntimeError`` with their text)."""
         loop = self._start()
         self._fill()  # workers that could not be started are tried again
-        job = _Job(lane, fn, args, room, address, hard, loop.create_future(), self._clock())
+        job = Job(lane, fn, args, room, address, hard, loop.create_future(), self._clock())
         if lane is Lane.BOT:
             self._bots.append(job)
             if start_within is not None:
                 job.expiry = loop.call_later(start_within, self._expire, job)
         else:
-            self._admit(job)
+            self._queue.admit(job)
             if lane >= Lane.REVIEW and not self._reviews_started:
                 self._reviews_started = True
                 self._fill()
@@ -164,30 +127,7 @@ class SearchPool:
             raise RuntimeError(value)
         return cast(T, value)  # what fn returned, across the pipe
 
-    def _admit(self, job: _Job) -> None:
-        counts = self._counts
-        if (self._per_room.get(job.room, 0) >= PER_ROOM
-                or counts.waiting_by.get(job.address, 0) >= PER_ADDRESS):
-            counts.refused += 1
-            raise PoolBusy("too many hints or reviews are being made for this table; "
-                           "ask again in a moment")
-        self._per_room[job.room] = self._per_room.get(job.room, 0) + 1
-        counts.waiting_by[job.address] = counts.waiting_by.get(job.address, 0) + 1
-        self._waiting[job.lane].setdefault(job.address, deque()).append(job)
-        job.future.add_done_callback(lambda _: self._release(job))
-
-    def _release(self, job: _Job) -> None:
-        for counter, key in ((self._per_room, job.room),
-                             (self._counts.waiting_by, job.address)):
-            left = counter.get(key, 0) - 1
-            if left > 0:
-                counter[key] = left
-            else:
-                counter.pop(key, None)
-        if job.address not in self._counts.waiting_by:
-            self._served.pop(job.address, None)  # nothing of it left: forget it
-
-    def _expire(self, job: _Job) -> None:
+    def _expire(self, job: Job) -> None:
         """A bot move that still has no worker: the table will not wait for one."""
         if job in self._bots:
             self._bots.remove(job)
@@ -197,7 +137,7 @@ class SearchPool:
 
     # -- handing jobs to workers --------------------------------------------------------
 
-    def _next_assignment(self) -> tuple[_Worker, _Job] | None:
+    def _next_assignment(self) -> tuple[_Worker, Job] | None:
         """A free worker and the job it should take now, if any."""
         for worker in self._pool:
             if worker.ready and worker.job is None:
@@ -206,31 +146,16 @@ class SearchPool:
                     return worker, job
         return None
 
-    def _next_job(self, worker: _Worker) -> _Job | None:
+    def _next_job(self, worker: _Worker) -> Job | None:
         """The job ``worker`` (free) should take next, if any."""
         if worker.reviews:  # par only when no review waits: the lowest lane
-            return self._take_turn(Lane.REVIEW) or self._take_turn(Lane.PAR)
+            return self._queue.take_turn(Lane.REVIEW) or self._queue.take_turn(Lane.PAR)
         if self._bots:
             return self._bots.popleft()
         hints = sum(1 for w in self._pool if w.job is not None and w.job.lane is Lane.HINT)
         if hints >= max(1, self.workers - 1):
             return None  # with two or more workers, the last free one is kept for the bots
-        return self._take_turn(Lane.HINT)
-
-    def _take_turn(self, lane: Lane) -> _Job | None:
-        """The next hint or review: the address served longest ago (or never) goes
-        first, so one client's many jobs take turns with everyone else's single ones."""
-        by_address = self._waiting[lane]
-        if not by_address:
-            return None
-        address = min(by_address, key=lambda a: self._served.get(a, -1))
-        jobs = by_address[address]
-        job = jobs.popleft()
-        if not jobs:
-            del by_address[address]
-        self._turn += 1
-        self._served[address] = self._turn
-        return job
+        return self._queue.take_turn(Lane.HINT)
 
     def _dispatch(self) -> None:
         if self._closed:
@@ -382,23 +307,19 @@ class SearchPool:
             "running": {"bot": running.count(Lane.BOT), "hint": running.count(Lane.HINT),
                         "review": running.count(Lane.REVIEW),
                         "par": running.count(Lane.PAR)},
-            "waiting": {"bot": len(self._bots), "hint": self._waiting_in(Lane.HINT),
-                        "review": self._waiting_in(Lane.REVIEW),
-                        "par": self._waiting_in(Lane.PAR)},
+            "waiting": {"bot": len(self._bots), "hint": self._queue.waiting(Lane.HINT),
+                        "review": self._queue.waiting(Lane.REVIEW),
+                        "par": self._queue.waiting(Lane.PAR)},
             "replaced": self._counts.replaced,
             "no_worker_in_time": self._counts.no_worker_in_time,
-            "refused": self._counts.refused,
+            "refused": self._queue.refused,
             "queue_wait": self._waits.summary(),
         }
-
-    def _waiting_in(self, lane: Lane) -> int:
-        return sum(len(q) for q in self._waiting[lane].values())
 
     def close(self) -> None:
         """Stop every worker now; what waits or runs ends with ``WorkerLost``."""
         self._closed = True
-        for job in [*self._bots, *(j for lane in self._waiting.values()
-                                   for q in lane.values() for j in q)]:
+        for job in [*self._bots, *self._queue.jobs()]:
             if not job.future.done():
                 job.future.set_exception(WorkerLost("the server is stopping"))
         self._bots.clear()

@@ -35,9 +35,10 @@ from app.rules.wire import ActionJson, LegalActionJson
 from app.settings import Settings
 from app.web import metrics
 
+from .fair_queue import Lane, PoolBusy
 from .par_queue import ParQueue
 from .pool_stats import PoolStats
-from .search_pool import Lane, NoWorkerInTime, PoolBusy, SearchPool, WorkerLost
+from .search_pool import NoWorkerInTime, SearchPool, WorkerLost
 
 log = logging.getLogger("amerikaner.rooms")
 T = TypeVar("T")

@@ -1,11 +1,11 @@
 """The search pool (app/rooms/server/search_pool.py) with real worker processes: bot moves
 never wait behind hints or reviews (one worker is always kept for them; reviews run on
-workers of their own, at a lower CPU priority), hints and
-reviews are bounded per room and per address and take turns among addresses, a bot move
-with no worker in time is given up, a dead or overrunning worker is replaced at once,
-workers die with the server, and each lane's queue wait is measured on the pool's
-clock and told to its ``on_wait``. Busy jobs wait on gate files the test opens, so every
-order asserted here comes from events, not from the machine's speed."""
+workers of their own, at a lower CPU priority), hints and reviews are bounded per room
+and per address and take turns among addresses, a bot move with no worker in time is
+given up, a dead or overrunning worker is replaced at once, workers die with the server,
+a closed pool fails every job at once, and each lane's queue wait is measured on the
+pool's clock and told to its ``on_wait``. Busy jobs wait on gate files the test opens, so
+every order asserted here comes from events, not from the machine's speed."""
 
 from __future__ import annotations
 
@@ -210,6 +210,33 @@ def test_a_killed_worker_is_replaced_and_its_job_fails(tmp_path: Path) -> None:
         assert pool.stats()["replaced"] == 1
 
     run(scenario)
+
+
+def test_a_closed_pool_fails_every_job_at_once(tmp_path: Path) -> None:
+    """Closing fails what runs and what waits, and a job asked afterwards (a request that
+    came in as the server stopped) fails at once instead of waiting for ever."""
+    gate = tmp_path / "gate"
+
+    async def scenario(pool: SearchPool) -> None:
+        busy = asyncio.ensure_future(pool.run(Lane.BOT, pool_jobs.wait_for, str(gate), "x",
+                                              room="a", hard=WAIT))
+        waiting = asyncio.ensure_future(pool.run(Lane.HINT, pool_jobs.echo, "h", room="b",
+                                                 address="10.0.0.1", hard=WAIT))
+        await until(lambda: pool.stats()["running"]["bot"] == 1)
+        pool.close()
+        for job in (busy, waiting):
+            with pytest.raises(WorkerLost):
+                await job
+        assert pool.stats()["waiting"] == {"bot": 0, "hint": 0, "review": 0, "par": 0}
+        for lane in (Lane.BOT, Lane.HINT, Lane.REVIEW):
+            late = asyncio.ensure_future(pool.run(lane, pool_jobs.echo, "late", room="c",
+                                                  address="10.0.0.2", hard=WAIT))
+            await asyncio.sleep(0)  # one turn of the loop: a failure needs no more
+            assert late.done(), f"a {lane.name} job after close waits"
+            with pytest.raises(WorkerLost):
+                await late
+
+    run(scenario, workers=1)
 
 
 def test_a_job_past_its_hard_limit_loses_its_worker(tmp_path: Path) -> None:

@@ -109,6 +109,11 @@ class FairQueue:
         """How many jobs of ``lane`` wait for a worker."""
         return sum(len(q) for q in self._waiting[lane].values())
 
+    def clear(self) -> None:
+        """Forget every waiting job (the pool is closing)."""
+        for by_address in self._waiting.values():
+            by_address.clear()
+
     def jobs(self) -> Iterator[Job]:
         """Every job waiting, lane by lane."""
         for by_address in self._waiting.values():

@@ -108,7 +108,10 @@ class SearchPool:
     async def run(self, lane: Lane, fn: Callable[..., T], *args: object, room: str,
                   address: str = "", hard: float, start_within: float | None = None) -> T:
         """``fn(*args)`` on a worker; its result, or the exception that ended it (the
-        worker's own exceptions come back as ``RuntimeError`` with their text)."""
+        worker's own exceptions come back as ``RuntimeError`` with their text).  After
+        ``close`` it fails at once: nothing would ever take the job."""
+        if self._closed:
+            raise WorkerLost("the server is stopping")
         loop = self._start()
         self._fill()  # workers that could not be started are tried again
         job = Job(lane, fn, args, room, address, hard, loop.create_future(), self._clock())
@@ -323,6 +326,7 @@ class SearchPool:
             if not job.future.done():
                 job.future.set_exception(WorkerLost("the server is stopping"))
         self._bots.clear()
+        self._queue.clear()  # (their futures failed above: nothing waits on them)
         for worker in self._pool:
             if worker.job is not None and not worker.job.future.done():
                 worker.job.future.set_exception(WorkerLost("the server is stopping"))

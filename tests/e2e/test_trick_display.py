@@ -40,12 +40,15 @@ NEXT_AFTER_THE_LAST = """() => {
   }).observe(document.body, {subtree: true, childList: true, attributes: true});
 }"""
 
-# The trick's cards (their places: a card coming in is moved by its animation) that the
-# phone's dock (the controls, the hint and the hand, fixed at the bottom) covers.
+# The trick's cards that the phone's dock (the controls, the hint and the hand, fixed at
+# the bottom) covers: each card's place as laid out, without a transform of the moment
+# (a trick being collected slides towards its winner).
 TRICK_UNDER_DOCK = """() => { scrollTo(0, 0);
   const dock = document.querySelector('.dock').getBoundingClientRect();
+  const bottom = p => { const parent = p.offsetParent;
+    return parent.getBoundingClientRect().top + parent.clientTop + p.offsetTop + p.offsetHeight; };
   return [...document.querySelectorAll('#trick .played')]
-    .filter(p => p.getBoundingClientRect().bottom > dock.top + 0.5).map(p => p.dataset.card); }"""
+    .filter(p => bottom(p) > dock.top + 0.5).map(p => p.dataset.card); }"""
 
 # What a failure of TRICK_UNDER_DOCK shows: the dock's top, height and words, and where
 # each card of the trick ends.

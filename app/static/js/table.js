@@ -230,8 +230,12 @@ export function renderContract(view) {
     if (c.partner !== null && c.partner !== undefined && !secretPartner(view, c)) {
       parts.push(el("span", "", t("contract.partner", { name: seatName(view, c.partner) })));
     } else if (view.you_are_partner) {
-      // the holder's own view: the others do not know yet
-      parts.push(el("span", "", t("contract.you_are_partner")));
+      // the holder's own view: the others do not know yet (a phone shows the short form:
+      // the width above the trick is short, screens.css)
+      const you = el("span", "you-partner");
+      you.append(el("span", "long", t("contract.you_are_partner")),
+        el("span", "short", t("contract.you_are_partner_short")));
+      parts.push(you);
     }
   }
   replaceIfDifferent(banner, parts);

@@ -87,11 +87,14 @@ class Frames:
         self.route.send(self._edited(frame))
 
     def again(self, deal: int) -> None:
-        """The last state, under ``force``, shown as deal ``deal`` (what the test waits
-        for) and without its events (no card comes in again), then its hint under
-        ``hint``."""
+        """The last state's hint under ``hint``, then the state under ``force``, shown
+        as deal ``deal`` (what the test waits for: the hint is in by then, as the page
+        keeps a hint for the state it answers) and without its events (no card comes in
+        again)."""
         assert self.last is not None
         frame = {**self.last, "events": []}
+        if self.last_hint is not None and self.last_hint["game"] == frame["game"]:
+            self.route.send(self._edited(self.last_hint))
         force = self.force
 
         def marked(view: dict[str, Any]) -> None:
@@ -103,8 +106,6 @@ class Frames:
             self.route.send(self._edited(frame))
         finally:
             self.force = force
-        if self.last_hint is not None and self.last_hint["game"] == frame["game"]:
-            self.route.send(self._edited(self.last_hint))
 
 
 def long_names(view: dict[str, Any]) -> None:
@@ -165,24 +166,29 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, viewport: dict[s
     words = of(page)
     expect(hand(page).get_by_role("button")).to_have_count(12)
     page.clock.pause_at(page.evaluate("Date.now()") + 1000)
-    # our turn in the play, a card or more in the trick, the hint (a line of the dock) in
+    # our turn in the play with a card or more in the trick
     for _ in range(400):
-        if (our_turn_to_play(page) and page.locator("#trick .played").count()
-                and page.locator("#controls .hint-box").count()):
+        if our_turn_to_play(page) and page.locator("#trick .played").count():
             break
         take_turn(page, bid=False)
         page.wait_for_timeout(50)
     assert our_turn_to_play(page), "never our turn with cards in the trick"
+    # its hint (a line of the dock) comes after the state: the longest one from now on
+    hint = page.locator("#controls .hint-box")
+    expect(hint).to_be_visible()
     frames.hint = long_hint
+    longest = words.pattern("hint.play_throw", whole=False).pattern
+    longest_hint = words.pattern("hint.reason", reason=longest)
     states: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
-        ("as dealt", lambda view: None), *TABLE_STATES.items(), ("everything", everything),
-        ("stood in", stood_in)]
+        ("the longest hint", lambda view: None), *TABLE_STATES.items(),
+        ("everything", everything), ("stood in", stood_in)]
     covered = []
     for number, (label, force) in enumerate(states, start=91):
         frames.force = force
         frames.again(number)
         expect(page.locator("#contract .deal-no")).to_have_text(
             words.t("contract.deal", n=number))
+        expect(hint).to_have_text(longest_hint)
         expect(enabled_cards(page).first).to_be_visible()
         shown = page.evaluate(UNDER_DOCK)
         if shown["covered"]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,28 +23,28 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
-from .players import choose_language, enabled_cards, hand, open_room, take_turn
-from .test_trick_display import our_turn_to_play
+from .players import enabled_cards, take_turn
+from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
 from .words import of
+
+# What the test does to a state frame's view (in place).
+Force = Callable[[dict[str, Any]], None]
 
 LONG_NAME = "Marie-Antoinette Hautecloque-Bé"  # 31 characters, no room for more ellipsis
 assert len(LONG_NAME) <= 32
 
-# Whether, at the top of the page, the dock covers a card of the trick, or what a bot did
-# while we were away (over the top of the page on a phone) does: each card's box as laid
-# out (its own transform, if any, left out: a card coming in or going is moved only for a
-# moment); and what a failure shows.
+# Whether, at the top of the page, the dock covers the trick's area, or what a bot did
+# while we were away (over the top of the page on a phone) does; and what a failure shows.
+# The area, not the cards in it: its rows are fixed, its box is where any card of a trick
+# may lie (the bottom one ours, in a trick held), and no animation moves it.
 UNDER_DOCK = """() => { scrollTo(0, 0);
   const dock = document.querySelector('.dock').getBoundingClientRect();
-  const cards = [...document.querySelectorAll('#trick .played')];
-  const bottom = p => { const parent = p.offsetParent;
-    return parent.getBoundingClientRect().top + parent.clientTop + p.offsetTop + p.offsetHeight; };
-  const lowest = Math.max(...cards.map(bottom));
-  const highest = Math.min(...cards.map(p => bottom(p) - p.offsetHeight));
+  const area = document.getElementById('trick').getBoundingClientRect();
   const banner = document.getElementById('stood-in');
   const over = banner.hidden ? 0 : banner.getBoundingClientRect().bottom;
-  return {covered: lowest > dock.top + 0.5 || over > highest + 0.5, lowest, highest, over,
-          dock_top: dock.top, cards: cards.length,
+  return {covered: area.bottom > dock.top + 0.5 || over > area.top + 0.5,
+          trick: [area.top, area.bottom], over, dock_top: dock.top,
+          cards: document.querySelectorAll('#trick .played').length,
           dock: document.querySelector('.dock').innerText.slice(0, 200),
           above: [...document.querySelectorAll(
             '#conn-status, #turn-status, #stood-in, #contract, .seat')].map(
@@ -57,8 +56,8 @@ class Frames:
     the way in; ``again()`` sends the last one again under the current ``force``."""
 
     def __init__(self, page: Any) -> None:
-        self.force: Callable[[dict[str, Any]], None] = lambda view: None
-        self.hint: Callable[[dict[str, Any]], None] = lambda frame: None
+        self.force: Force = lambda view: None
+        self.hint: Force = lambda frame: None
         self.last: dict[str, Any] | None = None
         self.last_hint: dict[str, Any] | None = None
         self.route: Any = None
@@ -129,8 +128,12 @@ def minus_round(view: dict[str, Any]) -> None:
     view["minus_round"] = True
 
 
-def turn_clock(view: dict[str, Any]) -> None:
-    view["room"]["clock"] = {"seat": view["you"], "until": time.time() + 600, "kind": "turn"}
+def turn_clock(now: float) -> Force:
+    """Our turn's clock at its longest (120 s) from ``now``, the page's time."""
+    def force(view: dict[str, Any]) -> None:
+        view["room"]["clock"] = {"seat": view["you"], "until": now + 120, "kind": "turn"}
+
+    return force
 
 
 def stood_in(view: dict[str, Any]) -> None:
@@ -141,16 +144,19 @@ def long_hint(frame: dict[str, Any]) -> None:
     frame.update(key="hint.play_throw", params={"card": frame["action"].get("play", "QS")})
 
 
-TABLE_STATES: dict[str, Callable[[dict[str, Any]], None]] = {
-    "long names": long_names, "every badge": every_badge, "secret partner": secret_partner,
-    "minus round": minus_round, "turn clock": turn_clock}
+def table_states(now: float) -> dict[str, Force]:
+    """What the table above the trick and the dock can hold, each at its longest, and all
+    of them that a deal can show at once (a minus round has no contract)."""
+    states = {"long names": long_names, "every badge": every_badge,
+              "secret partner": secret_partner, "minus round": minus_round,
+              "turn clock": turn_clock(now)}
 
+    def everything(view: dict[str, Any]) -> None:
+        for force in states.values():
+            if force is not minus_round:
+                force(view)
 
-def everything(view: dict[str, Any]) -> None:
-    """All of them that a deal can show at once (a minus round has no contract)."""
-    for force in TABLE_STATES.values():
-        if force is not minus_round:
-            force(view)
+    return {**states, "everything": everything}
 
 
 @pytest.mark.parametrize(("viewport", "lang"), [(SMALL_PHONE, "fr"), (PHONE, "fr"),
@@ -160,12 +166,8 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, viewport: dict[s
                                                  lang: str) -> None:
     page = new_page(f"dock-{lang}", viewport=viewport)
     frames = Frames(page)
-    page.clock.install()
-    open_room(page, "Ida", "Practice")
-    choose_language(page, lang)
+    practice_on_a_still_clock(page, "Ida", lang)
     words = of(page)
-    expect(hand(page).get_by_role("button")).to_have_count(12)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     # our turn in the play with a card or more in the trick
     for _ in range(400):
         if our_turn_to_play(page) and page.locator("#trick .played").count():
@@ -179,9 +181,9 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, viewport: dict[s
     frames.hint = long_hint
     longest = words.pattern("hint.play_throw", whole=False).pattern
     longest_hint = words.pattern("hint.reason", reason=longest)
-    states: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
-        ("the longest hint", lambda view: None), *TABLE_STATES.items(),
-        ("everything", everything), ("stood in", stood_in)]
+    states: list[tuple[str, Force]] = [
+        ("the longest hint", lambda view: None),
+        *table_states(page.evaluate("Date.now() / 1000")).items(), ("stood in", stood_in)]
     covered = []
     for number, (label, force) in enumerate(states, start=91):
         frames.force = force

@@ -7,6 +7,7 @@ test says so, whatever the machine's speed (bots here act within 0.05 s)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,9 @@ def practice_on_a_still_clock(page: Any, name: str, lang: str) -> tuple[Any, Any
     choose_language(page, lang)
     words = of(page)
     expect(hand(page).get_by_role("button")).to_have_count(12)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # (a second on: a date, as Playwright's Python reads a number as seconds, and the
+    # page's milliseconds were a date some 50,000 years on)
+    page.clock.pause_at(datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1, UTC))
     next_trick = page.locator("#trick").get_by_role("button", name=words.t("trick.next"),
                                                     exact=True)
     return page, next_trick

@@ -2,10 +2,11 @@
 never covers the trick at our turn, whatever the table above it and the dock hold: the
 longest names, every badge, the longest contract (a minus round, the secret partner's
 words), a running clock, the longest hint, what a bot did while we were away, a lost
-connection.
+connection; at a table of four (a practice table), five and three.
 
-A real practice table is played (the page's clock still: nothing moves unless we play)
-up to our turn with cards in the trick; then each state is forced by editing the real
+A real table (a practice table; of three or five, bots in the other seats) is played
+(the page's clock still: nothing moves unless we play) up to our turn with cards in the
+trick; then each state is forced by editing the real
 server's state frame on its way to the page (Playwright's WebSocket route) and sending it
 again, so that the client's own renderers draw it; the test measures once the page shows
 that frame (its deal number), not after a wait. A deal happened to reach these states
@@ -17,13 +18,14 @@ import copy
 import json
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
-from .players import enabled_cards, take_turn
+from .players import choose_language, enabled_cards, hand, open_room, take_turn
 from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
 from .words import of
 
@@ -113,9 +115,17 @@ def long_names(view: dict[str, Any]) -> None:
 
 
 def every_badge(view: dict[str, Any]) -> None:
-    for seat in view["room"]["seats"]:
-        seat.update(human=True, host=True, away=seat["seat"] != view["you"], takeover=False,
-                    joining=LONG_NAME if seat["seat"] != view["you"] else None)
+    """The most badges each seat can wear at once (beside the dealer's, the bidder's and
+    the partner's the deal gave): every other seat after ours the host's, away (a
+    person for whom a bot plays), the others a bot's that a person takes over at the
+    next deal (the longest badge: the name in it)."""
+    others = [s for s in view["room"]["seats"] if s["seat"] != view["you"]]
+    for i, seat in enumerate(others):
+        if i % 2 == 0:
+            seat.update(human=True, host=True, connected=False, away=True, joining=None)
+        else:
+            seat.update(human=False, host=False, away=False, takeover=True, joining=LONG_NAME)
+    view["room"]["seats"][view["you"]]["host"] = False
 
 
 def secret_partner(view: dict[str, Any]) -> None:
@@ -159,14 +169,37 @@ def table_states(now: float) -> dict[str, Force]:
     return {**states, "everything": everything}
 
 
-@pytest.mark.parametrize(("viewport", "lang"), [(SMALL_PHONE, "fr"), (PHONE, "fr"),
-                                                (SMALL_PHONE, "nb")],
-                         ids=["fr-320x568", "fr-375x667", "nb-320x568"])
+def table_of(page: Any, players: int, lang: str) -> None:
+    """A table of ``players`` in ``lang``, its cards dealt, the page's clock then still:
+    four, a practice table; three or five, a table whose host (the page) sets that many
+    players and no turn clock (no bot stands in while the test looks) before the start,
+    bots in the other seats."""
+    if players == 4:
+        practice_on_a_still_clock(page, "Ida", lang)
+        return
+    page.clock.install()
+    open_room(page, "Ida", "Create room")
+    choose_language(page, lang)
+    words = of(page)
+    page.locator("#lobby details.rules-details > summary").click()
+    page.locator('[data-key="rule:players"]').select_option(str(players))
+    page.locator('[data-setting="turn_seconds"]').select_option("0")
+    # (the server takes the messages in turn: Start comes after both)
+    page.get_by_role("button", name=words.t("lobby.start"), exact=True).click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    page.clock.pause_at(datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1, UTC))
+
+
+@pytest.mark.parametrize(("viewport", "lang", "players"),
+                         [(SMALL_PHONE, "fr", 4), (PHONE, "fr", 4), (SMALL_PHONE, "nb", 4),
+                          (SMALL_PHONE, "fr", 5), (SMALL_PHONE, "nb", 3)],
+                         ids=["fr-320x568", "fr-375x667", "nb-320x568", "fr-320x568-five",
+                              "nb-320x568-three"])
 def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, viewport: dict[str, int],
-                                                 lang: str) -> None:
-    page = new_page(f"dock-{lang}", viewport=viewport)
+                                                 lang: str, players: int) -> None:
+    page = new_page(f"dock-{lang}-{players}", viewport=viewport)
     frames = Frames(page)
-    practice_on_a_still_clock(page, "Ida", lang)
+    table_of(page, players, lang)
     words = of(page)
     # our turn in the play with a card or more in the trick
     for _ in range(400):
@@ -175,6 +208,15 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, viewport: dict[s
         take_turn(page, bid=False)
         page.wait_for_timeout(50)
     assert our_turn_to_play(page), "never our turn with cards in the trick"
+    hint = page.locator("#controls .hint-box")
+    if players != 4:
+        # (only a practice table has hints: the page is given one, as it would be)
+        assert frames.last is not None
+        view = frames.last["view"]
+        frames.last_hint = {"type": "hint", "game": frames.last["game"], "seat": view["you"],
+                            "action": {"play": view["hand"][0]}, "key": "hint.play",
+                            "params": {}}
+        frames.again(90)
     # its hint (a line of the dock) comes after the state: the longest one from now on
     hint = page.locator("#controls .hint-box")
     expect(hint).to_be_visible()

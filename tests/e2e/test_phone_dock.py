@@ -32,7 +32,7 @@ from .words import of
 # What the test does to a state frame's view (in place).
 Force = Callable[[dict[str, Any]], None]
 
-LONG_NAME = "Marie-Antoinette Hautecloque-Bé"  # 31 characters, no room for more ellipsis
+LONG_NAME = "Marie-Antoinette Hautecloque-Bé"  # 31 of the 32 characters a name may have
 assert len(LONG_NAME) <= 32
 
 # Whether, at the top of the page, the dock covers the trick's area, or what a bot did
@@ -116,13 +116,13 @@ def long_names(view: dict[str, Any]) -> None:
 
 def every_badge(view: dict[str, Any]) -> None:
     """The most badges each seat can wear at once (beside the dealer's, the bidder's and
-    the partner's the deal gave): every other seat after ours the host's, away (a
-    person for whom a bot plays), the others a bot's that a person takes over at the
-    next deal (the longest badge: the name in it)."""
+    the partner's the deal gave): every other seat after ours a person's for whom a bot
+    plays (away; the first of them the host), the others a bot's that a person takes
+    over at the next deal (the longest badge: the name in it)."""
     others = [s for s in view["room"]["seats"] if s["seat"] != view["you"]]
     for i, seat in enumerate(others):
         if i % 2 == 0:
-            seat.update(human=True, host=True, connected=False, away=True, joining=None)
+            seat.update(human=True, host=i == 0, connected=False, away=True, joining=None)
         else:
             seat.update(human=False, host=False, away=False, takeover=True, joining=LONG_NAME)
     view["room"]["seats"][view["you"]]["host"] = False

@@ -10,24 +10,33 @@ trick; then each state is forced by editing the real
 server's state frame on its way to the page (Playwright's WebSocket route) and sending it
 again, so that the client's own renderers draw it; the test measures once the page shows
 that frame (its deal number), not after a wait. A deal happened to reach these states
-now and then (issue: a French 320 px phone failed once in about fifteen runs)."""
+now and then (issue: a French 320 px phone failed once in about fifteen runs).
+
+The discard's dock is the tallest (the prompt, `Discard`, the hint naming four cards and
+why, a hand of sixteen): there the kitty in the middle of the table must stay above it,
+whatever the table above it holds (the longest names, every badge, the longest hint), as
+the page's bidder sees it at a practice table it won the auction at."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import re
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
-from .players import choose_language, enabled_cards, hand, open_room, take_turn
+from .players import BID, SHORT, choose_language, enabled_cards, hand, open_room, take_turn
+from .test_polish import win_the_auction
 from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
-from .words import of
+from .words import Words, of
 
 # What the test does to a state frame's view (in place).
 Force = Callable[[dict[str, Any]], None]
@@ -247,3 +256,124 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, viewport: dict[s
     if shown["covered"]:
         covered.append(("connection lost", shown))
     assert covered == [], "the dock covers the trick:\n" + "\n".join(map(str, covered))
+
+
+# Whether, at the top of the page, the dock covers any of the kitty's row in the discard;
+# and what a failure shows.
+KITTY_UNDER_DOCK = """() => { scrollTo(0, 0);
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  const row = document.querySelector('#center-panel .kitty-row');
+  if (!row) return {covered: true, kitty: 'no kitty shown'};
+  const kitty = row.getBoundingClientRect();
+  return {covered: kitty.bottom > dock.top + 0.5, kitty: [kitty.top, kitty.bottom],
+          dock_top: dock.top, dock: document.querySelector('.dock').innerText.slice(0, 300),
+          above: [...document.querySelectorAll('#turn-status, #contract, .seat')].map(
+            e => [e.id || e.className, Math.round(e.getBoundingClientRect().height)])}; }"""
+
+
+def longest_discard_hint(words: Words, discards: int) -> tuple[Force, str]:
+    """The discard's longest hint in ``words``' language (the reason with the most words,
+    naming the ``discards`` cards and the trump whose names are longest there): what
+    forces it on a hint frame, and its text on the page."""
+    def in_sentence(card: str) -> str:
+        return words.t("card.in_sentence", rank=words.t(f"rank.in_sentence.{card[0]}"),
+                       suit=words.t(f"suit.{card[1]}"))
+
+    cards = sorted((rank + suit for rank in "23456789TJQKA" for suit in "SHDC"),
+                   key=lambda card: -len(in_sentence(card)))[:discards]
+    trump = max("SHDC", key=lambda suit: len(words.t(f"suit.{suit}")))
+
+    def force(frame: dict[str, Any]) -> None:
+        frame.update(key="hint.discard_void", params={"cards": cards, "trump": trump})
+
+    reason = words.t("hint.discard_void", cards=", ".join(map(in_sentence, cards)),
+                     trump=words.t(f"suit.{trump}"))
+    return force, words.t("hint.reason", reason=reason)
+
+
+def we_discard(frames: Frames) -> bool:
+    """Whether the last state is the discard of the page's player (the auction's winner)."""
+    view = frames.last["view"] if frames.last else None
+    return bool(view and view["phase"] == "discard" and view["contract"]
+                and view["contract"]["bidder"] == view["you"])
+
+
+def win_an_auction_of(page: Any, frames: Frames, players: int) -> None:
+    """Tables of ``players`` (the page's host, bots in the other seats, no turn clock),
+    until the page's player wins the auction (bidding the highest number at once) and
+    must discard: a new table whenever a bot wins it or nobody bids."""
+    for _ in range(8):
+        open_room(page, "Ida", "Create room")
+        page.locator("#lobby details.rules-details > summary").click()
+        page.locator('[data-key="rule:players"]').select_option(str(players))
+        page.locator('[data-setting="turn_seconds"]').select_option("0")
+        page.get_by_role("button", name="Start", exact=True).click()
+        expect(hand(page).get_by_role("button").first).to_be_visible()
+        deadline = time.monotonic() + 90  # only a hang ends it
+        while time.monotonic() < deadline and not we_discard(frames):
+            if page.locator("#room").get_attribute("data-phase") not in ("auction", "lobby"):
+                break  # a bot won the auction, or nobody bid: another table
+            if page.get_by_role("button", name="Pass", exact=True).is_visible():
+                bids = page.get_by_role("button", name=BID, disabled=False)
+                if not bids.count():
+                    break  # the highest number is bid already
+                # (the next state may come under the click: then look again)
+                with contextlib.suppress(PlaywrightError):
+                    bids.last.click(timeout=SHORT)
+            page.wait_for_timeout(60)
+        if we_discard(frames):
+            return
+    raise AssertionError(f"never won an auction at a table of {players} in eight tables")
+
+
+@pytest.mark.parametrize(("viewport", "lang", "players"),
+                         [(SMALL_PHONE, "fr", 4), (SMALL_PHONE, "nb", 4), (SMALL_PHONE, "en", 4),
+                          (PHONE, "nb", 4), (SMALL_PHONE, "fr", 5)],
+                         ids=["fr-320x568", "nb-320x568", "en-320x568", "nb-375x667",
+                              "fr-320x568-five"])
+def test_nothing_pushes_the_kitty_under_the_dock(new_page: Any, viewport: dict[str, int],
+                                                 lang: str, players: int) -> None:
+    page = new_page(f"kitty-{lang}-{players}", viewport=viewport, has_touch=True,
+                    is_mobile=True)
+    frames = Frames(page)
+    if players == 4:
+        win_the_auction(page)  # a practice table: its hint comes with the state
+    else:
+        win_an_auction_of(page, frames, players)
+    choose_language(page, lang)
+    expect(page.get_by_role("button", name=of(page).t("discard.button"), exact=True)) \
+        .to_be_visible()
+    assert frames.last is not None
+    if players != 4:
+        # (only a practice table has hints: the page is given one, as it would be)
+        view = frames.last["view"]
+        frames.last_hint = {"type": "hint", "game": frames.last["game"], "seat": view["you"],
+                            "action": {"discard": view["hand"][:len(view["kitty"])]},
+                            "key": "hint.discard", "params": {"cards": []}}
+        frames.again(90)
+    words = of(page)
+    hint = page.locator("#controls .hint-box")
+    expect(hint).to_be_visible()
+    assert we_discard(frames)
+    discards = len(frames.last["view"]["kitty"])
+    frames.hint, longest_hint = longest_discard_hint(words, discards)
+
+    def both(view: dict[str, Any]) -> None:
+        long_names(view)
+        every_badge(view)
+
+    now = page.evaluate("Date.now() / 1000")
+    states: list[tuple[str, Force]] = [
+        ("the longest hint", lambda view: None), ("long names", long_names),
+        ("every badge", every_badge), ("turn clock", turn_clock(now)), ("both", both)]
+    covered = []
+    for number, (label, force) in enumerate(states, start=91):
+        frames.force = force
+        frames.again(number)
+        expect(page.locator("#contract .deal-no")).to_have_text(
+            words.t("contract.deal", n=number))
+        expect(hint).to_have_text(longest_hint)
+        shown = page.evaluate(KITTY_UNDER_DOCK)
+        if shown["covered"]:
+            covered.append((label, shown))
+    assert covered == [], "the dock covers the kitty:\n" + "\n".join(map(str, covered))

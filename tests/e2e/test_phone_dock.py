@@ -337,7 +337,7 @@ def test_nothing_pushes_the_kitty_under_the_dock(new_page: Any, viewport: dict[s
                     is_mobile=True)
     frames = Frames(page)
     if players == 4:
-        win_the_auction(page)  # a practice table: its hint comes with the state
+        win_the_auction(page)  # a practice table: a hint follows each of our turns
     else:
         win_an_auction_of(page, frames, players)
     choose_language(page, lang)
@@ -353,7 +353,7 @@ def test_nothing_pushes_the_kitty_under_the_dock(new_page: Any, viewport: dict[s
         frames.again(90)
     words = of(page)
     hint = page.locator("#controls .hint-box")
-    expect(hint).to_be_visible()
+    expect(hint).to_be_visible(timeout=60_000)  # (a practice hint is a bot's search)
     assert we_discard(frames)
     discards = len(frames.last["view"]["kitty"])
     frames.hint, longest_hint = longest_discard_hint(words, discards)

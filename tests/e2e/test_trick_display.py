@@ -7,6 +7,7 @@ test says so, whatever the machine's speed (bots here act within 0.05 s)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,20 +41,26 @@ NEXT_AFTER_THE_LAST = """() => {
   }).observe(document.body, {subtree: true, childList: true, attributes: true});
 }"""
 
-# The trick's cards (their places: a card coming in is moved by its animation) that the
-# phone's dock (the controls, the hint and the hand, fixed at the bottom) covers.
+# Whether the phone's dock (the controls, the hint and the hand, fixed at the bottom)
+# covers the trick's area: its rows are fixed, its box is where any card of a trick may
+# lie, and no animation moves it (a trick being collected slides its cards, not it).
+# Null when it does not; else, read in the same moment (a later look may see another
+# state), the window, the phase, the dock's top, height and words, the trick's area
+# and cards, and the height of each thing above the trick.
 TRICK_UNDER_DOCK = """() => { scrollTo(0, 0);
-  const dock = document.querySelector('.dock').getBoundingClientRect();
-  return [...document.querySelectorAll('#trick .played')]
-    .filter(p => p.getBoundingClientRect().bottom > dock.top + 0.5).map(p => p.dataset.card); }"""
-
-# What a failure of TRICK_UNDER_DOCK shows: the dock's top, height and words, and where
-# each card of the trick ends.
-DOCK_AND_TRICK = """() => { const dock = document.querySelector('.dock');
+  const dock = document.querySelector('.dock');
   const box = dock.getBoundingClientRect();
-  return {dock_top: box.top, dock_height: box.height, dock_text: dock.innerText,
+  const area = document.getElementById('trick').getBoundingClientRect();
+  if (area.bottom <= box.top + 0.5) return null;
+  return {window: [innerWidth, innerHeight, scrollY],
+          phase: document.getElementById('room').dataset.phase,
+          dock_top: box.top, dock_height: box.height, dock_text: dock.innerText,
+          area: [area.top, area.bottom],
           trick: [...document.querySelectorAll('#trick .played')].map(
-            p => [p.dataset.card, p.getBoundingClientRect().bottom])}; }"""
+            p => [p.dataset.card, p.getBoundingClientRect().bottom]),
+          above: [...document.querySelectorAll(
+            '.topbar, #conn-status, #turn-status, #stood-in, #contract, .seat')].map(
+            e => [e.id || e.className, Math.round(e.getBoundingClientRect().height)])}; }"""
 
 
 def our_turn_to_play(page: Any) -> bool:
@@ -72,7 +79,9 @@ def practice_on_a_still_clock(page: Any, name: str, lang: str) -> tuple[Any, Any
     choose_language(page, lang)
     words = of(page)
     expect(hand(page).get_by_role("button")).to_have_count(12)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # (a second on: a date, as Playwright's Python reads a number as seconds, and the
+    # page's milliseconds were a date some 50,000 years on)
+    page.clock.pause_at(datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1, UTC))
     next_trick = page.locator("#trick").get_by_role("button", name=words.t("trick.next"),
                                                     exact=True)
     return page, next_trick
@@ -137,8 +146,8 @@ def test_the_last_trick_offers_no_next_trick(new_page: Any, artifacts: Path,
         if viewport != LAPTOP and our_turn_to_play(page):
             # the trick to follow is above the dock, hint and all (a 320 px phone's
             # contract took three lines and pushed it under)
-            assert page.evaluate(TRICK_UNDER_DOCK) == [], (
-                f"the dock covers the trick: {page.evaluate(DOCK_AND_TRICK)}")
+            covered = page.evaluate(TRICK_UNDER_DOCK)
+            assert covered is None, f"the dock covers the trick: {covered}"
         take_turn(page, bid=False)
         page.wait_for_timeout(50)
     assert deal_over(page), "the deal did not end"

@@ -3,9 +3,9 @@
 // texts with nodes in their placeholders (the worked example's card chips).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { has, t } from "../../app/static/js/i18n.js";
+import { has, t, tParts as parts } from "../../app/static/js/i18n.js";
 import { quickKeys } from "../../app/static/js/rulesquick.js";
-import { parts, resultKey } from "../../app/static/js/rulesexample.js";
+import { resultKey } from "../../app/static/js/rulesexample.js";
 import { useLanguage } from "./helpers.js";
 
 // RuleSet("standard").resolved() and RuleSet("fullstokk").resolved(), as far as read here.

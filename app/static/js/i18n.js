@@ -113,6 +113,22 @@ export function t(key, params = {}) {
   return text;
 }
 
+/** @typedef {string | Node} Part */
+
+/** The text of `key` with each `{name}` replaced by `params[name]`: text, or a node such
+ *  as a card chip or a name in a box of its own (the template is split, never parsed as
+ *  markup).
+ * @param {string} key
+ * @param {Record<string, Part | number>} params
+ * @returns {Part[]} */
+export function tParts(key, params) {
+  return t(key).split(/\{([a-z_]+)\}/).map((piece, i) => {
+    if (i % 2 === 0) return piece;
+    const value = params[piece];
+    return value === undefined ? `{${piece}}` : typeof value === "number" ? String(value) : value;
+  });
+}
+
 /** `n` written in the page's language ("10.9", "10,9").
  * @param {number} n */
 export function formatNumber(n) {

@@ -4,7 +4,7 @@
 // `example`, which the server plays through the engine (app/rooms/server/rules_example.py);
 // the kitty's size from the preset's resolved rule set; only the words are this page's.
 
-import { currentLanguage, t } from "./i18n.js";
+import { currentLanguage, t, tParts as parts } from "./i18n.js";
 import { cardChip } from "./cards.js";
 import { presetFigures } from "./lobby.js";
 import { signed } from "./format.js";
@@ -12,20 +12,7 @@ import { byId, el } from "./dom.js";
 
 /** @typedef {import("./rulesmeta.js").RulesMeta} RulesMeta */
 /** @typedef {import("./rulesmeta.js").Example} Example */
-/** @typedef {string | Node} Part */
-
-/** The text of `key` with each `{name}` replaced by `params[name]`: text, or a node such
- *  as a card chip (the template is split, never parsed as markup).
- * @param {string} key
- * @param {Record<string, Part | number>} params
- * @returns {Part[]} */
-export function parts(key, params) {
-  return t(key).split(/\{([a-z_]+)\}/).map((piece, i) => {
-    if (i % 2 === 0) return piece;
-    const value = params[piece];
-    return value === undefined ? `{${piece}}` : typeof value === "number" ? String(value) : value;
-  });
-}
+/** @typedef {import("./i18n.js").Part} Part */
 
 /** A list in the reader's language ("A, B and C") whose items may be nodes.
  * @param {Part[][]} items

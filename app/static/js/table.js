@@ -3,7 +3,7 @@
 // the source app), the contract banner and whose turn it is.
 
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
-import { has, t, tn } from "./i18n.js";
+import { has, t, tn, tParts } from "./i18n.js";
 import { countdown } from "./clock.js";
 import { byId, el, replaceIfDifferent } from "./dom.js";
 import { Phase } from "./protocol.js";
@@ -199,6 +199,17 @@ export function secretPartner(view, c) {
     && view.you_are_partner && (view.hand || []).includes(c.called));
 }
 
+/** A seat's name in a sentence, in a box of its own: a phone cuts a long one short with
+ *  an ellipsis (screens.css), and its `title` says it whole.
+ * @param {View} view
+ * @param {number} seat */
+function nameBox(view, seat) {
+  const name = seatName(view, seat);
+  const box = el("span", "name-in-text", name);
+  box.title = name;
+  return box;
+}
+
 /** The contract banner: bidder, bid, trump, called card, the partner once revealed.
  * @param {View} view */
 export function renderContract(view) {
@@ -215,7 +226,9 @@ export function renderContract(view) {
   }
   const c = view.contract;
   if (c) {
-    parts.push(el("span", "", t("contract.bid", { name: seatName(view, c.bidder), bid: bidText(c.bid) })));
+    const bid = el("span");
+    bid.append(...tParts("contract.bid", { name: nameBox(view, c.bidder), bid: bidText(c.bid) }));
+    parts.push(bid);
     if (c.bid !== "amerikaner" && (c.trump || c.grand || c.called)) {
       const trump = el("span", "");
       if (c.grand || !c.trump) trump.textContent = t("contract.no_trump");
@@ -228,10 +241,16 @@ export function renderContract(view) {
       parts.push(called);
     }
     if (c.partner !== null && c.partner !== undefined && !secretPartner(view, c)) {
-      parts.push(el("span", "", t("contract.partner", { name: seatName(view, c.partner) })));
+      const partner = el("span");
+      partner.append(...tParts("contract.partner", { name: nameBox(view, c.partner) }));
+      parts.push(partner);
     } else if (view.you_are_partner) {
-      // the holder's own view: the others do not know yet
-      parts.push(el("span", "", t("contract.you_are_partner")));
+      // the holder's own view: the others do not know yet (a phone shows the short form:
+      // the width above the trick is short, screens.css)
+      const you = el("span", "you-partner");
+      you.append(el("span", "long", t("contract.you_are_partner")),
+        el("span", "short", t("contract.you_are_partner_short")));
+      parts.push(you);
     }
   }
   replaceIfDifferent(banner, parts);

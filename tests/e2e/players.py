@@ -8,6 +8,7 @@ language's (its catalogue, words.py): a page in Norwegian or French plays as wel
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable
@@ -110,6 +111,28 @@ def open_room(page: Any, name: str, button: str, *, single_round: bool = False) 
         page.get_by_role("checkbox", name="Single round (one deal)").check()
     page.get_by_role("button", name=button).click()
     page.wait_for_url(re.compile(r"/r/[0-9a-z]+$"))
+
+
+def bid_the_highest(page: Any, discarding: Callable[[], bool]) -> bool:
+    """At each of the page's turns in the auction (in English), bid the highest number at
+    once, until ``discarding()`` says the page's player won and must discard (True), or
+    the auction went elsewhere: a bot won it, nobody bid, or the highest number was bid
+    already (False: the caller opens another table)."""
+    deadline = time.monotonic() + 90  # only a hang ends it
+    while time.monotonic() < deadline:
+        if discarding():
+            return True
+        if page.locator("#room").get_attribute("data-phase") not in ("auction", "lobby"):
+            return False
+        if page.get_by_role("button", name="Pass", exact=True).is_visible():
+            bids = page.get_by_role("button", name=BID, disabled=False)
+            if not bids.count():
+                return False
+            # (the next state may come under the click: then look again)
+            with contextlib.suppress(PlaywrightError):
+                bids.last.click(timeout=SHORT)
+        page.wait_for_timeout(60)
+    return False
 
 
 def no_horizontal_scroll(page: Any) -> None:

@@ -19,21 +19,25 @@ the page's bidder sees it at a practice table it won the auction at."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import re
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
-from .players import BID, SHORT, choose_language, enabled_cards, hand, open_room, take_turn
+from .players import (
+    bid_the_highest,
+    choose_language,
+    enabled_cards,
+    hand,
+    open_room,
+    take_turn,
+)
 from .test_polish import win_the_auction
 from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
 from .words import Words, of
@@ -189,13 +193,7 @@ def table_of(page: Any, players: int, lang: str) -> None:
     page.clock.install()
     open_room(page, "Ida", "Create room")
     choose_language(page, lang)
-    words = of(page)
-    page.locator("#lobby details.rules-details > summary").click()
-    page.locator('[data-key="rule:players"]').select_option(str(players))
-    page.locator('[data-setting="turn_seconds"]').select_option("0")
-    # (the server takes the messages in turn: Start comes after both)
-    page.get_by_role("button", name=words.t("lobby.start"), exact=True).click()
-    expect(hand(page).get_by_role("button").first).to_be_visible()
+    start_with_bots(page, players, of(page))
     page.clock.pause_at(datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1, UTC))
 
 
@@ -298,30 +296,25 @@ def we_discard(frames: Frames) -> bool:
                 and view["contract"]["bidder"] == view["you"])
 
 
+def start_with_bots(page: Any, players: int, words: Words) -> None:
+    """As the host in the lobby: ``players`` seats, no turn clock (no bot stands in while
+    the test looks), then the start, bots in the other seats; until the cards show."""
+    page.locator("#lobby details.rules-details > summary").click()
+    page.locator('[data-key="rule:players"]').select_option(str(players))
+    page.locator('[data-setting="turn_seconds"]').select_option("0")
+    # (the server takes the messages in turn: Start comes after both)
+    page.get_by_role("button", name=words.t("lobby.start"), exact=True).click()
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+
+
 def win_an_auction_of(page: Any, frames: Frames, players: int) -> None:
     """Tables of ``players`` (the page's host, bots in the other seats, no turn clock),
     until the page's player wins the auction (bidding the highest number at once) and
     must discard: a new table whenever a bot wins it or nobody bids."""
     for _ in range(8):
         open_room(page, "Ida", "Create room")
-        page.locator("#lobby details.rules-details > summary").click()
-        page.locator('[data-key="rule:players"]').select_option(str(players))
-        page.locator('[data-setting="turn_seconds"]').select_option("0")
-        page.get_by_role("button", name="Start", exact=True).click()
-        expect(hand(page).get_by_role("button").first).to_be_visible()
-        deadline = time.monotonic() + 90  # only a hang ends it
-        while time.monotonic() < deadline and not we_discard(frames):
-            if page.locator("#room").get_attribute("data-phase") not in ("auction", "lobby"):
-                break  # a bot won the auction, or nobody bid: another table
-            if page.get_by_role("button", name="Pass", exact=True).is_visible():
-                bids = page.get_by_role("button", name=BID, disabled=False)
-                if not bids.count():
-                    break  # the highest number is bid already
-                # (the next state may come under the click: then look again)
-                with contextlib.suppress(PlaywrightError):
-                    bids.last.click(timeout=SHORT)
-            page.wait_for_timeout(60)
-        if we_discard(frames):
+        start_with_bots(page, players, Words("en"))
+        if bid_the_highest(page, lambda: we_discard(frames)):
             return
     raise AssertionError(f"never won an auction at a table of {players} in eight tables")
 

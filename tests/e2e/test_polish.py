@@ -7,7 +7,6 @@ plural form ("1 seat free") and hint figures with the language's decimal comma."
 
 from __future__ import annotations
 
-import contextlib
 import re
 import time
 from typing import Any
@@ -18,8 +17,7 @@ from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
 from .players import (
-    BID,
-    SHORT,
+    bid_the_highest,
     choose_language,
     deal_over,
     hand,
@@ -86,30 +84,23 @@ def phone_options(viewport: dict[str, int]) -> dict[str, Any]:
 def win_the_auction(page: Any) -> None:
     """Practice single rounds until this page's player wins the auction (by bidding the
     highest number at once) and must discard."""
+    discard = page.get_by_role("button", name="Discard", exact=True)
+
+    def discarding() -> bool:
+        if page.locator("#room").get_attribute("data-phase") != "discard":
+            return False
+        try:  # (a bot's discard has no Discard button for us)
+            discard.wait_for(timeout=3000)
+        except PlaywrightError:
+            return False
+        return True
+
     for _ in range(8):
         open_room(page, "Kim", "Practice", single_round=True)
         expect(hand(page).get_by_role("button")).to_have_count(12)
-        deadline = time.monotonic() + 90  # only a hang ends it
-        while time.monotonic() < deadline:
-            phase = page.locator("#room").get_attribute("data-phase")
-            if phase == "discard":
-                try:
-                    page.get_by_role("button", name="Discard", exact=True).wait_for(timeout=3000)
-                    return
-                except PlaywrightError:
-                    break  # a bot won the auction: another round
-            if phase not in ("auction", "lobby"):
-                break  # an Amerikaner, or a contract without a kitty to take: another round
-            if page.get_by_role("button", name="Pass", exact=True).is_visible():
-                bids = page.get_by_role("button", name=BID, disabled=False)
-                if not bids.count():
-                    break  # the highest number is bid already
-                # (the next state may come under the click: then look again)
-                with contextlib.suppress(PlaywrightError):
-                    bids.last.click(timeout=SHORT)
-            page.wait_for_timeout(60)
+        if bid_the_highest(page, discarding):
+            return
     raise AssertionError("never won an auction in eight rounds")
-
 
 
 @pytest.mark.parametrize("viewports", VIEWPORTS)

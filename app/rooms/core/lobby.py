@@ -17,7 +17,8 @@ from .errors import RoomError
 from .frames import JoinedRoom
 from .messages import Hello, SettingsMessage
 from .records import NextDealAt, RulesSet, Seat, SeatSet, SettingsSet
-from .state import Conn, Draft, RoomState
+from .runtime import Conn
+from .state import Draft, RoomState
 from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 

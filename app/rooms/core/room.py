@@ -87,7 +87,8 @@ from .records import (
     Recorded,
     SeatSet,
 )
-from .state import Draft, RoomState, Runtime, Timing, controller
+from .runtime import Runtime, Timing
+from .state import Draft, RoomState, controller
 from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 __all__ = ["decide", "next_wake", "settle"]

@@ -32,7 +32,8 @@ from .frames import (
 from .host_settings import ROOM_SETTINGS
 from .lobby import joinable_seats
 from .records import Seat
-from .state import Happening, RoomState, Runtime, controller
+from .runtime import Runtime
+from .state import Happening, RoomState, controller
 from .wire_enums import CountdownKind
 
 

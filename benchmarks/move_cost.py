@@ -39,8 +39,7 @@ from app.rooms.core.effects import Connect, JoinRequest, Received, Send, Step, T
 from app.rooms.core.messages import Hello
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.runtime import Timing
-from app.rooms.core.state import fold
+from app.rooms.core.state import Timing, fold
 from app.rooms.server.chance import chance_of
 from app.rooms.server.connection import parse_client_message
 from app.rooms.store.sqlite import SqliteStore

@@ -304,8 +304,7 @@ def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
     from app.rooms.core.effects import Save
     from app.rooms.core.records import Acted, Dealt, MatchBegun
     from app.rooms.core.room_core import RoomCore
-    from app.rooms.core.runtime import Conn, Timing
-    from app.rooms.core.state import evolve
+    from app.rooms.core.state import Conn, Timing, evolve
     from app.rooms.core.views import state_sends
     from app.rooms.server.chance import chance_of
     from app.rooms.store.sqlite import SqliteStore

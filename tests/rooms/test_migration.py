@@ -20,8 +20,7 @@ from app.rooms.core.effects import Connect, Received
 from app.rooms.core.messages import Hello, Start
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.runtime import Timing
-from app.rooms.core.state import fold
+from app.rooms.core.state import Timing, fold
 from app.rooms.server.chance import chance_of
 from app.rooms.store.sqlite import SqliteStore
 from app.rooms.store.sqlite_schema import VERSION

@@ -17,8 +17,7 @@ from .errors import RoomError
 from .frames import JoinedRoom
 from .messages import Hello, SettingsMessage
 from .records import NextDealAt, RulesSet, Seat, SeatSet, SettingsSet
-from .runtime import Conn
-from .state import Draft, RoomState
+from .state import Conn, Draft, RoomState
 from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 

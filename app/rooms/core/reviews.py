@@ -21,8 +21,7 @@ from app.rules.record import deal_to_record
 from .effects import AskEarlierReview, AskReview, HintPayload, Send
 from .errors import RoomError
 from .frames import HintFrame, JsonObject, MatchSummary, ReviewFrame, ReviewPayload
-from .runtime import DealKey, ReviewKey, Runtime
-from .state import Draft, RoomState
+from .state import DealKey, Draft, ReviewKey, RoomState, Runtime
 from .views import reviewable
 from .wire_enums import ErrorCode
 

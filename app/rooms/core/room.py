@@ -87,8 +87,7 @@ from .records import (
     Recorded,
     SeatSet,
 )
-from .runtime import Runtime, Timing
-from .state import Draft, RoomState, controller
+from .state import Draft, RoomState, Runtime, Timing, controller
 from .wire_enums import ChatKind, ErrorCode, SeatEventKind, TableLine
 
 __all__ = ["decide", "next_wake", "settle"]

@@ -17,8 +17,17 @@ from app.rules import Match, RuleSet
 from . import lobby, views
 from .effects import Save
 from .records import Record, RestoreError, Seat
-from .runtime import Conn, Runtime, Timing
-from .state import Chance, RoomState, checkpoint_of, controller, evolve, replay
+from .state import (
+    Chance,
+    Conn,
+    RoomState,
+    Runtime,
+    Timing,
+    checkpoint_of,
+    controller,
+    evolve,
+    replay,
+)
 
 
 class RoomCore:

@@ -1,13 +1,13 @@
 """A room's state, and ``evolve``: the one way a record of its log changes it.
 
 The lasting state (``RoomState``: what the log rebuilds) and the runtime state
-(``Runtime``: connections and timers, which a restart forgets; runtime.py) are what
-``decide`` (room.py) reads.  ``decide`` never changes the ``RoomState`` it is given:
-``Draft``, one step being decided, works on a fork of it (``RoomState.fork``), on which
-each record it makes is applied by ``evolve`` at once, so that the rest of the step sees
-it; it returns the records, and the room's owner folds ``evolve`` over them on its own
-state (``fold``) once they are saved.  A refusal, even after a record, leaves the room as
-it was: only the fork saw the record.
+(``Runtime``: connections and timers, which a restart forgets) are what ``decide``
+(room.py) reads.  ``decide`` never changes the ``RoomState`` it is given: ``Draft``, one
+step being decided, works on a fork of it (``RoomState.fork``), on which each record it
+makes is applied by ``evolve`` at once, so that the rest of the step sees it; it returns
+the records, and the room's owner folds ``evolve`` over them on its own state (``fold``)
+once they are saved.  A refusal, even after a record, leaves the room as it was: only the
+fork saw the record.
 
 A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``); a
 live room takes the same way, so a room rebuilt from its log is by construction the room
@@ -23,15 +23,25 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.bot_levels import ALIASES, BOT_LEVELS, DEFAULT_SEAT_BOT
+from app.double_dummy import DoubleDummy
 from app.rules import Action, Event, Match, RuleSet
 from app.rules.cards import mask_of_ids
 from app.rules.deal import DealState
+from app.rules.view import WireMemo
+from app.rules.wire import ActionJson
 
 from .effects import Effect
-from .frames import ChatLine, JsonObject, MatchSummary, RoomEvent
+from .frames import (
+    ChatLine,
+    HintFrame,
+    JsonObject,
+    MatchSummary,
+    ReviewPayload,
+    RoomEvent,
+)
 from .host_settings import ROOM_SETTINGS
 from .records import (
     GAME_KINDS,
@@ -54,7 +64,6 @@ from .records import (
     SettingsSet,
     record_of_data,
 )
-from .runtime import Runtime, Timing
 from .wire_enums import BotPace, ChatKind, SeatEventKind, TableLine
 
 CHAT_KEEP = 50
@@ -73,6 +82,70 @@ class Chance:
     match: Callable[[RuleSet, int], Match]             # a match and its first dealer
     below: Callable[[int], int]                        # a uniform choice in range(n)
     between: Callable[[float, float], float]           # a uniform float (a bot's delay)
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Server settings the room runs by."""
+
+    bot_delay: float        # seconds a bot "thinks" before acting (jittered)
+    host_grace: float       # a disconnected host keeps the role this long (a reload)
+    # real seconds one second of a room's turn time lasts (1; the browser tests run a
+    # turn's time out sooner with less)
+    turn_time_scale: float = 1.0
+
+
+@dataclass(slots=True)
+class Conn:
+    """A bound connection: its seat (``None`` for a spectator)."""
+
+    seat: int | None
+
+
+DealKey = tuple[int, int]  # match number, deal index
+ReviewKey = tuple[int, int, int]  # match number, deal index, seat
+
+
+@dataclass(slots=True)
+class Runtime:
+    """What a room knows only while it runs: connections, timers, asked bots and hints,
+    reviews made (a restart forgets it all, and the room goes on from its log)."""
+
+    version: int                                     # every change of the room
+    conns: dict[int, Conn] = field(default_factory=dict)
+    grace: dict[int, float] = field(default_factory=dict)  # seat -> when its bot steps in
+    host_gone_since: float | None = None
+    bot_plan: tuple[int, float] | None = None        # (game, due) of the next bot move
+    thinking: int | None = None                      # the game a bot is thinking about
+    # a bot's move decided before its planned time: (game, seat, level, action)
+    bot_move: tuple[int, int, str, Action] | None = None
+    turn_clock: tuple[int, float] | None = None      # (game, until): the turn timer
+    timed_out: int | None = None     # the game at which a person's time ran out
+    hint: HintFrame | None = None    # practice: the hint for the current game
+    hint_asked: int | None = None
+    # practice: the hints of the last matches' deals, (match, deal) -> {action index:
+    # action}, so that a review never calls a followed hint a mistake
+    hinted: dict[DealKey, dict[int, ActionJson]] = field(default_factory=dict)
+    reviews: dict[ReviewKey, ReviewPayload] = field(default_factory=dict)  # made, kept
+    reviews_asked: set[ReviewKey] = field(default_factory=set)
+    # the deals' double dummies the reviews found: the same for every seat's review
+    double_dummies: dict[DealKey, DoubleDummy] = field(default_factory=dict)
+    wire_memo: WireMemo = field(default_factory=WireMemo)  # hands and tricks on the wire
+    # seat -> what the bot standing in for its away person did, from its stand-in until
+    # that person's own next move: shown to them when they are back (issue 39)
+    stood_in: dict[int, list[ActionJson]] = field(default_factory=dict)
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.conns.values() if c.seat is not None}
+
+    def humans_connected(self) -> bool:
+        return any(c.seat is not None for c in self.conns.values())
+
+    def spectator_count(self) -> int:
+        return sum(1 for c in self.conns.values() if c.seat is None)
+
+    def conns_of_seat(self, seat: int) -> tuple[int, ...]:
+        return tuple(i for i, c in self.conns.items() if c.seat == seat)
 
 
 # Happenings of one step, in order: a room event, or game events with the deal they

@@ -32,8 +32,7 @@ from .frames import (
 from .host_settings import ROOM_SETTINGS
 from .lobby import joinable_seats
 from .records import Seat
-from .runtime import Runtime
-from .state import Happening, RoomState, controller
+from .state import Happening, RoomState, Runtime, controller
 from .wire_enums import CountdownKind
 
 

@@ -39,8 +39,7 @@ from app.rooms.core.errors import NO_DATABASE, RoomError, unavailable
 from app.rooms.core.lobby import checked_level, checked_name, checked_rules
 from app.rooms.core.records import RestoreError
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.runtime import Timing
-from app.rooms.core.state import Chance
+from app.rooms.core.state import Chance, Timing
 from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.rooms.store import RoomStore, StoreError
 from app.runtime import memory

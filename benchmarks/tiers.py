@@ -18,7 +18,7 @@ Three measurements, one after the other, each with its own throwaway PostgreSQL 
   frames out, no game) behind nginx with ``deploy/nginx.conf``, the same swarm in floor
   mode: the nginx worker's CPU per move (a move: one frame in, four out, each through
   both of nginx's connections) and its memory per socket.
-- ``postgres``: the store's own append statement (app/rooms/store/postgres.py, ``APPEND``)
+- ``postgres``: the store's own append statement (app/rooms/store/postgres_log_sql.py, ``APPEND``)
   on the store's own schema, ``--connections`` connections over ``--pg-rooms`` rooms whose
   leases one owner holds, with ``synchronous_commit`` on (the store's mode: every commit
   waits for the WAL flush) and off; one room per statement (what the store does) and
@@ -64,7 +64,7 @@ from nginx_server import NginxServer, without_rate_limits  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
 from serve_process import ServeProcess, free_port  # noqa: E402
 
-from app.rooms.store.postgres import APPEND  # noqa: E402
+from app.rooms.store.postgres_log_sql import APPEND  # noqa: E402
 from app.rooms.store.postgres_schema import migrate  # noqa: E402
 
 # One entry per room per statement, as many rooms as the arrays hold: APPEND for a batch.

@@ -1,5 +1,6 @@
-"""Bounded JSON parsing (app/rooms/server/connection.py, ``parse_json``): too deep, broken or
-hostile frames are one ``BadMessage`` with code ``bad_json``, never another exception."""
+"""Bounded JSON parsing (app/rooms/server/connection.py, ``parse_json``, and
+json_depth.py): too deep, broken or hostile frames are one ``BadMessage`` with code
+``bad_json``, never another exception."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rooms.server.connection import MAX_DEPTH, BadMessage, parse_json
-from app.rooms.server.connection import json_depth as depth
+from app.rooms.server.connection import BadMessage, parse_json
+from app.rooms.server.json_depth import MAX_DEPTH
+from app.rooms.server.json_depth import json_depth as depth
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),

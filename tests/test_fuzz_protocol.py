@@ -55,7 +55,7 @@ from serve_process import ServeProcess
 from shared_helpers import HTTP
 
 from app.rooms.core.messages import CLIENT_TYPES
-from app.rooms.server.connection import MAX_DEPTH
+from app.rooms.server.json_depth import MAX_DEPTH
 from app.settings import Settings
 
 RULES = {"preset": "standard", "match": "deals:1"}  # one deal: quick to play out

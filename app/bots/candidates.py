@@ -15,9 +15,9 @@ from app.rules import PLAYS, Action, Discard, Lead, SeatView
 from app.rules.actions import lead
 from app.rules.cards import SUIT_MASKS, TWOS_MASK, highest, lowest
 
+from .equivalent_cards import representatives
 from .hand_eval import model_for, my_tricks
 from .heuristic import discard_for_trump
-from .solver import representatives
 
 MAX_DISCARDS = 5
 MAX_LEAD_SUITS = 3

@@ -8,9 +8,10 @@ a minus round counts one seat's tricks and lets everyone else push them up (the
 "paranoid" reading of a game where each plays for itself).
 
 The speed comes from: cards that are equivalent in one hand (touching once the cards
-between them have gone) tried once, a transposition table at trick boundaries that keeps
-bounds, a cheap move order (winners first when following, high cards first when leading),
-the trivial bounds of the tricks left and the last trick's winner read off directly.
+between them have gone: equivalent_cards.py) tried once, a transposition table at trick
+boundaries that keeps bounds, a cheap move order (winners first when following, high
+cards first when leading), the trivial bounds of the tricks left and the last trick's
+winner read off directly.
 The rules are docs/spec/RULES.md section 8: follow the led suit when you can, a led joker lets
 anything follow and wins, a led two wins under ``led_two_wins`` (its suit is still
 followed), the called card's holder must play it in trick one (``forced``).
@@ -20,10 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.rules.cards import JOKER1, JOKERS_MASK, SUIT_MASKS, TWOS_MASK, cards_of
+from app.rules.cards import JOKER1, SUIT_MASKS, TWOS_MASK, cards_of
 from app.rules.tricks import LEADER_WINS, NO_TRUMP, STRENGTHS
 
-_FULL = (1 << 13) - 1
+from .equivalent_cards import (
+    FULL_SUIT,
+    rank_asc,
+    rank_desc,
+    relative_ranks,
+    representatives,
+    suit_reps,
+)
+
 # Up to this many tricks left and with no guess, one full-window search beats MTD(f)'s
 # zero-window passes (benchmarks/solver.py: 4 tricks 372 -> 224 µs, 7 tricks 17.3 -> 14.5
 # ms a solve, with the last trick's shortcut); a whole deal's double dummy keeps MTD(f).
@@ -238,8 +247,8 @@ class Endgame:
         a, b = alpha, beta
         if follow:
             base = self.suit_base[(follow & -follow).bit_length() - 1]
-            cards = [base + r for r in _suit_reps(options >> base & _FULL,
-                                                   present >> base & _FULL, self.l2w)]
+            cards = [base + r for r in suit_reps(options >> base & FULL_SUIT,
+                                                  present >> base & FULL_SUIT, self.l2w)]
             order = [c for c in cards if strength[c] > best]
             if order:
                 order += [c for c in cards if strength[c] <= best]
@@ -282,11 +291,11 @@ class Endgame:
             present |= h
         key = [leader, present >> 52]
         for base in (0, 13, 26, 39):
-            rest = present >> base & _FULL
+            rest = present >> base & FULL_SUIT
             if rest:
                 key.append(rest.bit_count())
                 for h in hands:
-                    key.append(_relative(h >> base & _FULL, rest))
+                    key.append(relative_ranks(h >> base & FULL_SUIT, rest))
             else:
                 key.append(0)
         for h in hands:
@@ -306,7 +315,7 @@ class Endgame:
 
     def _ordered_leads(self, hand: int, present: int) -> list[int]:
         reps = representatives(hand, present, self.twos)
-        reps.sort(key=_rank_desc)
+        reps.sort(key=rank_desc)
         return reps
 
     def _ordered_follows(self, options: int, present: int, strength: tuple[int, ...],
@@ -314,11 +323,11 @@ class Endgame:
         reps = representatives(options, present, self.twos)
         winners = [c for c in reps if strength[c] > best]
         if not winners:
-            reps.sort(key=_rank_asc)
+            reps.sort(key=rank_asc)
             return reps
         winners.sort(key=strength.__getitem__)
         losers = [c for c in reps if strength[c] <= best]
-        losers.sort(key=_rank_asc)
+        losers.sort(key=rank_asc)
         return winners + losers
 
     def _legal(self, hand: int, trick: list[int]) -> int:
@@ -341,7 +350,6 @@ class Endgame:
         return ranks.index(max(ranks))
 
 
-# Sort keys by card index: the rank, jokers last (ascending) or first (descending).
 def _take(is_max: int, v: int, best: int, alpha: int, beta: int) -> tuple[int, int, int]:
     """One move's value ``v`` taken into a node's search: the node's best value and its
     window after it (the leading and the following seats' loops alike).  The caller stops
@@ -362,74 +370,3 @@ def _take(is_max: int, v: int, best: int, alpha: int, beta: int) -> tuple[int, i
         if v < beta:
             beta = v
     return best, alpha, beta
-
-
-_RANK_ASC = (*(c % 13 for c in range(52)), 20, 20)
-_RANK_DESC = tuple(-r for r in _RANK_ASC)
-_rank_asc = _RANK_ASC.__getitem__
-_rank_desc = _RANK_DESC.__getitem__
-
-
-# _SUIT_REPS[mine << 13 | rest]: the ranks (lowest first) that stand for the groups of
-# equivalent cards of ``mine`` among ``rest``, the cards of one suit still present; filled
-# as positions come (a few thousand entries).
-_SUIT_REPS: dict[int, tuple[int, ...]] = {}
-
-
-_RELATIVE: dict[int, int] = {}
-
-
-def _relative(mine: int, rest: int) -> int:
-    """``mine`` (a subset of ``rest``, 13-bit suit masks) as positions within ``rest``."""
-    key = mine << 13 | rest
-    out = _RELATIVE.get(key)
-    if out is None:
-        out = 0
-        i = 0
-        bits = rest
-        while bits:
-            low = bits & -bits
-            if mine & low:
-                out |= 1 << i
-            i += 1
-            bits ^= low
-        _RELATIVE[key] = out
-    return out
-
-
-def _suit_reps(mine: int, rest: int, two_alone: bool) -> tuple[int, ...]:
-    key = mine << 13 | rest
-    reps = _SUIT_REPS.get(key)
-    if reps is None:
-        out: list[int] = []
-        run = False
-        bits = rest
-        while bits:
-            top = bits.bit_length() - 1
-            bits ^= 1 << top
-            if mine >> top & 1:
-                if not run:
-                    out.append(top)
-                run = True
-            else:
-                run = False
-        out.reverse()
-        reps = _SUIT_REPS[key] = tuple(out)
-    if two_alone and mine & 1 and reps[0] != 0:
-        return (0, *reps)
-    return reps
-
-
-def representatives(options: int, present: int, twos: int) -> list[int]:
-    """One card per group of equivalent cards among ``options``: within a suit, cards
-    with no card between them still present elsewhere; the two jokers; a two that wins
-    when led (``twos``) always stands alone."""
-    out: list[int] = []
-    for base in (0, 13, 26, 39):
-        mine = options >> base & _FULL
-        if mine:
-            out += [base + r for r in _suit_reps(mine, present >> base & _FULL, bool(twos))]
-    jokers = options & JOKERS_MASK
-    if jokers:
-        out.append(jokers.bit_length() - 1)
-    return out

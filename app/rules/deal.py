@@ -9,20 +9,15 @@ the events it caused.  It never consults a random source: the cards come in deal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import cast
+from collections.abc import Sequence
 
 from . import events as ev
 from .actions import PLAYS, Action, Bid, Discard, DiscardAny, Lead, Play, lead
 from .calling import discard_keeps_lead, lead_actions
 from .cards import JOKER1, SUIT_MASKS, cards_of
-from .errors import (
-    IllegalDiscard,
-    NotYourTurn,
-    Refusal,
-    Why,
-    WrongPhase,
-)
+from .deal_copy import OWN_LISTS, write_slot_copy
+from .errors import IllegalDiscard, NotYourTurn, Refusal, Why, WrongPhase
+from .events import CARD_PLAYED
 from .explain import bid_error, lead_error_for, play_error
 from .outcomes import AllPassedOutcome, Outcome, VoidReason
 from .phases import Phase
@@ -41,7 +36,6 @@ from .tricks import (
 
 AUCTION, DISCARD, LEAD, PLAY, OVER = (Phase.AUCTION, Phase.DISCARD, Phase.LEAD, Phase.PLAY,
                                       Phase.OVER)
-CardPlayed = ev.CardPlayed
 TrickWon = ev.TrickWon
 # tuple.__new__(Event, fields) skips a NamedTuple's Python-level __new__: on the paths
 # every deal takes, the fields are then written out in full, ``kind`` included.
@@ -49,10 +43,6 @@ _new_event = tuple.__new__
 NEXT_SEAT = {n: (*range(1, n), 0) for n in range(3, 6)}  # NEXT_SEAT[n][seat]: who plays next
 # The discard phase's legal list for each kitty size: one pattern, "any k cards".
 DISCARD_ANY = {k: (DiscardAny(k),) for k in range(1, 7)}
-# CARD_PLAYED[seat][card]: the events of a card that neither ends a trick nor reveals the
-# partner, made once.
-CARD_PLAYED: tuple[tuple[tuple[ev.CardPlayed], ...], ...] = tuple(
-    tuple((CardPlayed(seat, card),) for card in range(54)) for seat in range(5))
 
 
 class DealState:
@@ -403,22 +393,4 @@ class DealState:
         return _copy(self)
 
 
-# The slots holding lists the deal edits: a copy gets its own (tests/rules checks that no
-# other slot holds a list).
-OWN_LISTS = ("calls", "hands", "trick_cards", "tricks", "tricks_won")
-
-
-def _write_copy() -> Callable[[DealState], DealState]:
-    """``DealState.copy`` written out slot by slot, as ``dataclasses`` writes its methods: a
-    room copies its current deal at every step, and a loop of ``getattr`` and ``setattr``
-    over the slots costs about eight times as much."""
-    lines = ["def copy(self):", "    other = new(DealState)"]
-    lines += [f"    other.{name} = list(self.{name})" if name in OWN_LISTS
-              else f"    other.{name} = self.{name}" for name in DealState.__slots__]
-    lines.append("    return other")
-    namespace: dict[str, object] = {"new": object.__new__, "DealState": DealState}
-    exec("\n".join(lines), namespace)  # our own text, made from the slots' names
-    return cast(Callable[[DealState], DealState], namespace["copy"])
-
-
-_copy = _write_copy()
+_copy = write_slot_copy(DealState, OWN_LISTS)

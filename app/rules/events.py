@@ -68,6 +68,12 @@ class CardPlayed(NamedTuple):
     kind: str = "card_played"
 
 
+# CARD_PLAYED[seat][card]: the events of a card that neither ends a trick nor reveals the
+# partner, made once (deal.py returns them on its hot path).
+CARD_PLAYED: tuple[tuple[tuple[CardPlayed], ...], ...] = tuple(
+    tuple((CardPlayed(seat, card),) for card in range(54)) for seat in range(5))
+
+
 class PartnerRevealed(NamedTuple):
     seat: int
     card: int

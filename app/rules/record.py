@@ -18,7 +18,8 @@ from .actions import Action, ActionJson, parse_action, taken_json
 from .cards import ids_of, mask_of_ids
 from .deal import DealState
 from .match import Match
-from .replay import FORMAT, RecordError, error_line, replay_record
+from .record_shape import FORMAT, RecordError
+from .replay import error_line, replay_record
 from .ruleset import RuleSet
 
 __all__ = ["FORMAT", "RecordError", "deal_to_record", "error_line", "match_of_deal",

@@ -7,34 +7,31 @@ allowed, with its deal and action indexes and a message a player understands.
 
 What the rules allow is decided by the engine alone: every action is parsed by
 ``parse_action`` and applied through ``Match.apply``, so ``legal_actions`` stays the single
-source of truth.  This module checks only what the engine takes as given (the record's
-shape, the cards dealt, the dealer's rotation, whose turn it is) and words the engine's
-refusals so that they name the seat and what it did.  It never consults a random source.
+source of truth.  Replay checks only what the engine takes as given (the record's shape,
+the cards dealt and the dealer's rotation: record_shape.py; whose turn it is) and words
+the engine's refusals so that they name the seat and what it did.  It never consults a
+random source.
 """
 
 from __future__ import annotations
 
 import random
-import reprlib
-from typing import Literal, NoReturn
+from typing import Literal
 
 from pydantic import with_config
 from typing_extensions import TypedDict
 
 from .actions import Action, Bid, Discard, Lead, Play, lead, parse_action
-from .cards import CARD_IDS, CARD_INDEX, JOKER1, ids_of
+from .cards import CARD_IDS, ids_of
 from .deal import LEAD, OVER, PLAY, DealState
 from .errors import ActionError
 from .explain import lead_error_for
 from .match import Match
 from .outcomes import Outcome, VoidReason
-from .ruleset import RuleSet, RulesetError
+from .record_shape import RecordError, fail, quote, read_deal, read_header
 from .view import contract_to_wire
 from .wire import FORBID, ContractWire
 
-FORMAT = "amerikaner-record/1"
-RECORD_KEYS = ("format", "rules", "players", "deals")
-DEAL_KEYS = ("dealer", "hands", "kitty", "actions")
 MAX_MESSAGE = 300  # messages quote bad input: a huge value must not flood the line
 
 
@@ -79,25 +76,6 @@ class ReplayFailed(TypedDict):
 ReplayLine = ReplayDone | ReplayFailed
 
 
-_short = reprlib.Repr()
-_short.maxstring = _short.maxother = 40
-_short.maxlist = _short.maxdict = _short.maxtuple = _short.maxset = 4
-_short.maxlevel = 2
-
-
-class RecordError(ValueError):
-    """The first thing in a record that is not allowed, with where it is (0-based)."""
-
-    code = "bad_record"
-
-    def __init__(self, message: str, deal: int | None = None,
-                 action: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.deal = deal
-        self.action = action
-
-
 def error_line(message: str, deal: int | None = None,
                action: int | None = None) -> ReplayFailed:
     """The replay result for a record that breaks a rule (docs/spec/GAME-RECORD.md, without
@@ -117,35 +95,18 @@ def replay_record(data: object) -> ReplayLine:
         return error_line("the record holds a value nested too deeply to be part of it")
 
 
-def record_rules(data: object) -> RuleSet:
-    """The rule set of a record (``RecordError`` when its header is not a record's)."""
-    return _read_header(data)[0]
-
-
-def _fail(message: str, deal: int | None = None, action: int | None = None) -> NoReturn:
-    raise RecordError(message, deal, action)
-
-
-def _show(value: object) -> str:
-    """A short quote of a value from the record, for a message."""
-    try:
-        return _short.repr(value)
-    except ValueError:  # an int too long for str() (only from Python callers, not JSON)
-        return "a number too long to quote"
-
-
 def _replay(data: object) -> ReplayDone:
-    rules, deals = _read_header(data)
+    rules, deals = read_header(data)
     match: Match | None = None
     results: list[ReplayDealLine] = []
     for i, raw in enumerate(deals):
         if match is not None:
             if match.deals[-1].phase != OVER:
-                _fail("the deal before this one is unfinished: only the last deal of a "
+                fail("the deal before this one is unfinished: only the last deal of a "
                       "record may stop before its end", i)
             if match.finished:
-                _fail("the match ended with the deal before this one: no deal may follow", i)
-        dealer, hands, kitty, actions = _read_deal(raw, i, rules, match)
+                fail("the match ended with the deal before this one: no deal may follow", i)
+        dealer, hands, kitty, actions = read_deal(raw, i, rules, match)
         if match is None:
             # The first dealer is free.  Match wants a generator; with the dealer and the
             # hands given it never draws from it, and a fixed seed keeps replay
@@ -166,145 +127,6 @@ def _replay(data: object) -> ReplayDone:
     }
 
 
-# -- the record and its deals ----------------------------------------------------------
-
-
-def _read_header(data: object) -> tuple[RuleSet, list[object]]:
-    """The rule set and the deals of a record whose format, rules and players are right."""
-    if not isinstance(data, dict):
-        _fail("a game record is a JSON object")
-    if "format" not in data:
-        _fail(f'this is not a game record: it has no "format" (it should be "{FORMAT}")')
-    if data["format"] != FORMAT:
-        _fail(f'the format is {_show(data["format"])}, not "{FORMAT}"')
-    for key in RECORD_KEYS:
-        if key not in data:
-            _fail(f'the record has no "{key}" (a record has format, rules, players and deals)')
-    for key in data:
-        if key not in RECORD_KEYS:
-            _fail(f"the record has an unknown key {_show(key)}")
-    names = data["players"]
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        _fail('"players" must be a list of names (strings) in seat order')
-    rules = _read_rules(data["rules"], len(names))
-    deals = data["deals"]
-    if not isinstance(deals, list):
-        _fail('"deals" must be a list of deals')
-    return rules, deals
-
-
-def _read_rules(raw: object, count: int) -> RuleSet:
-    if not isinstance(raw, dict) or not all(isinstance(key, str) for key in raw):
-        _fail('"rules" must be an object such as {"preset": "guide", "target": 30}')
-    given = dict(raw)
-    if "players" not in given:
-        # docs/spec/GAME-RECORD.md: without a `players` option there are as many seats as names.
-        if count not in (3, 4, 5):
-            _fail(f"the record names {count} players; Amerikaner is played by 3, 4 or 5")
-        given["players"] = count
-    try:
-        rules = RuleSet.from_json(given)
-    except RulesetError as exc:
-        _fail(f"the rules are not valid: {exc.option}: {exc.message}")
-    except ValueError as exc:  # e.g. a number too long for int() inside an option
-        _fail(f"the rules are not valid: {exc}")
-    if rules.options.players != count:
-        _fail(f"the rules are for {rules.options.players} players but the record names "
-              f"{count}")
-    return rules
-
-
-def _read_deal(raw: object, i: int, rules: RuleSet,
-               match: Match | None) -> tuple[int, list[int], int, list[object]]:
-    """The dealer, hands, kitty (masks) and raw actions of deal ``i``, all checked but the
-    actions."""
-    if not isinstance(raw, dict):
-        _fail("a deal must be an object with dealer, hands, kitty and actions", i)
-    for key in DEAL_KEYS:
-        if key not in raw:
-            _fail(f'the deal has no "{key}" (every deal has dealer, hands, kitty and '
-                  "actions)", i)
-    for key in raw:
-        if key not in DEAL_KEYS:
-            _fail(f"the deal has an unknown key {_show(key)}", i)
-    n = rules.options.players
-    dealer = raw["dealer"]
-    if type(dealer) is not int or not 0 <= dealer < n:
-        _fail(f"the dealer must be a seat number from 0 to {n - 1}, not {_show(dealer)}", i)
-    if match is not None and dealer != match.dealer:
-        _fail(f"the dealer must be seat {match.dealer}, not seat {dealer}: "
-              f"{_rotation_reason(match)}", i)
-    hands, kitty = _read_dealt(raw["hands"], raw["kitty"], rules, i)
-    actions = raw["actions"]
-    if not isinstance(actions, list):
-        _fail('"actions" must be a list of actions', i)
-    return dealer, hands, kitty, actions
-
-
-def _rotation_reason(match: Match) -> str:
-    """Why the dealer is who it is after the previous deal (docs/spec/RULES.md 3.3)."""
-    last = match.deals[-1]
-    if last.outcome != Outcome.VOID:
-        return "the deal passes left after every scored deal"
-    if (last.void_reason == VoidReason.ALL_PASSED
-            and match.rules.options.all_pass == "redeal_next_dealer"):
-        return "after everyone passed, these rules pass the deal left"
-    return "a void deal is dealt again by the same dealer"
-
-
-def _read_dealt(hands_raw: object, kitty_raw: object, rules: RuleSet,
-                i: int) -> tuple[list[int], int]:
-    """The dealt hands and kitty as masks: together with the removed twos, the whole deck
-    with each card once, ``hand_size`` cards a hand and ``kitty`` in the kitty."""
-    n = rules.options.players
-    shape = rules.shape
-    if not isinstance(hands_raw, list) or len(hands_raw) != n:
-        _fail(f'"hands" must be a list of {n} hands, one per seat', i)
-    seen = 0
-
-    def take(cards: object, where: str) -> int:
-        nonlocal seen
-        if not isinstance(cards, list):
-            _fail(f"{where} must be a list of cards", i)
-        mask = 0
-        for value in cards:
-            card = CARD_INDEX.get(value) if isinstance(value, str) else None
-            if card is None:
-                _fail(f"{where}: {_show(value)} is not a card (cards are written like AS, "
-                      "TH, 2C or JK1)", i)
-            if not shape.deck >> card & 1:
-                _fail(f"{where}: {CARD_IDS[card]} is not in the deck: "
-                      f"{_not_in_deck(card, rules)}", i)
-            if seen >> card & 1:
-                _fail(f"{CARD_IDS[card]} is dealt twice", i)
-            seen |= 1 << card
-            mask |= 1 << card
-        return mask
-
-    hands = [take(hand, f"seat {s}'s hand") for s, hand in enumerate(hands_raw)]
-    kitty = take(kitty_raw, "the kitty")
-    missing = shape.deck & ~seen
-    if missing:
-        _fail(f"{' '.join(ids_of(missing))} not dealt: every card of the deck is dealt "
-              "once", i)
-    for s, hand in enumerate(hands):
-        if hand.bit_count() != shape.hand_size:
-            _fail(f"seat {s} was dealt {hand.bit_count()} cards; these rules deal "
-                  f"{shape.hand_size} to each player", i)
-    size = rules.options.kitty
-    if kitty.bit_count() != size:
-        wanted = f"set {size} aside" if size else "have no kitty"
-        _fail(f"the kitty has {kitty.bit_count()} cards; these rules {wanted}", i)
-    return hands, kitty
-
-
-def _not_in_deck(card: int, rules: RuleSet) -> str:
-    if card >= JOKER1:
-        jokers = rules.options.jokers
-        return "these rules play without jokers" if not jokers else "there is only one joker"
-    return "these rules take it out"
-
-
 # -- actions ---------------------------------------------------------------------------
 
 
@@ -312,26 +134,26 @@ def _apply(match: Match, deal: DealState, raw: object, i: int, j: int) -> None:
     """Apply action ``j`` of deal ``i`` through the engine, or fail with why not."""
     n = match.n
     if not isinstance(raw, dict):
-        _fail("an action must be an object such as {\"seat\": 1, \"bid\": 7}", i, j)
+        fail("an action must be an object such as {\"seat\": 1, \"bid\": 7}", i, j)
     if "seat" not in raw:
-        _fail("the action has no seat", i, j)
+        fail("the action has no seat", i, j)
     seat = raw["seat"]
     if type(seat) is not int or not 0 <= seat < n:
-        _fail(f"the seat must be a number from 0 to {n - 1}, not {_show(seat)}", i, j)
+        fail(f"the seat must be a number from 0 to {n - 1}, not {quote(seat)}", i, j)
     try:
         action = parse_action(raw)
     except ActionError as exc:
-        _fail(f"seat {seat}: {exc}", i, j)
+        fail(f"seat {seat}: {exc}", i, j)
     described = _describe(action, deal)
     if deal.phase == OVER:
-        _fail(f"seat {seat} {described}, but the deal is already over: "
+        fail(f"seat {seat} {described}, but the deal is already over: "
               f"{_how_it_ended(deal)}", i, j)
     if seat != deal.turn:
-        _fail(f"seat {seat} {described}, but it is seat {deal.turn}'s turn", i, j)
+        fail(f"seat {seat} {described}, but it is seat {deal.turn}'s turn", i, j)
     try:
         match.apply(seat, action)
     except ActionError as exc:
-        _fail(f"seat {seat} {described}: {_why_not(action, deal, seat, exc)}", i, j)
+        fail(f"seat {seat} {described}: {_why_not(action, deal, seat, exc)}", i, j)
 
 
 def _describe(action: Action, deal: DealState) -> str:
@@ -341,7 +163,7 @@ def _describe(action: Action, deal: DealState) -> str:
             return "passes"
         if action.value == "amerikaner":
             return "bids Amerikaner"
-        return f"bids {_show(action.value)}"
+        return f"bids {quote(action.value)}"
     if isinstance(action, Discard):
         return f"discards {' '.join(ids_of(action.cards)) or 'nothing'}"
     verb = "leads" if deal.phase == LEAD else "plays"

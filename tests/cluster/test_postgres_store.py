@@ -22,7 +22,9 @@ import pytest
 from prometheus_client import REGISTRY
 
 from app.rooms.store import StoredRoom, StoreError
-from app.rooms.store.postgres import CHANNEL, PostgresStore, redacted
+from app.rooms.store.postgres import PostgresStore
+from app.rooms.store.postgres_connection import redacted
+from app.rooms.store.postgres_lease_sql import CHANNEL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from store_records import chat, keeps_the_last_records, room, save_of, unwritable

@@ -37,9 +37,10 @@ from app.rooms.core.errors import RoomError
 from app.rooms.core.frames import Frame, StateFrame, frame_adapter
 from app.rooms.core.messages import Hello, RoomMessage
 from app.rooms.core.records import Checkpoint, Record
+from app.rooms.core.restore import replay
 from app.rooms.core.room import decide
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.state import RoomState, Timing, fold, replay
+from app.rooms.core.state import RoomState, Timing, fold
 from app.rooms.core.wire_enums import TableLine
 from app.rooms.server import thinking
 from app.rooms.server.chance import chance_of

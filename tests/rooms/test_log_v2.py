@@ -17,8 +17,9 @@ import orjson
 from option_tables import ROOM_SETTINGS
 
 from app.rooms.core.records import Checkpoint, record_of_data, record_of_json
+from app.rooms.core.restore import replay
 from app.rooms.core.room_core import RoomCore
-from app.rooms.core.state import Timing, checkpoint_of, replay
+from app.rooms.core.state import Timing, checkpoint_of
 from app.rooms.server.chance import chance_of
 
 FIXTURE = Path(__file__).parent / "fixtures" / "room-log-v2.json"

@@ -17,7 +17,7 @@ from app.bots.par import Par, play_par
 from app.clubs.par_keeper import ParKeeper
 from app.rooms.server.par_queue import ParBusy, ParFailed, ParJob, ParQueue
 from app.rooms.store.sqlite import SqliteStore
-from app.rules.replay import record_rules
+from app.rules.record_shape import record_rules
 
 
 def two_deals(examples_dir: Path) -> dict[str, Any]:

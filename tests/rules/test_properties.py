@@ -37,7 +37,8 @@ from app.rules import (
 )
 from app.rules.actions import Action, Bid, Discard, DiscardAny, Lead, Play
 from app.rules.cards import cards_of
-from app.rules.deal import OWN_LISTS, DealState
+from app.rules.deal import DealState
+from app.rules.deal_copy import OWN_LISTS
 
 # Every option but the table's size, the match's length and the bid range, drawn from
 # tests/option_tables.py (the engine's own declaration): a new option is played here.

@@ -14,7 +14,7 @@ from test_record import RULE_VARIANTS, play_match, record_of
 from app.rules import Match
 from app.rules.cards import CARD_IDS, ids_of
 from app.rules.record import match_to_record, replay_record
-from app.rules.replay import record_rules
+from app.rules.record_shape import record_rules
 from app.rules.replay_steps import DealReplay, ReplayStep, deal_replay
 
 

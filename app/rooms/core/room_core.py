@@ -17,6 +17,7 @@ from app.rules import Match, RuleSet
 from . import lobby, views
 from .effects import Save
 from .records import Record, RestoreError, Seat
+from .restore import replay
 from .state import (
     Chance,
     Conn,
@@ -26,7 +27,6 @@ from .state import (
     checkpoint_of,
     controller,
     evolve,
-    replay,
 )
 
 

@@ -9,11 +9,11 @@ the records, and the room's owner folds ``evolve`` over them on its own state (`
 once they are saved.  A refusal, even after a record, leaves the room as it was: only the
 fork saw the record.
 
-A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``); a
-live room takes the same way, so a room rebuilt from its log is by construction the room
-that wrote it.  ``evolve`` changes the state it is given (the engine's ``Match`` is
-mutable: copying it for every card would cost more than the rest of a move), which is
-why a step forks once rather than copying at every record.
+A room is the fold of ``evolve`` over its log from its last checkpoint (``replay``,
+restore.py); a live room takes the same way, so a room rebuilt from its log is by
+construction the room that wrote it.  ``evolve`` changes the state it is given (the
+engine's ``Match`` is mutable: copying it for every card would cost more than the rest of
+a move), which is why a step forks once rather than copying at every record.
 
 ``game`` counts the match's records (``match``, ``deal``, ``act``): the number actions
 name.
@@ -22,10 +22,10 @@ name.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from app.bot_levels import ALIASES, BOT_LEVELS, DEFAULT_SEAT_BOT
+from app.bot_levels import DEFAULT_SEAT_BOT
 from app.double_dummy import DoubleDummy
 from app.rules import Action, Event, Match, RuleSet
 from app.rules.cards import mask_of_ids
@@ -62,13 +62,10 @@ from .records import (
     Seat,
     SeatSet,
     SettingsSet,
-    record_of_data,
 )
-from .wire_enums import BotPace, ChatKind, SeatEventKind, TableLine
+from .wire_enums import ChatKind, SeatEventKind, TableLine
 
 CHAT_KEEP = 50
-BOT_PACES = frozenset(BotPace)
-BOT_NAMES = frozenset((*BOT_LEVELS, *ALIASES))  # old logs name the easy bot heuristic
 HISTORY_KEEP = 10
 
 
@@ -297,14 +294,7 @@ def checkpoint_of(state: RoomState) -> Checkpoint:
         game=state.game, **{name: getattr(state, name) for name in ROOM_SETTINGS})
 
 
-def from_checkpoint(data: Checkpoint, chance: Chance) -> RoomState:
-    state = RoomState(data.code, RuleSet.shared(data.rules), data.practice,
-                      data.grace_seconds, data.next_deal_pause, chance)
-    _take_checkpoint(state, data)
-    return state
-
-
-def _take_checkpoint(state: RoomState, data: Checkpoint) -> None:
+def take_checkpoint(state: RoomState, data: Checkpoint) -> None:
     """``state`` as checkpoint ``data`` has it, whatever it was (a step's records before
     its checkpoint are dropped from its save: the checkpoint holds what they did)."""
     state.code = data.code
@@ -331,54 +321,6 @@ def fold(state: RoomState, records: Iterable[Record]) -> RoomState:
     for record in records:
         evolve(state, record)
     return state
-
-
-def replay(entries: Sequence[Record | object], first_seq: int, chance: Chance) -> RoomState:
-    """The room whose log from its last checkpoint (record ``first_seq``) is ``entries``
-    (records, or stored JSON objects, which are read as records first): the fold of
-    ``evolve`` over them.  ``RestoreError`` if they are not a room's log, whatever is
-    wrong with them."""
-    records = [e if isinstance(e, _RECORD_TYPES) else record_of_data(e) for e in entries]
-    if not records or not isinstance(records[0], Checkpoint):
-        raise RestoreError("the stored log does not start with a checkpoint")
-    state: RoomState | None = None
-    try:
-        state = from_checkpoint(records[0], chance)
-        state.seq = first_seq + 1
-        _check_whole(state)  # the checkpoint, then what the records made of it
-        fold(state, records[1:])
-    except Exception as exc:
-        # Stored data of any shape: whatever it makes fail is damage (the engine's
-        # RulesetError and ActionError, a seat out of range, rules nested too deep...).
-        at = first_seq if state is None else state.seq  # the record that did not apply
-        k = records[at - first_seq].k if 0 <= at - first_seq < len(records) else "?"
-        raise RestoreError(f"entry {at} ({k}): {type(exc).__name__}: {exc}"[:1000]) \
-            from exc
-    _check_whole(state)
-    return state
-
-
-def _check_whole(state: RoomState) -> None:
-    """What the records themselves cannot say is right about a replayed room (a
-    checkpoint's fields against each other): a room that breaks one of these would fail
-    later, on a view or a bot's turn, not now."""
-    seats, players = len(state.seats), state.rules.options.players
-    found: list[str] = []
-    if seats != players:
-        found.append(f"{seats} seats for {players} players")
-    if state.host is not None and not 0 <= state.host < seats:
-        found.append(f"host {state.host}")
-    if any(s.bot is not None and s.bot not in BOT_NAMES for s in state.seats):
-        found.append("a seat's bot level is unknown")
-    if state.bot_pace not in BOT_PACES:
-        found.append(f"bot pace {state.bot_pace!r}")
-    if min(state.game, state.match_number, state.recorded_match, state.grace_seconds,
-           state.next_deal_pause, state.turn_seconds) < 0:
-        found.append("a negative number")
-    if state.recorded_match > state.match_number:
-        found.append("the record of a match to come")
-    if found:
-        raise RestoreError(f"the stored room does not hold together: {', '.join(found)}")
 
 
 def evolve(state: RoomState, record: Record, action: Action | None = None) -> list[Event]:
@@ -432,7 +374,7 @@ def evolve(state: RoomState, record: Record, action: Action | None = None) -> li
             state.seats[:] = [s.copy(again=False, ready=False) for s in state.seats]
             state.next_deal_at = None
         case Checkpoint():
-            _take_checkpoint(state, record)
+            take_checkpoint(state, record)
     state.seq += 1
     if isinstance(record, GAME_KINDS):
         state.game += 1
@@ -454,8 +396,3 @@ def _settings(state: RoomState, record: SettingsSet) -> None:
         value = getattr(record, name)
         if value is not None:
             setattr(state, name, value)
-
-
-_RECORD_TYPES = (Checkpoint, MatchBegun, Dealt, Acted, SeatSet, ReadySet, NextDealAt,
-                 HostSet, RulesSet, SettingsSet, Chatted, HistoryAdded, Recorded,
-                 BackInLobby)

@@ -6,8 +6,8 @@ limit, and every way a parse can fail (bad syntax, bad UTF-8, ``RecursionError``
 parser, numbers too long for ``int``) answered by one ``BadMessage`` with code
 ``bad_json``, never a traceback.  The depth is checked before parsing: a frame with fewer
 brackets than the limit cannot be too deep (the common case costs two ``str.count``);
-otherwise the brackets outside string literals are counted.  Then the value must be one
-of app/rooms/core/messages.py's models.
+otherwise the brackets outside string literals are counted (json_depth.py).  Then the
+value must be one of app/rooms/core/messages.py's models.
 
 Receiving: the connection's own task (the endpoint's, app/rooms/server/ws.py) reads one
 message at a time and awaits its handling, so a connection's messages reach the room in
@@ -31,7 +31,6 @@ import itertools
 import json
 import logging
 import math
-import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -48,6 +47,7 @@ from app.rooms.core.wire_enums import CloseCode, ErrorCode
 from app.settings import Settings
 from app.web import audit, metrics
 
+from .json_depth import MAX_DEPTH, json_depth
 from .runner import RoomRunner
 
 log = logging.getLogger("amerikaner.rooms")
@@ -55,8 +55,6 @@ log = logging.getLogger("amerikaner.rooms")
 DirectSend = Callable[[bytes], bool]  # writes a text frame at once, or says it cannot
 _lingering: set[asyncio.Task[None]] = set()  # closes and drains still in progress
 _ids = itertools.count(1)
-MAX_DEPTH = 32  # of a frame's JSON
-_TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a bracket
 
 
 class BadMessage(RoomError):
@@ -125,25 +123,6 @@ class FloodGuard:
 
 
 # -- reading a frame -------------------------------------------------------------------
-
-
-def json_depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in JSON ``text`` (brackets inside string
-    literals do not count; unbalanced text counts as far as it goes)."""
-    deepest = level = 0
-    in_string = False
-    for match in _TOKEN.finditer(text):  # one pass: linear in the text, whatever it holds
-        token = match.group()
-        if token == '"':
-            in_string = not in_string
-        elif in_string or token[0] == "\\":
-            continue
-        elif token in "[{":
-            level += 1
-            deepest = max(deepest, level)
-        else:
-            level -= 1
-    return deepest
 
 
 def parse_json(frame: str | bytes, max_depth: int = MAX_DEPTH) -> JsonValue:

@@ -39,7 +39,7 @@ from app.bots.par import PAR_LEVEL, PAR_PLAYS, Par, ParPlay, deal_seed, par_from
 from app.rules import RuleSet
 from app.rules.outcomes import Outcome
 from app.rules.record import RecordError, replay_record
-from app.rules.replay import record_rules
+from app.rules.record_shape import record_rules
 
 from .fair_queue import PER_ROOM, Lane, PoolBusy
 from .search_pool import SearchPool, WorkerLost

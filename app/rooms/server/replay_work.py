@@ -25,10 +25,10 @@ from app.replay_command import parse_record
 from app.rooms.core.errors import RoomError
 from app.rooms.core.wire_enums import LIMITS, ErrorCode
 from app.rules.record import RecordError, replay_record
-from app.rules.replay import record_rules
+from app.rules.record_shape import record_rules
 from app.rules.replay_steps import DealReplay, ReplayDealLine, deal_replay
 
-from .connection import MAX_DEPTH, json_depth
+from .json_depth import MAX_DEPTH, json_depth
 
 DEALS_MAX = LIMITS["RECORD_DEALS_MAX"]
 ACTIONS_MAX = LIMITS["RECORD_ACTIONS_MAX"]

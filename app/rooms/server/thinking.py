@@ -30,7 +30,7 @@ from app.rooms.core.effects import HintPayload
 from app.rooms.core.frames import JsonObject, ReviewPayload
 from app.rules import Action, Match, RuleSet, SeatView, parse_action
 from app.rules.record import RecordError, deal_to_record, match_of_deal
-from app.rules.replay import record_rules
+from app.rules.record_shape import record_rules
 from app.rules.wire import ActionJson, LegalActionJson
 from app.settings import Settings
 from app.web import metrics

@@ -1,10 +1,11 @@
 """The shared store: PostgreSQL through an asyncpg pool, for several server processes.
 
 The same log as the SQLite store (``rooms``, ``log``, ``records``; see
-``postgres_schema.py``), plus room ownership: a process serves a room only while it holds
-the room's lease, a row ``(code, owner)`` in ``leases``, and a lease holds while its
-owner is alive: its row in ``processes`` has an ``expires_at`` in the future, on the
-database's clock (so the machines' clocks do not matter).
+``postgres_schema.py``; its SQL in ``postgres_log_sql.py``), plus room ownership (its
+SQL in ``postgres_lease_sql.py``): a process serves a room only while it holds the room's
+lease, a row ``(code, owner)`` in ``leases``, and a lease holds while its owner is alive:
+its row in ``processes`` has an ``expires_at`` in the future, on the database's clock (so
+the machines' clocks do not matter).
 
 - ``acquire`` takes a lease that is free, ours, or held by a process that is not alive,
   atomically.
@@ -24,7 +25,8 @@ database's clock (so the machines' clocks do not matter).
   and again to a room being taken over cost one query, not one each.
 
 asyncpg was chosen by measurement (docs/scaling.md, ``benchmarks/pg_drivers.py``).  Every
-call is awaited on the event loop, never blocking it; a pool bounds the connections.
+call is awaited on the event loop, never blocking it; a pool bounds the connections (their
+time limits, and which errors are the database's: ``postgres_connection.py``).
 """
 
 from __future__ import annotations
@@ -33,13 +35,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
-import secrets
-import socket
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from pydantic import JsonValue
@@ -52,107 +50,24 @@ from app.web import metrics
 from . import LeaseLost, StoredRoom, StoreError, T, record_of_text, stored_room
 from .folders import FoldedSave, LogFolder
 from .lease_cache import HeldElsewhere
+from .postgres_connection import (
+    COMMAND_TIMEOUT,
+    CONNECT_TIMEOUT,
+    DB_ERRORS,
+    failures,
+    new_owner_id,
+    redacted,
+)
+from .postgres_lease_sql import ACQUIRE, CHANNEL, HEARTBEAT, LET_GO, LET_GO_ALL, UNSERVED
+from .postgres_log_sql import APPEND, CHECKPOINT, LOAD, PRUNE_RECORDS, SAVE_RECORD
 from .postgres_schema import VERSION, migrate
 from .tx import PgTx, Tx
 
 log = logging.getLogger("amerikaner.store")
 
-COMMAND_TIMEOUT = 5.0   # seconds a statement may take before it counts as failed
-CONNECT_TIMEOUT = 5.0
-
-# One statement: lock our lease row, and only if we hold it, append the entries and touch
-# the room.  The count says whether we held it.
-APPEND = """
-WITH lease AS (SELECT code FROM leases WHERE code = $1 AND owner = $2 FOR SHARE),
-     ins AS (INSERT INTO log(code, seq, entry, owner)
-             SELECT lease.code, $3 + t.i - 1, t.e, $2
-             FROM lease, unnest($4::text[]) WITH ORDINALITY AS t(e, i) RETURNING 1),
-     upd AS (UPDATE rooms SET updated_at = $5 WHERE code = $1
-             AND EXISTS (SELECT 1 FROM lease))
-SELECT count(*) FROM lease
-"""
-# Take the lease if it is free, ours, or its holder is not alive; else how many seconds
-# the holder's heartbeat holds yet (the snapshot before the insert: the holder's row).
-# ``previous`` names the owner before (NULL: none), so that a takeover from a process
-# whose lease lapsed is counted (amerikaner_lease_takeovers_total).
-ACQUIRE = """
-WITH before AS (SELECT owner FROM leases WHERE code = $1),
-took AS (
-    INSERT INTO leases(code, owner) VALUES ($1, $2)
-    ON CONFLICT (code) DO UPDATE SET owner = excluded.owner
-    WHERE leases.owner = excluded.owner OR NOT EXISTS (
-        SELECT 1 FROM processes p WHERE p.owner = leases.owner AND p.expires_at > now())
-    RETURNING 1)
-SELECT EXISTS (SELECT 1 FROM took) AS took,
-       (SELECT owner FROM before) AS previous,
-       (SELECT extract(epoch FROM p.expires_at - now())::float8 FROM leases l
-        JOIN processes p ON p.owner = l.owner WHERE l.code = $1) AS holder_left
-"""
-CHANNEL = "amerikaner_let_go"
-
-
-def _let_go(which: str) -> str:
-    """Let the rooms ``which`` selects go, and tell every process listening on CHANNEL
-    (lease_cache.py), in notifications of at most 1,000 codes (a payload holds 8,000
-    bytes)."""
-    return f"""
-WITH gone AS (DELETE FROM leases WHERE owner = $1 AND {which} RETURNING code)
-SELECT pg_notify('{CHANNEL}', string_agg(code, ','))
-FROM (SELECT code, (row_number() OVER ()) / 1000 AS chunk FROM gone) AS c GROUP BY chunk
-"""
-
-
-LET_GO = _let_go("code = ANY($2::text[])")
-LET_GO_ALL = _let_go("true")
-HEARTBEAT = """
-INSERT INTO processes(owner, expires_at) VALUES ($1, now() + make_interval(secs => $2))
-ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at
-"""
-# rooms served by no live process
-UNSERVED = """NOT EXISTS (SELECT 1 FROM leases l JOIN processes p ON p.owner = l.owner
-                  WHERE l.code = rooms.code AND p.expires_at > now())"""
-LOAD = """
-SELECT r.checkpoint, l.seq, l.entry FROM rooms r
-LEFT JOIN log l ON l.code = r.code AND l.seq >= r.checkpoint
-WHERE r.code = $1 ORDER BY l.seq
-"""
-# A room keeps the records of its last ``records_kept`` finished matches.
-PRUNE_RECORDS = """
-DELETE FROM records WHERE code = $1 AND match_number NOT IN (
-    SELECT match_number FROM records WHERE code = $1 ORDER BY match_number DESC LIMIT $2)
-"""
-
-# InternalClientError: a pooled connection the server ended under it (a failover, an
-# operator's pg_terminate_backend) can be left mid-operation; it is a failure to write.
-DB_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-             OSError, TimeoutError)
-
 
 def _dumps(value: JsonValue) -> str:
     return json.dumps(value, separators=(",", ":"))
-
-
-def redacted(url: str) -> str:
-    """``url`` without its password, for the logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)
-    user = netloc[0].split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
-
-
-def new_owner_id() -> str:
-    """This process's name in the leases and the log: unique per start."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-
-
-@contextlib.contextmanager
-def _failures(what: str) -> Iterator[None]:
-    try:
-        yield
-    except DB_ERRORS as exc:
-        raise StoreError(f"{what}: {type(exc).__name__}: {exc}") from exc
 
 
 class PostgresStore:
@@ -195,7 +110,7 @@ class PostgresStore:
         """Open the pool and bring the schema up to date.  Raises ``StoreError``."""
         if lease_seconds <= 0:
             raise StoreError("AMERIKANER_LEASE_SECONDS must be a positive number of seconds")
-        with _failures(f"cannot open {redacted(url)}"):
+        with failures(f"cannot open {redacted(url)}"):
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
                                              command_timeout=COMMAND_TIMEOUT,
                                              timeout=CONNECT_TIMEOUT)
@@ -215,7 +130,7 @@ class PostgresStore:
 
     @contextlib.asynccontextmanager
     async def _con(self, what: str) -> AsyncIterator[asyncpg.Connection]:
-        with _failures(what):
+        with failures(what):
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as con:
                 yield con
 
@@ -378,11 +293,7 @@ class PostgresStore:
             else:
                 async with con.transaction():
                     if save.checkpoint:
-                        await con.execute(
-                            "INSERT INTO rooms(code, created_at, updated_at, checkpoint) "
-                            "VALUES ($1, $2, $2, $3) ON CONFLICT (code) DO UPDATE SET "
-                            "updated_at = excluded.updated_at, "
-                            "checkpoint = excluded.checkpoint", code, now, save.first_seq)
+                        await con.execute(CHECKPOINT, code, now, save.first_seq)
                     held = await con.fetchval(APPEND, code, self.owner, save.first_seq,
                                               texts, now)
                     if not held:
@@ -391,11 +302,7 @@ class PostgresStore:
                     if save.checkpoint:
                         await con.execute("DELETE FROM log WHERE code = $1 AND seq < $2",
                                           code, save.first_seq)
-                    await con.executemany(
-                        "INSERT INTO records(code, match_number, record, finished_at) "
-                        "VALUES ($1, $2, $3, $4) ON CONFLICT (code, match_number) DO UPDATE "
-                        "SET record = excluded.record, finished_at = excluded.finished_at",
-                        records)
+                    await con.executemany(SAVE_RECORD, records)
                     if records and self.records_kept:  # the oldest make way, in this write
                         await con.execute(PRUNE_RECORDS, code, self.records_kept)
                     # the folders' rows (a club room's finished match: its club's), in

@@ -200,7 +200,7 @@ def table_of(page: Any, players: int, lang: str) -> None:
 # The sizes and languages each table is measured at, switched in the page: a table of its
 # own for each took five tables' play for the same measurements. The narrowest first, in
 # the language of the longest words (fr), as the table is dealt.
-TRICK_LOOKS = {4: [(SMALL_PHONE, "fr"), (PHONE, "fr"), (SMALL_PHONE, "nb")],
+TRICK_LOOKS = {4: [(SMALL_PHONE, "fr"), (PHONE, "fr"), (SMALL_PHONE, "nb"), (PHONE, "nb")],
                5: [(SMALL_PHONE, "fr")], 3: [(SMALL_PHONE, "nb")]}
 
 

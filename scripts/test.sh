@@ -86,8 +86,10 @@ echo "== pytest"
 # file): most of the suite waits on servers, browsers and timers, not on the CPU. With two
 # workers the suite's own processes kept about 1.1 of 2 cores busy on average (2026-12-05,
 # `time .ci/run`: 9 min 46 s, of which pytest 8 min 54 s, for 9 min 18 s user and 1 min
-# 10 s system CPU), so a third worker runs in the waits. AMERIKANER_TEST_WORKERS sets the
-# number; 0 runs in one process.
+# 10 s system CPU), so a third worker runs in the waits; a fourth made the tests contend
+# for the CPU instead (2026-12-05, the same fresh clone and suite, quiet: pytest 8 min 31 s
+# with four, 8 min 15 s with three). AMERIKANER_TEST_WORKERS sets the number; 0 runs in
+# one process.
 # Files go to the workers in tests/conftest.py's order, the longest first
 # (--no-loadscope-reorder: xdist would order them by their number of tests, and a long
 # file of one test came last, alone).

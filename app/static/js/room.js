@@ -29,6 +29,7 @@ import { captureFocus, restoreFocus } from "./focus.js";
 import { discardCount, renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
+import { lobbyChangeMessage } from "./lobbychanges.js";
 import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
 import { withPlayer } from "./player.js";
 import { announce, clearMessage, flash, showError } from "./notices.js";
@@ -307,45 +308,24 @@ document.addEventListener("click", (event) => {
   if (handler) handler(target);
 });
 
-// Form controls: the host's rules and bot levels, the grand checkbox.
+// Form controls: the host's rules, settings and bot levels (lobbychanges.js), the grand
+// checkbox.
 document.addEventListener("change", (event) => {
   const control = event.target;
   if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement)) return;
   const kind = control.dataset.change;
   if (!kind || !view) return;
-  if (kind === "seat-bot") {
-    send({ type: "seat_bot", seat: Number(control.dataset.seat), level: control.value });
-  } else if (kind === "preset") {
-    ui.rulesError = null;
-    send({ type: "rules", rules: { preset: control.value } });
-  } else if (kind === "rule") {
-    ui.rulesError = null;
-    const rules = { ...view.room.rules };
-    const option = control.dataset.option ?? "";
-    const type = control.dataset.type;
-    if (type === "bool") rules[option] = control instanceof HTMLInputElement && control.checked;
-    else if (type === "choice") {
-      const spec = meta && meta.options[option];
-      rules[option] = (spec && spec.values || []).find((v) => String(v) === control.value);
-    } else if (type === "match") rules[option] = control.value;
-    else if (control.value === "") delete rules[option];
-    else rules[option] = Number(control.value);
-    send({ type: "rules", rules });
-  } else if (kind === "settings") {
-    const setting = control.dataset.setting ?? "";
-    // One of the settings lobby.js draws, so the message is a SettingsMessage.
-    /** @param {unknown} value */
-    const settings = (value) => send(/** @type {ClientMessage} */ ({ type: "settings", [setting]: value }));
-    if (control.dataset.kind === "bool") settings(control instanceof HTMLInputElement && control.checked);
-    else if (setting === "bot_pace") settings(control.value);
-    else {
-      const value = Number(control.value);
-      if (control.value !== "" && Number.isInteger(value)) settings(value);
-    }
-  } else if (kind === "grand") {
+  if (kind === "grand") {
     ui.grand = control instanceof HTMLInputElement && control.checked;
     render();
+    return;
   }
+  // A new try at the rules: the server's last refusal is no longer news.
+  if (kind === "preset" || kind === "rule") ui.rulesError = null;
+  const checked = control instanceof HTMLInputElement && control.checked;
+  const message = lobbyChangeMessage({ kind, value: control.value, checked, data: control.dataset },
+    view.room.rules, meta);
+  if (message) send(message);
 });
 
 // A practice table has nobody to wait for: its person starts it at once.

@@ -122,7 +122,7 @@ export function amerikanerQuestion(view, asking) {
 }
 
 /** The actions of the bids and the Amerikaner question: a click that is the second of a
- *  double click does nothing on them (room.js's click listener). */
+ *  double click does nothing on them (roomclicks.js's click listener). */
 export const DOUBLE_CLICK_SAFE = new Set(["bid", "ask-amerikaner", "cancel-amerikaner"]);
 
 /** Move the focus to the control of the room's controls whose `data-key` is `key`.

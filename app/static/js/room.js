@@ -7,10 +7,10 @@
 //   the view and `ui` to each panel's renderer: table.js, controls.js, hand.js, lobby.js,
 //   scoresheet.js, chat.js...); a `hint` and a `review` are kept with the state or deal
 //   they answer; an `error` is shown (a `bad_rules` one beside the lobby's rules).
-// - Controls carry `data-action` (one click listener and its table, `clicks`) or
-//   `data-change` (one change listener: the host's rules, settings and bot levels, the
-//   grand checkbox); each becomes one client message (`send`), a game action at most once
-//   per `game` (`act`).
+// - Controls carry `data-action` (one click listener and its table: roomclicks.js) or
+//   `data-change` (one change listener: the host's rules, settings and bot levels, whose
+//   messages lobbychanges.js makes, the grand checkbox); each becomes one client message
+//   (`send`), a game action at most once per `game` (`act`).
 // - The server is authoritative: the client decides nothing and only offers what the
 //   view's `legal` allows.  Local state is what a view does not hold: selections in
 //   progress (the discard, the first lead's card, grand; cleared when the deal, phase or
@@ -19,16 +19,16 @@
 //   connection's status line and close codes, the rules' metadata (`/api/rules`) for the
 //   lobby, and a practice table started as soon as its person is in.
 
-import { DOUBLE_CLICK_SAFE, amerikanerQuestionClicks } from "./auction.js";
 import { renderChat, setUpChat } from "./chat.js";
 import { countdown, startClocks, tickClocks } from "./clock.js";
 import { renderControls, turnClock, turnText } from "./controls.js";
 import { renderDealLog } from "./deallog.js";
 import { renderJoinPanel } from "./joinpanel.js";
 import { captureFocus, restoreFocus } from "./focus.js";
-import { discardCount, renderHand } from "./hand.js";
+import { renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
+import { lobbyChangeMessage } from "./lobbychanges.js";
 import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
 import { withPlayer } from "./player.js";
 import { announce, clearMessage, flash, showError } from "./notices.js";
@@ -36,19 +36,19 @@ import { setUpPage } from "./page.js";
 import { renderResult } from "./result.js";
 import { askRatingChanges } from "./clubresult.js";
 import { earlierReviewButtons, ofThisMatch, renderReviews, shownReview } from "./reviewlist.js";
-import { openReplay, setUpReplayDialog } from "./roomreplay.js";
+import { setUpReplayDialog } from "./roomreplay.js";
+import { listenToClicks } from "./roomclicks.js";
 import { setUpRoving } from "./roving.js";
 import { renderScoreSheet } from "./scoresheet.js";
-import { copyLink, downloadRecord, roomLink } from "./share.js";
 import { renderCenterPanel, renderContract, renderSeats } from "./table.js";
-import { nextTrick, renderTrick } from "./trick.js";
+import { renderTrick } from "./trick.js";
 import { renderStandIn } from "./standin.js";
 import { clubFrom, showRoomGone } from "./roomgone.js";
 import { setUpVibrationToggle, signalTurn } from "./turn.js";
 import { eventSounds, setUpSoundToggle, sound } from "./sound.js";
 import { byId } from "./dom.js";
 import { CloseCode, ErrorCode, Phase } from "./protocol.js";
-import { newUiState, reviewKey, toggleDiscard } from "./uistate.js";
+import { newUiState, reviewKey } from "./uistate.js";
 
 /** @typedef {import("./protocol.js").ReviewFrame} ReviewFrame */
 /** @typedef {import("./protocol.js").View} View */
@@ -218,134 +218,27 @@ async function join(seat) {
   }
 }
 
-// -- the one click listener -----------------------------------------------------------
+// The buttons (roomclicks.js): what they act on.
+listenToClicks({ code, ui, view: () => view, act, send, join, connect, render });
 
-/** @type {Record<string, (b: HTMLElement) => void>} */
-const clicks = {
-  bid: (b) => {
-    const bid = b.dataset.bid ?? "";
-    act({ bid: /^\d+$/.test(bid) ? Number(bid) : bid });
-  },
-  // Amerikaner asks first (auction.js): a second press, on `Yes`, bids it
-  ...amerikanerQuestionClicks(ui, () => render()),
-  play: (b) => act({ play: b.dataset.card ?? "" }),
-  "toggle-discard": (b) => {
-    if (!view) return;
-    const complete = toggleDiscard(ui.discard, b.dataset.card ?? "", discardCount(view));
-    render();
-    // Every card chosen: Discard is next, and by keyboard it was many Tabs away.
-    const discard = document.querySelector("#controls button[data-action='discard']");
-    if (complete && discard instanceof HTMLButtonElement && !discard.disabled) discard.focus();
-  },
-  discard: () => act({ discard: [...ui.discard] }),
-  "lead-card": (b) => {
-    ui.leadCard = b.dataset.card ?? null;
-    render();
-    // The calls' stop: the card the hint would call (controls.js firstCall).
-    const call = document.querySelector("#controls .calls [tabindex='0']");
-    if (call instanceof HTMLElement) call.focus();
-  },
-  lead: (b) => {
-    /** @type {Action} */
-    const action = { play: b.dataset.card ?? "" };
-    if (b.dataset.call) action.call = b.dataset.call;
-    if (ui.grand) action.grand = true;
-    act(action);
-  },
-  "take-seat": (b) => join(Number(b.dataset.seat)),
-  join: () => join(undefined),
-  start: () => send({ type: "start" }),
-  ready: () => send({ type: "ready" }),
-  rematch: () => send({ type: "rematch" }),
-  review: (b) => {
-    if (!view) return;
-    const deal = Number(b.dataset.deal);
-    // an earlier match's deal (from the earlier matches' panel), or one of this match
-    const match = b.dataset.match ? Number(b.dataset.match) : view.room.match_number;
-    ui.reviews.set(reviewKey(match, deal), null);
-    send({ type: "review", deal, match });
-    render();
-  },
-  again: () => send({ type: "again" }),
-  "back-to-lobby": () => send({ type: "lobby" }),
-  react: (b) => send({ type: "react", reaction: /** @type {import("./protocol.js").ReactionValue} */ (b.dataset.reaction) }),
-  leave: () => {
-    send({ type: "leave" });
-    forgetToken(code);
-    setTimeout(connect, 200);
-  },
-  // an earlier match's (its number on the button), or the match whose end is on screen
-  download: (b) => downloadRecord(code, b.dataset.match ? Number(b.dataset.match)
-    : view ? view.room.match_number : 1),
-  // a score sheet's row: this match's deal (its index), or an earlier match's row
-  replay: (b) => openReplay(code, {
-    match: Number(b.dataset.match),
-    deal: b.dataset.deal !== undefined ? Number(b.dataset.deal) : null,
-    scored: b.dataset.scored !== undefined ? Number(b.dataset.scored) : null,
-  }, (match, deal) => ui.reviews.get(reviewKey(match, deal)) ?? null),
-  // the finished trick in the middle has been seen: collect it now
-  "next-trick": () => nextTrick(render),
-  // the summary of what a bot did for us while we were away has been read
-  "dismiss-stood-in": () => {
-    if (view) ui.stoodInDismissed = JSON.stringify(view.room.stood_in);
-    render();
-  },
-  "copy-link": () => copyLink(code),
-  share: () => navigator.share({ title: "Amerikaner", url: roomLink(code) }).catch(() => {}),
-};
-
-document.addEventListener("click", (event) => {
-  const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
-  if (!(target instanceof HTMLElement) || (target instanceof HTMLButtonElement && target.disabled)
-    || target.getAttribute("aria-disabled") === "true") return;
-  const action = target.dataset.action ?? "";
-  // The second click of a double click (or tap) is no second decision: on the bids the
-  // first one acted (on Amerikaner: it asked), and what came under the pointer since, the
-  // question's `Yes` or a bid the question moved there, must not act on it.
-  if (event.detail > 1 && DOUBLE_CLICK_SAFE.has(action)) return;
-  const handler = clicks[action];
-  if (handler) handler(target);
-});
-
-// Form controls: the host's rules and bot levels, the grand checkbox.
+// Form controls: the host's rules, settings and bot levels (lobbychanges.js), the grand
+// checkbox.
 document.addEventListener("change", (event) => {
   const control = event.target;
   if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement)) return;
   const kind = control.dataset.change;
   if (!kind || !view) return;
-  if (kind === "seat-bot") {
-    send({ type: "seat_bot", seat: Number(control.dataset.seat), level: control.value });
-  } else if (kind === "preset") {
-    ui.rulesError = null;
-    send({ type: "rules", rules: { preset: control.value } });
-  } else if (kind === "rule") {
-    ui.rulesError = null;
-    const rules = { ...view.room.rules };
-    const option = control.dataset.option ?? "";
-    const type = control.dataset.type;
-    if (type === "bool") rules[option] = control instanceof HTMLInputElement && control.checked;
-    else if (type === "choice") {
-      const spec = meta && meta.options[option];
-      rules[option] = (spec && spec.values || []).find((v) => String(v) === control.value);
-    } else if (type === "match") rules[option] = control.value;
-    else if (control.value === "") delete rules[option];
-    else rules[option] = Number(control.value);
-    send({ type: "rules", rules });
-  } else if (kind === "settings") {
-    const setting = control.dataset.setting ?? "";
-    // One of the settings lobby.js draws, so the message is a SettingsMessage.
-    /** @param {unknown} value */
-    const settings = (value) => send(/** @type {ClientMessage} */ ({ type: "settings", [setting]: value }));
-    if (control.dataset.kind === "bool") settings(control instanceof HTMLInputElement && control.checked);
-    else if (setting === "bot_pace") settings(control.value);
-    else {
-      const value = Number(control.value);
-      if (control.value !== "" && Number.isInteger(value)) settings(value);
-    }
-  } else if (kind === "grand") {
+  if (kind === "grand") {
     ui.grand = control instanceof HTMLInputElement && control.checked;
     render();
+    return;
   }
+  // A new try at the rules: the server's last refusal is no longer news.
+  if (kind === "preset" || kind === "rule") ui.rulesError = null;
+  const checked = control instanceof HTMLInputElement && control.checked;
+  const message = lobbyChangeMessage({ kind, value: control.value, checked, data: control.dataset },
+    view.room.rules, meta);
+  if (message) send(message);
 });
 
 // A practice table has nobody to wait for: its person starts it at once.

@@ -211,11 +211,16 @@ def size_and_language(page: Any, viewport: dict[str, int], lang: str) -> Words:
     return of(page)
 
 
-def plain(page: Any, frames: Frames, number: int, words: Words) -> None:
-    """The last state again as deal ``number``, unforced: nothing lies over the page."""
-    frames.force = lambda view: None
+def forced(page: Any, frames: Frames, force: Force, number: int, words: Words) -> None:
+    """The last state again as deal ``number`` under ``force``, once the page shows it."""
+    frames.force = force
     frames.again(number)
     expect(page.locator("#contract .deal-no")).to_have_text(words.t("contract.deal", n=number))
+
+
+def plain(page: Any, frames: Frames, number: int, words: Words) -> None:
+    """The last state again as deal ``number``, unforced: nothing lies over the page."""
+    forced(page, frames, lambda view: None, number, words)
     expect(page.locator("#stood-in")).to_be_hidden()
 
 
@@ -264,10 +269,7 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, players: int) ->
             *table_states(page.evaluate("Date.now() / 1000")).items(),
             ("stood in", stood_in)]
         for label, force in states:
-            frames.force = force
-            frames.again(number)
-            expect(page.locator("#contract .deal-no")).to_have_text(
-                words.t("contract.deal", n=number))
+            forced(page, frames, force, number, words)
             expect(hint).to_have_text(longest_hint)
             expect(enabled_cards(page).first).to_be_visible()
             shown = page.evaluate(UNDER_DOCK)
@@ -392,10 +394,7 @@ def test_nothing_pushes_the_kitty_under_the_dock(new_page: Any, players: int) ->
             ("the longest hint", lambda view: None), ("long names", long_names),
             ("every badge", every_badge), ("turn clock", turn_clock(now)), ("both", both)]
         for label, force in states:
-            frames.force = force
-            frames.again(number)
-            expect(page.locator("#contract .deal-no")).to_have_text(
-                words.t("contract.deal", n=number))
+            forced(page, frames, force, number, words)
             expect(hint).to_have_text(longest_hint)
             shown = page.evaluate(KITTY_UNDER_DOCK)
             if shown["covered"]:

@@ -37,7 +37,12 @@ NORMAL = SearchSettings(budget=0.04, samples=20, exact=3, exact_now=4, search_au
 # deals, +0.05 +- 0.09 a defender play (benchmarks/defence.py, docs/bots.md). Weighing
 # the other defender's tricks as its own (together) measured -0.01 +- 0.12 a defender
 # play over 390 deals, within the noise: off.
-STRONG = SearchSettings(budget=0.15, samples=80, exact=4, exact_now=5, search_auction=True,
+# It solves the last 3 tricks of each rollout exactly and every card at once from 4
+# tricks left (4 and 5 before): cheaper samples, so more of them in the same CPU, +0.24
+# +- 0.18 a deal paired over 750 standard deals at equal CPU (34 samples against 24;
+# seeds 61 and 62, benchmarks/bots.py --common-random, pair_diffs.py; the worst decision
+# 248-282 ms against 331-344; docs/history/bots-measurements.md, issue 40's sixth pass).
+STRONG = SearchSettings(budget=0.15, samples=80, exact=3, exact_now=4, search_auction=True,
                         bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3,
                         settle=8)
 

@@ -49,8 +49,10 @@ PAR_LEVEL = "strong"
 # at most 8 samples a decision, within a play's work units (below).
 PAR_SAMPLES = 8
 UNLIMITED = 1e9  # seconds: a budget or deadline that never stops a par search
+# Its exact endgame stays the one its work units were measured with (par_budget.py's
+# PLAY_COST: 4 tricks solved in each rollout, 5 at once), not strong's shallower one.
 PAR_STRONG = replace(STRONG, budget=UNLIMITED, contract_budget=UNLIMITED,
-                     samples=PAR_SAMPLES)
+                     samples=PAR_SAMPLES, exact=4, exact_now=5)
 # A play's work units (par_budget.py, about a millisecond of CPU each where they were
 # measured): with 8 samples everywhere a standard deal's three plays cost 2.6 s of CPU
 # on average and up to 3.3 s, over issue 38's 3 s.  Within 700 units a play, a decision

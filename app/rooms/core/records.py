@@ -29,7 +29,7 @@ unset (``sparse``): an action has only its own keys, settings only the changed o
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, cast, get_args
 
 from pydantic import (
     BaseModel,
@@ -327,6 +327,7 @@ Record = Annotated[
     | RulesSet | SettingsSet | Chatted | HistoryAdded | Recorded | BackInLobby,
     Field(discriminator="k")]
 GAME_KINDS = (MatchBegun, Dealt, Acted)  # what the ``game`` number counts
+_RECORD_TYPES: tuple[type, ...] = get_args(get_args(Record)[0])  # every record class
 
 _RECORD: TypeAdapter[Record] = TypeAdapter(Record)
 
@@ -345,6 +346,12 @@ def record_of_json(text: object) -> Record:
         return _RECORD.validate_json(text)  # type: ignore[arg-type]  # checked by pydantic
     except (ValueError, TypeError, RecursionError) as exc:  # ValidationError is a ValueError
         raise RestoreError(f"a stored entry is no record: {_short(exc)}") from exc
+
+
+def as_record(entry: object) -> Record:
+    """``entry`` if it is a record already, else the record of its parsed JSON
+    (``RestoreError`` if none)."""
+    return cast(Record, entry) if isinstance(entry, _RECORD_TYPES) else record_of_data(entry)
 
 
 def record_of_data(data: object) -> Record:

@@ -11,25 +11,7 @@ from collections.abc import Sequence
 from app.bot_levels import ALIASES, BOT_LEVELS
 from app.rules import RuleSet
 
-from .records import (
-    Acted,
-    BackInLobby,
-    Chatted,
-    Checkpoint,
-    Dealt,
-    HistoryAdded,
-    HostSet,
-    MatchBegun,
-    NextDealAt,
-    ReadySet,
-    Record,
-    Recorded,
-    RestoreError,
-    RulesSet,
-    SeatSet,
-    SettingsSet,
-    record_of_data,
-)
+from .records import Checkpoint, Record, RestoreError, as_record
 from .state import Chance, RoomState, fold, take_checkpoint
 from .wire_enums import BotPace
 
@@ -49,7 +31,7 @@ def replay(entries: Sequence[Record | object], first_seq: int, chance: Chance) -
     (records, or stored JSON objects, which are read as records first): the fold of
     ``evolve`` over them.  ``RestoreError`` if they are not a room's log, whatever is
     wrong with them."""
-    records = [e if isinstance(e, _RECORD_TYPES) else record_of_data(e) for e in entries]
+    records = [as_record(e) for e in entries]
     if not records or not isinstance(records[0], Checkpoint):
         raise RestoreError("the stored log does not start with a checkpoint")
     state: RoomState | None = None
@@ -91,7 +73,3 @@ def _check_whole(state: RoomState) -> None:
     if found:
         raise RestoreError(f"the stored room does not hold together: {', '.join(found)}")
 
-
-_RECORD_TYPES = (Checkpoint, MatchBegun, Dealt, Acted, SeatSet, ReadySet, NextDealAt,
-                 HostSet, RulesSet, SettingsSet, Chatted, HistoryAdded, Recorded,
-                 BackInLobby)

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from test_record import RULE_VARIANTS, play_match, record_of
+from record_helpers import RULE_VARIANTS, play_match, record_of
 
 from app.rules import Match
 from app.rules.cards import CARD_IDS, ids_of

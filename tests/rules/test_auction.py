@@ -6,17 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import (
-    act,
-    bids,
-    card_of,
-    current_deal,
-    exact_match,
-    expected_plays,
-    legal_json,
-    play_deal,
-    rules,
-)
+from helpers import act, bids, card_of, current_deal, exact_match, legal_json, rules
+from random_play import play_deal
+from rules_oracle import expected_plays
 
 from app.rules import Bid, IllegalBid, Match, NotYourTurn, WrongPhase, parse_action
 from app.rules.cards import cards_of

@@ -5,18 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import (
-    act,
-    bids,
-    cards,
-    current_deal,
-    exact_match,
-    expected_winner,
-    ids,
-    legal_json,
-    rules,
-    snapshot,
-)
+from helpers import act, bids, cards, current_deal, exact_match, ids, legal_json, rules
+from random_play import snapshot
+from rules_oracle import expected_winner
 
 from app.rules import IllegalLead, IllegalPlay, Match, SeatView, events, parse_action
 from app.rules.calling import discard_keeps_lead, lead_actions, lead_error

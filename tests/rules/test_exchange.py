@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, bids, cards, current_deal, exact_match, ids, legal_json, rules, snapshot
+from helpers import act, bids, cards, current_deal, exact_match, ids, legal_json, rules
+from random_play import snapshot
 
 from app.rules import (
     ActionError,

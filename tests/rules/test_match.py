@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import bids, current_deal, exact_match, play_deal, replay_example, rules
+from helpers import bids, current_deal, exact_match, replay_example, rules
+from random_play import play_deal
 
 from app.rules import Match, MatchOver, WrongPhase, deal_cards, events, parse_action
 from app.rules.cards import cards_of

@@ -1,5 +1,5 @@
 """Property tests: random legal playthroughs over every preset, 3/4/5 players and random
-option combinations, checked at every step against the rules restated in helpers.py."""
+option combinations, checked at every step against the rules restated in rules_oracle.py."""
 
 from __future__ import annotations
 
@@ -7,24 +7,20 @@ import random
 from typing import Any
 
 from example_budget import examples
-from helpers import (
-    check_view,
-    deal_snapshot,
+from helpers import played_mask, points_of, whole_deck
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+from option_tables import DECK_BOUND, PLAY_OPTIONS, RULE_OPTIONS
+from random_play import deal_snapshot, random_action, snapshot
+from rules_oracle import (
     expected_bids,
     expected_discard_ok,
     expected_leads,
     expected_plays,
     expected_points,
     expected_winner,
-    played_mask,
-    points_of,
-    random_action,
-    snapshot,
-    whole_deck,
 )
-from hypothesis import HealthCheck, assume, event, given, settings
-from hypothesis import strategies as st
-from option_tables import DECK_BOUND, PLAY_OPTIONS, RULE_OPTIONS
+from view_checks import check_view
 
 from app.rules import (
     PRESET_NAMES,

@@ -4,18 +4,8 @@ jokers."""
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    NORSK_HANDS,
-    act,
-    bids,
-    cards,
-    current_deal,
-    exact_match,
-    ids,
-    legal_json,
-    rules,
-    snapshot,
-)
+from helpers import NORSK_HANDS, act, bids, cards, current_deal, exact_match, ids, legal_json, rules
+from random_play import snapshot
 
 from app.rules import IllegalPlay, Match, WrongPhase
 from app.rules.cards import parse_card

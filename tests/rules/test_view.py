@@ -8,19 +8,9 @@ import random
 from typing import Any
 
 import pytest
-from helpers import (
-    NORSK_HANDS,
-    act,
-    bids,
-    check_view,
-    current_deal,
-    exact_match,
-    ids,
-    play_deal,
-    points_of,
-    random_action,
-    rules,
-)
+from helpers import NORSK_HANDS, act, bids, current_deal, exact_match, ids, points_of, rules
+from random_play import play_deal, random_action
+from view_checks import check_view
 
 from app.rules import Match, SeatView
 from app.rules.cards import card_id, parse_card

@@ -13,13 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app.rules import DealState, Match, RuleSet, parse_action
-from app.rules.actions import (
-    Action,
-    ActionJson,
-    Lead,
-    LegalActionJson,
-    Play,
-)
+from app.rules.actions import Action, ActionJson, Lead, LegalActionJson, Play
 from app.rules.cards import CARD_IDS, cards_of, mask_of, mask_of_ids, parse_card
 
 JOKER_CARDS = (52, 53)

@@ -12,12 +12,7 @@ from typing import Any
 from rules_oracle import expected_discard_ok
 
 from app.rules import DealState, Match
-from app.rules.actions import (
-    Action,
-    Bid,
-    Discard,
-    DiscardAny,
-)
+from app.rules.actions import Action, Bid, Discard, DiscardAny
 from app.rules.cards import cards_of
 
 # -- random legal play -------------------------------------------------------------------

@@ -10,9 +10,7 @@ from __future__ import annotations
 from helpers import JOKER_CARDS, SUIT, holder, played_mask, whole_deck
 
 from app.rules import DealState
-from app.rules.actions import (
-    Bid,
-)
+from app.rules.actions import Bid
 from app.rules.cards import cards_of
 
 # -- the oracle: docs/spec/RULES.md restated -------------------------------------------------------

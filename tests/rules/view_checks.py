@@ -10,11 +10,7 @@ from rules_oracle import live_cards
 from shared_helpers import card_ids_in
 
 from app.rules import Match, SeatView, parse_action
-from app.rules.actions import (
-    Lead,
-    LegalActionJson,
-    Play,
-)
+from app.rules.actions import Lead, LegalActionJson, Play
 from app.rules.cards import CARD_INDEX
 from app.rules.wire import WireView
 

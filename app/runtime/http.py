@@ -16,10 +16,11 @@ protocol with two additions:
 ``guarded_protocol(...)`` makes the class for ``uvicorn.Config(http=...)``.
 
 What pays for it is not a speed figure but a bound: without it a client trickling a byte
-every few seconds holds a socket for ever; tests/test_abuse.py (slow and half-open
-clients, the cap per address) holds the behaviour, and tests/test_runtime_uvicorn.py
-fails, naming what moved, when the locked uvicorn changes what this class relies on
-(only public names of ``HttpToolsProtocol``: no ``_name`` of uvicorn's).
+every few seconds holds a socket for ever; tests/test_abuse_deadline.py (slow clients)
+and tests/test_abuse_sockets.py (half-open ones, the cap per address) hold the
+behaviour, and tests/test_runtime_uvicorn.py fails, naming what moved, when the locked
+uvicorn changes what this class relies on (only public names of ``HttpToolsProtocol``:
+no ``_name`` of uvicorn's).
 """
 
 from __future__ import annotations

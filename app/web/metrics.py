@@ -264,7 +264,7 @@ _BOT_DECISION = {level: BOT_DECISION.labels(level) for level in BOT_LEVELS}
 _BOT_DECISION.update({old: _BOT_DECISION[new] for old, new in ALIASES.items()})
 _SEARCH_QUEUE_WAIT = {lane: SEARCH_QUEUE_WAIT.labels(lane) for lane in LANES}
 
-# The names a dashboard or an alert may use (tests/test_metrics.py checks deploy/ by it).
+# The names a dashboard or an alert may use (tests/test_metrics_deploy.py checks deploy/ by it).
 EXPORTED = frozenset({
     "amerikaner_rooms", "amerikaner_websocket_connections", "amerikaner_moves_total",
     "amerikaner_action_to_views_seconds", "amerikaner_store_append_seconds",

@@ -4,7 +4,8 @@ without it, measured in the same run on the same server.
 
     python benchmarks/review_attack.py --seconds 60 --rounds 2 --before ../wt-base
 
-The attack and the victim are tests/rooms/test_search_attack.py's: an attacker address
+The attack and the victim are tests/rooms/test_search_attack.py's (search_attacker.py,
+search_victim.py): an attacker address
 (127.0.0.1) with four rooms of four people who play any legal action at once and ask a
 review from every seat after every deal, so the pool's reviews never run dry; a victim
 address (127.0.0.2) playing one person (any legal action, at once) against three
@@ -53,24 +54,23 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "tests"), str(HERE.parent / "tests" / "rooms")]
 
-import test_search_attack as attack_test  # noqa: E402
+import search_attacker  # noqa: E402
 from rooms_harness import my_turn, pick_action  # noqa: E402
-from serve_process import ROOT, ServeProcess  # noqa: E402
-from test_search_attack import (  # noqa: E402
+from search_attack_common import (  # noqa: E402
     ACTION_ERRORS,
     ATTACKER,
     BOT_SEATS,
-    ENV,
     MOVE_EVENTS,
     VICTIM,
-    Victim,
-    end_attack,
     health,
     http_from,
-    start_attack,
-    wait_until,
 )
+from search_attacker import end_attack, start_attack  # noqa: E402
+from search_victim import Victim  # noqa: E402
+from serve_process import ROOT, ServeProcess  # noqa: E402
+from test_search_attack import ENV  # noqa: E402
 from websockets.sync.client import ClientConnection  # noqa: E402
+from worker_processes import wait_until  # noqa: E402
 
 TARGET = 0.85  # attacked bot moves a minute, at least this share of the control's
 WARM_MOVES = 4  # bot moves before the control (the pool starts its workers on the first)
@@ -150,7 +150,7 @@ def attacker(base: str, nice: int, rate: float) -> int:
     each person sends at most (0: as fast as the server answers)."""
     os.nice(nice)
     reviews = threading.Event()
-    open_ws = attack_test.open_ws
+    open_ws = search_attacker.open_ws
 
     def open_holding_reviews(base: str, code: str, address: str) -> ClientConnection:
         ws = open_ws(base, code, address)
@@ -168,7 +168,7 @@ def attacker(base: str, nice: int, rate: float) -> int:
         ws.send = send_unless_held  # type: ignore[method-assign,assignment]
         return ws
 
-    attack_test.open_ws = open_holding_reviews  # (start_attack opens its sockets with it)
+    search_attacker.open_ws = open_holding_reviews  # (start_attack opens its sockets with it)
     http = http_from(ATTACKER)
     attack = start_attack(base, http)
     print("started", flush=True)

@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 
 import httpx  # noqa: E402
 from rooms_harness import my_turn, pick_action  # noqa: E402
+from search_attack_common import http_from, open_ws, sit  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
-from test_search_attack import http_from, open_ws, sit  # noqa: E402
 from test_upload_attack import big_upload  # noqa: E402
 from websockets.sync.client import ClientConnection  # noqa: E402
 

@@ -31,8 +31,10 @@ from pathlib import Path
 import httpx
 import pytest
 from long_record import long_record
+from search_attack_common import http_from
+from search_victim import Victim
 from serve_process import ServeProcess
-from test_search_attack import Victim, http_from, wait_until
+from worker_processes import wait_until
 
 from app.rooms.core.wire_enums import LIMITS
 

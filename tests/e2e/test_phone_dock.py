@@ -6,11 +6,11 @@ connection; at a table of four (a practice table), five and three.
 
 A real table (a practice table; of three or five, bots in the other seats) is played
 (the page's clock still: nothing moves unless we play) up to our turn with cards in the
-trick; then each state is forced by editing the real
-server's state frame on its way to the page (Playwright's WebSocket route) and sending it
-again, so that the client's own renderers draw it; the test measures once the page shows
-that frame (its deal number), not after a wait. A deal happened to reach these states
-now and then (issue: a French 320 px phone failed once in about fifteen runs).
+trick; then each state is forced by editing the real server's state frame on its way to
+the page (Playwright's WebSocket route) and sending it again, so that the client's own
+renderers draw it; the test measures once the page shows that frame (its deal number),
+not after a wait. A deal happened to reach these states now and then (issue: a French
+320 px phone failed once in about fifteen runs).
 
 The discard's dock is the tallest (the prompt, `Discard`, the hint naming four cards and
 why, a hand of sixteen): there the kitty in the middle of the table must stay above it,
@@ -30,14 +30,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
-from .players import (
-    bid_the_highest,
-    choose_language,
-    enabled_cards,
-    hand,
-    open_room,
-    take_turn,
-)
+from .players import bid_the_highest, choose_language, enabled_cards, hand, open_room, take_turn
 from .test_polish import win_the_auction
 from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
 from .words import Words, of

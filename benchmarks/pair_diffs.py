@@ -18,16 +18,19 @@ import pickle
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bots.py adds the repository
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bot_stats.py adds the repository
 
-import bots
+import bot_stats
 
 
 class _SavedRun(pickle.Unpickler):
-    """bots.py pickles its figures as its ``__main__``'s classes: here they are bots'."""
+    """bots.py pickled its figures as its ``__main__``'s classes before they moved to
+    bot_stats.py: here they are bot_stats'."""
 
     def find_class(self, module: str, name: str) -> object:
-        return getattr(bots, name) if module == "__main__" else super().find_class(module, name)
+        if module == "__main__":
+            return getattr(bot_stats, name)
+        return super().find_class(module, name)
 
 
 def read_diffs(path: Path) -> list[float]:
@@ -46,7 +49,7 @@ def paired(base: list[float], variant: list[float]) -> tuple[float, float, int, 
     """(mean, 95 % half-interval, deals paired, deals that differ) of variant - base."""
     n = min(len(base), len(variant))
     diffs = [v - b for b, v in zip(base[:n], variant[:n], strict=True)]
-    mean, ci = bots.mean_ci(diffs)
+    mean, ci = bot_stats.mean_ci(diffs)
     return mean, ci, n, sum(1 for d in diffs if abs(d) > 1e-9)
 
 

@@ -49,8 +49,8 @@ def test_it_prints_a_line_a_variant(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_a_save_file_pairs_as_its_diffs_file(tmp_path: Path) -> None:
-    """A run stopped before its end is read from its --save pickle (bots.py's own
-    classes, pickled from its __main__): the same figures as its --diffs file."""
+    """A run stopped before its end is read from its --save pickle (bot_stats.py's
+    classes, pickled by bots.py): the same figures as its --diffs file."""
     diffs, saved = tmp_path / "run.txt", tmp_path / "run.pkl"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bots.py"), "--deals", "3", "--seed", "2",

@@ -50,7 +50,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-import load  # noqa: E402
+import reference_speed  # noqa: E402
 from cluster_load import descendants, run_cluster  # noqa: E402
 from cpucap import CpuCap, ahead_of_other_work  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
@@ -92,7 +92,7 @@ class Tiers:
 
     def __init__(self, data: dict[str, Any], slower: float | None = None) -> None:
         """The costs at a machine ``slower`` times slower than the reference machine
-        (load.py's ``machine_speed``); None: the speed the figures were measured at (the
+        (reference_speed.py's ``machine_speed``); None: the speed the figures were measured at (the
         median of their runs).  Each CPU figure is scaled from its own run's speed."""
         apps, nginx, pg = data["app"], data["nginx"], data["postgres"]
         on = pg["synchronous_commit_on"]
@@ -233,7 +233,7 @@ def check(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
 
 def speed() -> float:
     """How many times slower than the reference machine this one is now."""
-    return float(load.machine_speed()["times_slower_than_reference"])
+    return float(reference_speed.machine_speed()["times_slower_than_reference"])
 
 
 def compare(tiers: Tiers, r: dict[str, Any], share: float, capacity: float,

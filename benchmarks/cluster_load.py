@@ -45,7 +45,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-import load  # noqa: E402  (benchmarks/load.py: the swarm's runner and its printing)
+import load_points  # noqa: E402  (benchmarks/load.py's: whether a point holds)
+import load_servers  # noqa: E402  (benchmarks/load.py's: the swarm's runner)
 from cpucap import CpuCap  # noqa: E402
 from nginx_server import NginxServer, without_rate_limits  # noqa: E402
 from pg_server import PostgresServer  # noqa: E402
@@ -118,7 +119,7 @@ class Sampler(threading.Thread):
 def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
                 postgres: PostgresServer) -> dict[str, Any]:
     url = postgres.create_database(f"load{workers}x{rooms}x{time.monotonic_ns()}")
-    env = {**load.SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms)),
+    env = {**load_servers.SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms)),
            "AMERIKANER_DATABASE_URL": url}
     apps: list[ServeProcess] = []
     caps: list[CpuCap] = []
@@ -146,7 +147,7 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
         assert first is not None
         throttled = [cap.throttled_seconds() for cap in caps]
         try:
-            result = load.swarm_run(nginx.base, first.pid, "game", rooms, args)
+            result = load_servers.swarm_run(nginx.base, first.pid, "game", rooms, args)
         finally:
             sampler.done.set()
             sampler.join()
@@ -172,7 +173,7 @@ def run_cluster(workers: int, rooms: int, args: argparse.Namespace, tmp: Path,
 def best_held(points: list[dict[str, Any]], workers: int, p99_ms: float) -> float | None:
     """The most moves/s that ``workers`` processes delivered with p99 under the bound."""
     held = [p[f"workers_{workers}"]["moves_per_s"] for p in points
-            if load.holds({"real": p[f"workers_{workers}"]}, p99_ms)]
+            if load_points.holds({"real": p[f"workers_{workers}"]}, p99_ms)]
     return max(held, default=None)
 
 
@@ -224,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                           f" | refused {r['errors'] or 'none'}",
                           flush=True)
                 one, many = point["workers_1"], point[f"workers_{args.workers}"]
-                if all(load.holds({"real": x}, args.p99_ms) for x in (one, many)):
+                if all(load_points.holds({"real": x}, args.p99_ms) for x in (one, many)):
                     point["ratio"] = round(many["moves_per_s"] / one["moves_per_s"], 2)
                 print(f"   {rooms} rooms: {args.workers} processes / 1 process, moves/s: "
                       f"{point.get('ratio', 'n/a (p99 over the bound)')}", flush=True)

@@ -4,12 +4,12 @@ end and leave memory?  Ten minutes by default; not run in CI.
     python benchmarks/soak.py                          # 300 rooms, 10 minutes, 1 s think
     python benchmarks/soak.py --minutes 1 --rooms 50 --json soak.json
 
-A real ``amerikaner serve`` (loopback, a temporary data folder, load.py's ``SERVER_ENV``)
-runs with ``AMERIKANER_IDLE_SECONDS`` small (``--idle-seconds``, 5), so that a room leaves
-memory a few seconds after its last socket closes.  The players are benchmarks/swarm.py's
-rooms and seats, in this process: rooms of four people on real WebSockets acting
-``--think`` seconds (jittered +-50 %) after their turn comes, short matches (``--rules``,
-two deals by default) that the host restarts with ``rematch``.
+A real ``amerikaner serve`` (loopback, a temporary data folder, load_servers.py's
+``SERVER_ENV``) runs with ``AMERIKANER_IDLE_SECONDS`` small (``--idle-seconds``, 5), so
+that a room leaves memory a few seconds after its last socket closes. The players are
+benchmarks/swarm.py's rooms and seats, in this process: rooms of four people on real
+WebSockets acting ``--think`` seconds (jittered +-50 %) after their turn comes, short
+matches (``--rules``, two deals by default) that the host restarts with ``rematch``.
 
 1. the server's RSS empty (no room yet);
 2. one warm-up room plays a whole match fast, its sockets close, it leaves memory: the RSS
@@ -68,7 +68,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from load import SERVER_ENV  # noqa: E402
+from load_servers import SERVER_ENV  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 from soak_runner import EXPIRY_MARGIN_S, SWEEP_S_MAX, Soak  # noqa: E402
 from soak_verdict import say  # noqa: E402

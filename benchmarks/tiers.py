@@ -29,7 +29,7 @@ Three measurements, one after the other, each with its own throwaway PostgreSQL 
 The benchmark and everything it starts run in a control group that comes before other
 work on the machine (benchmarks/cpucap.py, as root; ``--not-first`` to leave it out), so
 that its figures hold while other work runs.  The machine's speed (benchmarks/engine.py's
-deals per CPU second against the reference machine's, load.py's ``machine_speed``) is
+deals per CPU second against the reference machine's, reference_speed.py's ``machine_speed``) is
 measured before and after each run (three runs of ``--speed-seconds``, 0.5 s, each time)
 and kept with its figures as ``times_slower``: this virtual machine's speed moves by a
 third within minutes, and benchmarks/capacity.py compares CPU costs at the same speed.
@@ -57,7 +57,8 @@ sys.path[:0] = [str(HERE.parent), str(HERE), str(HERE.parent / "tests")]
 
 import asyncpg  # noqa: E402
 import httpx  # noqa: E402
-import load  # noqa: E402
+import load_servers  # noqa: E402
+import reference_speed  # noqa: E402
 from cluster_load import Sampler, descendants, tree_cpu  # noqa: E402
 from cpucap import ahead_of_other_work  # noqa: E402
 from nginx_server import NginxServer, without_rate_limits  # noqa: E402
@@ -108,8 +109,8 @@ def per(value: float, count: float, scale: float = 1000.0) -> float | None:
 
 
 def times_slower(args: argparse.Namespace) -> float:
-    """How many times slower than the reference machine this one is now (load.py)."""
-    return load.machine_speed(args.speed_seconds)["times_slower_than_reference"]
+    """How many times slower than the reference machine this one is now (reference_speed.py)."""
+    return reference_speed.machine_speed(args.speed_seconds)["times_slower_than_reference"]
 
 
 def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, Any]:
@@ -117,7 +118,7 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
     app: ServeProcess | None = None
     try:
         url = postgres.create_database("tiers")
-        env = {**load.SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms)),
+        env = {**load_servers.SERVER_ENV, "AMERIKANER_MAX_ROOMS": str(max(2000, 2 * rooms)),
                "AMERIKANER_DATABASE_URL": url}
         app = ServeProcess(tmp / f"app{rooms}", env).start()
         assert postgres.proc is not None and app.proc is not None
@@ -133,7 +134,7 @@ def measure_app(args: argparse.Namespace, rooms: int, tmp: Path) -> dict[str, An
         lsn0 = postgres.psql("SELECT pg_current_wal_lsn()", "tiers").strip()
         appends0 = metric(app.base, "amerikaner_store_append_seconds_count")
         try:
-            swarm = load.swarm_run(app.base, app.proc.pid, "game", rooms, args)
+            swarm = load_servers.swarm_run(app.base, app.proc.pid, "game", rooms, args)
         finally:
             sampler.done.set()
             sampler.join()
@@ -188,7 +189,7 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
                              stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     nginx: NginxServer | None = None
     try:
-        if not load.answers(f"http://127.0.0.1:{port}", floor):
+        if not load_servers.answers(f"http://127.0.0.1:{port}", floor):
             raise RuntimeError("the floor server did not start")
         # the swarm is one address for every room: nginx's per-address rates lifted
         nginx = NginxServer([port], edit=without_rate_limits).start()
@@ -197,7 +198,7 @@ def measure_nginx(args: argparse.Namespace, rooms: int, frame_bytes: int
         sampler = Sampler({"nginx": worker, "floor": floor.pid})
         sampler.start()
         try:
-            swarm = load.swarm_run(nginx.base, worker, "floor", rooms, args)
+            swarm = load_servers.swarm_run(nginx.base, worker, "floor", rooms, args)
         finally:
             sampler.done.set()
             sampler.join()
@@ -370,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-moves", type=int, default=0, metavar="N",
                         help="the swarm's window lasts until every room had N moves in it")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--speed-seconds", type=float, default=load.SPEED_SECONDS,
+    parser.add_argument("--speed-seconds", type=float, default=reference_speed.SPEED_SECONDS,
                         help="each of the three runs that measure the machine's speed, "
                              "before and after each measurement (a test's tiny run: less)")
     parser.add_argument("--not-first", action="store_true",
@@ -384,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     args.rates = [float(r) for r in args.rates.split(",") if r]
     out: dict[str, Any] = {"date": time.strftime("%Y-%m-%dT%H:%M:%S"),
                            "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0],
-                           "machine": load.machine_speed(args.speed_seconds)}
+                           "machine": reference_speed.machine_speed(args.speed_seconds)}
     with ahead_of_other_work(not args.not_first) as group, \
             tempfile.TemporaryDirectory(prefix="amerikaner-tiers-") as tmp:
         out["ahead_of_other_work"] = group is not None

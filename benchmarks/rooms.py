@@ -53,15 +53,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 
 from procstat import cpu_seconds, rss_kib  # noqa: E402
-from rooms_harness import WS_MAX, create_room, my_turn, pick_action  # noqa: E402
+from room_clients import RULES_JSON, RoomClient, RoomStats  # noqa: E402
+from room_costs import engine_baseline, in_process_costs  # noqa: E402
+from rooms_harness import create_room  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from app.bots import BOT_LEVELS, choose_action, get_bot  # noqa: E402
-from app.rules import Match, RuleSet, SeatView  # noqa: E402
+from app.bots import BOT_LEVELS  # noqa: E402
 
-RULES_JSON: dict[str, Any] = {"preset": "standard"}
 SERVER_ENV = {
     "AMERIKANER_HOST": "127.0.0.1",
     "AMERIKANER_BOT_DELAY": "0",          # bots act at once: the server is the bottleneck
@@ -74,116 +73,6 @@ SERVER_ENV = {
     "AMERIKANER_CONNECTIONS_PER_ADDRESS": "0",  # limits
     "AMERIKANER_WS_PER_ADDRESS": "0",
 }
-ENGINE_MIN_S = 1.0                        # the baseline repeats its deals at least this long
-ENGINE_BUDGET_S = 30.0                    # and never runs longer
-
-
-# -- one room's client --------------------------------------------------------------------
-
-class RoomStats:
-    def __init__(self) -> None:
-        self.deals = 0
-        self.changes = 0
-        self.actions = 0
-        self.frames = 0
-        self.frame_bytes = 0
-        self.latencies: list[float] = []
-        self.errors: collections.Counter[str] = collections.Counter()
-
-
-class RoomClient:
-    """Seat 0 of one room over a real WebSocket, playing random legal actions."""
-
-    def __init__(self, base: str, code: str, token: str, seed: int) -> None:
-        self.url = base.replace("http://", "ws://") + f"/ws/{code}"
-        self.token = token
-        self.rng = random.Random(seed)
-        self.stats = RoomStats()
-        self.ws: ClientConnection | None = None
-        self.view: dict[str, Any] | None = None
-        self.version = -1
-        self.game = -1
-        self._pending: tuple[float, int] | None = None  # (sent at, game it was sent on)
-        self._done_keys: set[tuple[int, int]] = set()   # (match number, deal number) seen over
-        self._rematched: set[int] = set()
-
-    async def open(self, bots: str) -> None:
-        """Connect, say hello and set the three other seats' bots (still in the lobby)."""
-        self.ws = await connect(self.url, compression=None, max_size=2 * WS_MAX,
-                                open_timeout=10, ping_interval=None)
-        await self._send({"type": "hello", "token": self.token})
-        while self.view is None:
-            self._take(json.loads(await self.ws.recv()))
-        for seat in range(1, len(self.view["room"]["seats"])):
-            await self._send({"type": "seat_bot", "seat": seat, "level": bots})
-        while any(s["bot"] != bots for s in self.view["room"]["seats"][1:]):
-            self._take(json.loads(await self.ws.recv()))
-
-    async def play(self, deadline: float) -> None:
-        """Start the match and play until ``deadline`` (``time.perf_counter``)."""
-        assert self.ws is not None
-        await self._send({"type": "start"})
-        while (left := deadline - time.perf_counter()) > 0:
-            try:
-                raw = await asyncio.wait_for(self.ws.recv(), left)
-            except TimeoutError:
-                break
-            now = time.perf_counter()
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                # a refused message (a forbidden random discard, say): decide again
-                self.stats.errors[msg["code"]] += 1
-                self._pending = None
-            elif msg["type"] == "state":
-                self.stats.frames += 1
-                self.stats.frame_bytes += len(raw)
-                pending = self._pending
-                if pending is not None and msg["game"] > pending[1]:
-                    self.stats.latencies.append(now - pending[0])
-                    self._pending = None
-                self._take(msg)
-            else:
-                continue
-            await self._decide()
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-
-    def _take(self, msg: dict[str, Any]) -> None:
-        if msg["type"] != "state":
-            return
-        if self.version >= 0:
-            self.stats.changes += msg["version"] - self.version
-        self.version = msg["version"]
-        self.game = msg["game"]
-        self.view = msg["view"]
-
-    async def _decide(self) -> None:
-        view = self.view
-        if view is None or self._pending is not None:
-            return
-        phase = view["phase"]
-        match_number = view["room"]["match_number"]
-        if phase in ("deal_over", "match_over"):
-            key = (match_number, view["deal_number"])
-            if key not in self._done_keys:
-                self._done_keys.add(key)
-                self.stats.deals += 1
-                if phase == "deal_over":
-                    await self._send({"type": "ready"})
-            if phase == "match_over" and match_number not in self._rematched:
-                self._rematched.add(match_number)
-                await self._send({"type": "rematch"})
-        elif my_turn(view):
-            action = pick_action(view, self.rng)
-            self._pending = (time.perf_counter(), self.game)
-            await self._send({"type": "action", "game": self.game, "action": action})
-            self.stats.actions += 1
-
-    async def _send(self, msg: dict[str, Any]) -> None:
-        assert self.ws is not None
-        await self.ws.send(json.dumps(msg))
 
 
 async def run_rooms(server: ServeProcess, pid: int, rooms: int, seconds: float,
@@ -260,125 +149,6 @@ def sqlite_size(data_dir: Path, rooms: int) -> dict[str, Any]:
         stored = db.execute("SELECT count(*) FROM log").fetchone()[0]
     return {"bytes": size, "bytes_per_room": round(size / rooms),
             "log_entries": stored, "bytes_per_entry": round(size / stored) if stored else None}
-
-
-# -- the same in this process -------------------------------------------------------------
-
-def engine_baseline(deals: int, bots: str, rng: random.Random) -> dict[str, Any]:
-    """``deals`` scored deals by ``Match`` with the server run's players: a random bot in
-    seat 0 (the client's stand-in), ``bots`` elsewhere; a finished match starts a new one.
-    The deals are played again until ``ENGINE_MIN_S`` has passed (a few hundred deals take
-    milliseconds, too short to time)."""
-    rules = RuleSet.from_json(RULES_JSON)
-    levels = ["random"] + [bots] * (rules.options.players - 1)
-    players = [get_bot(level) for level in levels]
-    match = Match(rules, rng)
-    done = 0
-    start = time.perf_counter()
-    while (done % deals or time.perf_counter() - start < ENGINE_MIN_S) and (
-            time.perf_counter() - start < ENGINE_BUDGET_S):
-        if match.finished:
-            match = Match(rules, rng)
-        match.start_deal()
-        while (seat := match.turn) is not None:
-            match.apply(seat, players[seat].choose(SeatView(match, seat), rng))
-        done += 1
-    elapsed = time.perf_counter() - start
-    return {"deals": done, "rounds": done / deals, "seconds": round(elapsed, 2),
-            "deals_per_s": round(done / elapsed)}
-
-
-def _timed(run: Callable[[], object], count: int, budget: float) -> float:
-    """Mean milliseconds of ``run`` over at most ``count`` calls or ``budget`` seconds."""
-    times = 0
-    start = time.perf_counter()
-    while times < count and time.perf_counter() - start < budget:
-        run()
-        times += 1
-    return 1000 * (time.perf_counter() - start) / times
-
-
-def in_process_costs(tmp: Path, rng: random.Random) -> dict[str, float]:
-    """One change's costs on a mid-deal room: the save (one log entry), the views and
-    frames of four seats, a bot's decision."""
-    from app.rooms.core.effects import Save
-    from app.rooms.core.records import Acted, Dealt, MatchBegun
-    from app.rooms.core.room_core import RoomCore
-    from app.rooms.core.state import Conn, Timing, evolve
-    from app.rooms.core.views import state_sends
-    from app.rooms.server.chance import chance_of
-    from app.rooms.store.sqlite import SqliteStore
-    from app.rules.cards import ids_of
-
-    store = SqliteStore(tmp / "in_process")
-    core, _, save = RoomCore.create("abcdefghjk", RuleSet.from_json(RULES_JSON), False,
-                                    "Ann", 30, 10, Timing(0.0, 0.0), chance_of(rng))
-    loop = asyncio.new_event_loop()
-    loop.run_until_complete(store.append(core.code, save))
-    state = core.state
-
-    def deal() -> None:
-        assert state.match is not None
-        hands, kitty = state.chance.deal(state.rules)
-        evolve(state, Dealt(dealer=state.match.dealer, hands=[ids_of(h) for h in hands],
-                            kitty=ids_of(kitty)))
-
-    evolve(state, MatchBegun(dealer=0))
-    deal()
-    match = state.match
-    assert match is not None
-    bot = get_bot("random")
-    for _ in range(500):  # to mid-deal: some tricks played (a void deal is dealt again)
-        seat = match.turn
-        assert match.deal is not None
-        if seat is None:
-            deal()
-            continue
-        if match.deal.action_count >= 25:
-            break
-        evolve(state, Acted.of(seat, bot.choose(SeatView(match, seat), rng)))
-    for i in range(len(state.seats)):
-        core.conns[i] = Conn(i)
-    entry = Acted(seat=1, play="KD")
-    seq = [state.seq]
-
-    def save_one() -> None:
-        loop.run_until_complete(store.append(core.code, Save(seq[0], [entry], [])))
-        seq[0] += 1
-
-    def views() -> None:
-        for send in state_sends(core.state, core.rt, []):
-            json.dumps(send.frame, separators=(",", ":"))
-
-    out = {"save": _timed(save_one, 2000, 2.0), "views_all_seats": _timed(views, 2000, 2.0)}
-    loop.run_until_complete(store.close())
-    loop.close()
-    for level in BOT_LEVELS:
-        out[f"bot_{level}"] = bot_decision_ms(level, random.Random(rng.random()))
-    return {k: round(v, 3) for k, v in out.items()}
-
-
-def bot_decision_ms(level: str, rng: random.Random, deals: int = 20,
-                    budget: float = 2.0) -> float:
-    """Mean milliseconds of a ``level`` decision over the positions of a few random deals."""
-    rules = RuleSet.from_json(RULES_JSON)
-    play = get_bot("random")
-    thinking = 0.0
-    decisions = 0
-    start = time.perf_counter()
-    match = Match(rules, rng)
-    for _ in range(deals):
-        if match.finished or time.perf_counter() - start > budget:
-            break
-        match.start_deal()
-        while (seat := match.turn) is not None:
-            view = SeatView(match, seat)
-            t0 = time.perf_counter()
-            choose_action(level, view, rng)
-            thinking += time.perf_counter() - t0
-            decisions += 1
-            match.apply(seat, play.choose(view, rng))
-    return 1000 * thinking / decisions
 
 
 # -- main ---------------------------------------------------------------------------------

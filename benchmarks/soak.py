@@ -7,9 +7,10 @@ end and leave memory?  Ten minutes by default; not run in CI.
 A real ``amerikaner serve`` (loopback, a temporary data folder, load_servers.py's
 ``SERVER_ENV``) runs with ``AMERIKANER_IDLE_SECONDS`` small (``--idle-seconds``, 5), so
 that a room leaves memory a few seconds after its last socket closes. The players are
-benchmarks/swarm.py's rooms and seats, in this process: rooms of four people on real
-WebSockets acting ``--think`` seconds (jittered +-50 %) after their turn comes, short
-matches (``--rules``, two deals by default) that the host restarts with ``rematch``.
+benchmarks/swarm.py's rooms and seats (swarm_players.py), in this process: rooms of four
+people on real WebSockets acting ``--think`` seconds (jittered +-50 %) after their turn
+comes, short matches (``--rules``, two deals by default) that the host restarts with
+``rematch``.
 
 1. the server's RSS empty (no room yet);
 2. one warm-up room plays a whole match fast, its sockets close, it leaves memory: the RSS

@@ -20,8 +20,9 @@ import httpx  # noqa: E402
 from procstat import rss_kib  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 from soak_verdict import heap_verdict, mib, ms, say, verdict  # noqa: E402
-from swarm import Room, connect_rooms, create_rooms  # noqa: E402
+from swarm import connect_rooms, create_rooms  # noqa: E402
 from swarm_figures import Goal, Stats, SwarmConfig, percentile  # noqa: E402
+from swarm_players import Room  # noqa: E402
 from websockets.protocol import State  # noqa: E402
 
 WARMUP_THINK = 0.01        # the warm-up room plays its match as fast as it can

@@ -1,6 +1,6 @@
 """Helpers for more than one test folder: the ``amerikaner`` command in a subprocess, a
 room's record downloaded and replayed, the card ids named in a JSON value, and a
-language's texts from all its catalogues.
+language's texts from all its catalogues, and a clock the test moves by hand.
 
 Imported as a top-level module, like ``serve_process``: pytest puts tests/ on
 ``sys.path`` for tests/conftest.py, whichever test folder runs."""
@@ -25,6 +25,17 @@ I18N = Path(__file__).resolve().parents[1] / "app" / "static" / "i18n"
 # of requests.  It keeps no connection, as httpx.get does not: a server a test stops or
 # restarts leaves nothing stale behind.  httpx's clients are safe across threads.
 HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0))
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand (``clock.now += 5``): time from the test,
+    never from the machine."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def amerikaner(*args: str, cwd: Path | None = None,

@@ -22,15 +22,7 @@ from app.web.loop_lag import LoopLag
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import ServerThread
-from shared_helpers import HTTP
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from shared_helpers import HTTP, FakeClock
 
 
 def wake(lag: LoopLag, clock: FakeClock, after: float) -> float:
@@ -41,7 +33,7 @@ def wake(lag: LoopLag, clock: FakeClock, after: float) -> float:
 
 
 def test_the_lag_is_how_late_the_task_woke_and_each_is_observed() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     seen: list[float] = []
     lag = LoopLag(limit=0.5, hold=10, interval=0.25, clock=clock, observe=seen.append)
     assert wake(lag, clock, 0.25) == 0.0  # on time
@@ -51,7 +43,7 @@ def test_the_lag_is_how_late_the_task_woke_and_each_is_observed() -> None:
 
 
 def test_late_wake_ups_for_the_hold_are_a_problem_until_one_is_on_time() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     lag = LoopLag(limit=0.5, hold=10, interval=0.25, clock=clock)
     for _ in range(8):  # 0.75 s late each time: a second a round, 8 s
         wake(lag, clock, 1.0)
@@ -74,7 +66,7 @@ def test_late_wake_ups_for_the_hold_are_a_problem_until_one_is_on_time() -> None
 
 def test_a_task_stuck_past_its_time_is_late_before_it_wakes() -> None:
     """A request can run before the monitor's own wake-up after a long block."""
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     lag = LoopLag(limit=0.5, hold=10, interval=0.25, clock=clock)
     lag.asleep()
     clock.now += 5.25  # due 5 s ago
@@ -85,7 +77,7 @@ def test_a_task_stuck_past_its_time_is_late_before_it_wakes() -> None:
 
 
 def test_a_limit_of_0_is_never_a_problem() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     lag = LoopLag(limit=0, hold=1, interval=0.25, clock=clock)
     for _ in range(5):
         assert wake(lag, clock, 3.0) == pytest.approx(2.75)
@@ -143,7 +135,7 @@ def test_the_server_exports_the_lag_and_its_healthz_tells_a_late_loop(
     assert monitor.limit == 0.5 and monitor.hold == 10.0  # the settings' defaults
     # a monitor on a clock the test moves in its place (the server's task drives the
     # other): its task stuck past its time
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     stuck = server.registry.health.loop = LoopLag(0.5, 10.0, clock=clock)
     stuck.asleep()
     clock.now += stuck.interval + stuck.hold + 1

@@ -26,6 +26,7 @@ from app.rooms.store.postgres import PostgresStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
 from pg_store_helpers import LONG, PATIENCE, eventually, lapse, sql
+from shared_helpers import FakeClock
 from store_records import chat, room, save_of
 
 
@@ -33,15 +34,6 @@ def takeovers_counted() -> float:
     """``amerikaner_lease_takeovers_total`` of this process (app/web/metrics.py)."""
     return REGISTRY.get_sample_value("amerikaner_lease_takeovers_total") or 0.0
 
-
-class FakeClock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_room_let_go_is_free_when_let_go_returns(database_url: str) -> None:

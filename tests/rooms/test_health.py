@@ -22,19 +22,11 @@ from typing import Any
 import pytest
 from prometheus_client import REGISTRY
 from rooms_harness import ServerThread, create_room
-from shared_helpers import HTTP
+from shared_helpers import HTTP, FakeClock
 
 from app.rooms.server.health import PROBE_SECONDS, SAVE_FAILURE_SECONDS
 from app.rooms.store import LeaseLost, StoreError
 from app.rooms.store.sqlite import DB_NAME, SPACE_FILE, SqliteStore
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def health(base: str) -> tuple[int, dict[str, Any]]:
@@ -50,7 +42,7 @@ def failed_saves() -> float:
 def test_a_store_that_cannot_write_is_a_503_naming_it_until_it_can(
         make_server: Callable[..., ServerThread]) -> None:
     srv = make_server()
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     srv.registry.health.clock = clock
     status, body = health(srv.base)
     assert status == 200 and body["status"] == "ok" and body["problems"] == {}, body
@@ -153,7 +145,7 @@ def test_the_probe_needs_new_space_on_a_full_disk(small_disk: Path) -> None:
 def test_a_full_disk_is_a_503_naming_the_store_and_the_failed_saves(
         small_disk: Path, make_server: Callable[..., ServerThread]) -> None:
     srv = make_server(store=SqliteStore(small_disk / "data"), rooms_held=0)
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     srv.registry.health.clock = clock
     assert health(srv.base)[0] == 200
     filler = fill(small_disk)

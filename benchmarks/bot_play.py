@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot_report import report
-from bot_stats import Stats, role_of
+from bot_stats import Stats, relative, role_of
 
 from app.bots import BOTS, NORMAL, STRONG
 from app.bots.base import Bot
@@ -159,6 +159,9 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int =
     n = rules.options.players
     stats = Stats()
     for i, deal_seed in deal_seeds(seed, deals, shard):
+        # The deal with ``b`` in every seat, once (its figures not counted): what ``b``
+        # scores in each seat, against which ``a``'s edge in that seat is split by role.
+        alone = play(rules, [b] * n, deal_seed, Stats(), a)
         pa = pb = 0.0
         for k in range(n):
             names = [a if s == k else b for s in range(n)]
@@ -167,7 +170,10 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int =
             theirs = (sum(match.totals) - mine) / (n - 1)
             pa += mine
             pb += theirs
-            stats.role_diffs.setdefault(role_of(match, k), []).append(mine - theirs)
+            role = role_of(match, k)
+            stats.role_diffs.setdefault(role, []).append(mine - theirs)
+            stats.seat_edges.setdefault(role, []).append(relative(match, k)
+                                                         - relative(alone, k))
         stats.points.setdefault(a, []).append(pa / n)
         stats.points.setdefault(b, []).append(pb / n)
         stats.diffs.append((pa - pb) / n)

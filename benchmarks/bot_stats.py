@@ -1,6 +1,6 @@
 """The figures benchmarks/bots.py measures for one pair of levels (``Stats``, merged
-across shards and pickled with ``--save``), a seat's role in a deal, and a mean with its
-95 % confidence interval.
+across shards and pickled with ``--save``), a seat's role in a deal and its points relative
+to the table, and a mean with its 95 % confidence interval.
 """
 
 from __future__ import annotations
@@ -39,6 +39,10 @@ class Stats:
         self.roles: dict[tuple[str, str], list[float]] = {}
         # The difference of each deal-play, by the measured level's role in it.
         self.role_diffs: dict[str, list[float]] = {}
+        # Each deal-play's edge over ``b`` in the same seat (its points relative to the
+        # table, against ``b``'s with the same cards and players: the deal played by ``b``
+        # in every seat), by the measured level's role in its own play.
+        self.seat_edges: dict[str, list[float]] = {}
 
     def merge(self, other: Stats) -> None:
         """Add another shard's figures (the same pair, other deals)."""
@@ -53,6 +57,7 @@ class Stats:
         _extend(self.samples, getattr(other, "samples", {}))
         _extend(self.roles, other.roles)
         _extend(self.role_diffs, other.role_diffs)
+        _extend(self.seat_edges, getattr(other, "seat_edges", {}))  # (older pickles: none)
         for key, counts in other.contracts.items():
             old = self.contracts.setdefault(key, [0, 0, 0])
             self.contracts[key] = [x + y for x, y in zip(old, counts, strict=True)]
@@ -81,6 +86,13 @@ def role_of(match: Match, seat: int) -> str:
     if seat == deal.bidder:
         return "bidder"
     return "partner" if seat == deal.partner else "defender"
+
+
+def relative(match: Match, seat: int) -> float:
+    """The seat's points minus the mean of the other seats' (a duplicate comparison's
+    measure: what the seat gains or costs the others)."""
+    totals = match.totals
+    return totals[seat] - (sum(totals) - totals[seat]) / (len(totals) - 1)
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:

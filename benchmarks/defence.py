@@ -33,8 +33,8 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 from bot_play import LEVELS, deal_seeds, variant  # noqa: E402
-from bot_stats import mean_ci  # noqa: E402
-from roles import fork, relative  # noqa: E402
+from bot_stats import mean_ci, relative  # noqa: E402
+from roles import fork  # noqa: E402
 
 from app.rules import Match, RuleSet, SeatView  # noqa: E402
 from app.rules.phases import Phase  # noqa: E402

@@ -41,7 +41,7 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 from bot_play import LEVELS, deal_seeds, variant  # noqa: E402
-from bot_stats import mean_ci, role_of  # noqa: E402
+from bot_stats import mean_ci, relative, role_of  # noqa: E402
 
 from app.rules import Match, RuleSet, SeatView  # noqa: E402
 from app.rules.phases import Phase  # noqa: E402
@@ -57,11 +57,6 @@ def phase_of(match: Match) -> int:
     if deal.phase in (Phase.AUCTION, Phase.DISCARD):
         return 0
     return min(deal.tricks_played + 1, deal.hand_size)
-
-
-def relative(match: Match, seat: int) -> float:
-    totals = match.totals
-    return totals[seat] - (sum(totals) - totals[seat]) / (len(totals) - 1)
 
 
 def fork(match: Match) -> Match:

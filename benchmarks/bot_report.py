@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from bot_stats import Stats, mean_ci
+from bot_stats import Stats, mean_ci, signed_ci
 
 
 def report(a: str, b: str, stats: Stats, n: int) -> None:
@@ -54,7 +54,7 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
         # Against b in the same seat (the deal played by b throughout), not against the
         # table: a defender is below the table's mean whatever it plays.
         print(f"  edge over {b} in the same seat, by {a}'s role (a deal-play): "
-              + "; ".join(f"{role} {_ci(*mean_ci(v))} ({len(v)})"
+              + "; ".join(f"{role} {signed_ci(*mean_ci(v))} ({len(v)})"
                           for role, v in sorted(edges.items())))
     if stats.side_tricks:
         ms, cs = mean_ci(stats.side_tricks)
@@ -66,10 +66,6 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
         ci = 1.96 * math.sqrt(share * (1 - share) / stats.choices)
         print(f"  {a} optimal with four tricks left where it matters: {stats.optimal} of "
               f"{stats.choices} = {100 * share:.1f}% ± {100 * ci:.1f}")
-
-
-def _ci(m: float, ci: float) -> str:
-    return f"{m:+.2f} ± {ci:.2f}"
 
 
 def table_row(shape: str, a: str, b: str, stats: Stats) -> str:

@@ -95,6 +95,11 @@ def relative(match: Match, seat: int) -> float:
     return totals[seat] - (sum(totals) - totals[seat]) / (len(totals) - 1)
 
 
+def signed_ci(m: float, ci: float) -> str:
+    """A mean and its interval as the reports print them: ``+1.23 ± 0.45``."""
+    return f"{m:+.2f} ± {ci:.2f}"
+
+
 def mean_ci(xs: list[float]) -> tuple[float, float]:
     if not xs:
         return 0.0, 0.0

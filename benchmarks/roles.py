@@ -41,7 +41,7 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]
 
 from bot_play import LEVELS, deal_seeds, variant  # noqa: E402
-from bot_stats import mean_ci, relative, role_of  # noqa: E402
+from bot_stats import mean_ci, relative, role_of, signed_ci  # noqa: E402
 
 from app.rules import Match, RuleSet, SeatView  # noqa: E402
 from app.rules.phases import Phase  # noqa: E402
@@ -157,10 +157,6 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int,
     return out
 
 
-def _fmt(m: float, ci: float) -> str:
-    return f"{m:+.2f} ± {ci:.2f}"
-
-
 def table(a: str, b: str, cells: Cells) -> list[str]:
     """The Markdown table: a row per phase, a column per role and the whole."""
     total = sum(cells.plays.values())
@@ -171,10 +167,10 @@ def table(a: str, b: str, cells: Cells) -> list[str]:
             *[(f"trick {t}", range(t, t + 1)) for t in range(1, cells.phases + 1)],
             ("whole deal", range(0, cells.phases + 1))]
     for label, phases in rows:
-        row = [label, *[_fmt(*cells.cell((r,), phases)) for r in ROLES],
-               _fmt(*cells.cell(ROLES, phases))]
+        row = [label, *[signed_ci(*cells.cell((r,), phases)) for r in ROLES],
+               signed_ci(*cells.cell(ROLES, phases))]
         lines.append("| " + " | ".join(row) + " |")
-    per_play = [_fmt(*mean_ci(cells.role_edges.get(r, []))) for r in ROLES]
+    per_play = [signed_ci(*mean_ci(cells.role_edges.get(r, []))) for r in ROLES]
     lines.append("| per play in the role | " + " | ".join(per_play) + " | |")
     return lines
 

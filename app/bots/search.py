@@ -104,10 +104,12 @@ class SearchBot:
         legal = view.legal
         first = legal[0]
         kind = type(first)
-        budget = self.settings.budget
-        if kind is not Play and self.settings.contract_budget:
-            budget = self.settings.contract_budget
-        stop = _Clock(budget, hard - SAFETY)
+        s = self.settings
+        budget, samples = s.budget, s.samples
+        if kind is not Play:
+            budget = s.contract_budget or budget
+            samples = s.contract_samples or samples
+        stop = _Clock(budget, hard - SAFETY, samples)
         fallback = easy.HeuristicBot().choose(view, rng)
         if len(legal) == 1 and kind is not DiscardAny:
             return Estimate(first, {}, {}, 0, first)
@@ -144,7 +146,7 @@ class SearchBot:
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}
         done = 0
-        while done < s.samples and not stop.soft_over(done):
+        while not stop.soft_over(done):
             hands, pile = know.sample(rng)
             state = know.state(hands, pile, rng)
             if state is None:
@@ -222,7 +224,7 @@ class SearchBot:
         ends: dict[int, list[End]] = {b: [] for b in _values(numeric)} if s.outbid else {}
         alone: list[float] = []  # the seat's points when it bids Amerikaner now
         done = 0
-        while done < s.samples and not stop.soft_over(done):
+        while not stop.soft_over(done):
             hands, pile = know.sample(rng)
             state = know.state(hands, pile, rng)
             if state is None:
@@ -349,18 +351,19 @@ def _with(candidates: list[Action], extra: Action | None) -> list[Action]:
 
 
 class _Clock:
-    """The soft and hard stops.  The soft stop, the level's budget, counts the CPU time
-    of the searching thread (``time.thread_time``), so a level searches as many samples
-    on a busy server as on a quiet one: its strength does not depend on free cores.  The
-    hard stop counts wall time (``time.monotonic``): the table never waits past it,
-    busy or not.  A sample is not started when the last one, taking as long again, would
-    end past the soft stop: the budget is then a bound on the usual decision, not a floor
-    it overshoots by one sample."""
+    """The soft and hard stops.  The soft stop, the level's budget (or its cap of
+    samples), counts the CPU time of the searching thread (``time.thread_time``), so a
+    level searches as many samples on a busy server as on a quiet one: its strength does
+    not depend on free cores.  The hard stop counts wall time (``time.monotonic``): the
+    table never waits past it, busy or not.  A sample is not started when the last one,
+    taking as long again, would end past the soft stop: the budget is then a bound on the
+    usual decision, not a floor it overshoots by one sample."""
 
-    __slots__ = ("budget", "cpu", "hard", "last", "since", "started", "wall")
+    __slots__ = ("budget", "cpu", "hard", "last", "samples", "since", "started", "wall")
 
-    def __init__(self, budget: float, hard: float) -> None:
+    def __init__(self, budget: float, hard: float, samples: int) -> None:
         self.budget = budget
+        self.samples = samples
         self.hard = hard
         self.cpu = CLOCKS.cpu
         self.wall = CLOCKS.wall
@@ -375,8 +378,8 @@ class _Clock:
 
     def soft_over(self, done: int = 0) -> bool:
         used = self.cpu() - self.started
-        return (used >= self.budget or (done > 0 and used + self.last >= self.budget)
-                or self.wall() >= self.hard)
+        return (done >= self.samples or used >= self.budget
+                or (done > 0 and used + self.last >= self.budget) or self.wall() >= self.hard)
 
     def hard_over(self) -> bool:
         return self.wall() >= self.hard

@@ -38,6 +38,8 @@ class SearchSettings:
     # CPU seconds for the few decisions that fix the contract (bids, the kitty, the call
     # and first lead), which compare many candidates on few samples; 0: ``budget``.
     contract_budget: float = 0.0
+    # At most this many samples for those decisions; 0: ``samples``.
+    contract_samples: int = 0
     # A defender's trick play scores the defenders' mean relative points (rollout.score's
     # ``together``) rather than its own: the other defender's trick counts as its own.
     together: bool = False

@@ -104,3 +104,20 @@ def test_the_contract_decisions_have_their_own_budget(clocks: Clocks) -> None:
     assert bid_plain > 3
     assert taken(wider, first_bid_position()) > 1.5 * bid_plain
     assert taken(wider, first_play_position()) == taken(plain, first_play_position())
+
+
+def test_the_contract_decisions_have_their_own_cap_of_samples(clocks: Clocks) -> None:
+    # contract_samples caps the bids, the kitty and the first lead on their own; the
+    # trick play keeps ``samples``.  No CPU limit here, so only the caps stop a search.
+    base = replace(strong().settings, budget=1e9, contract_budget=1e9, samples=6, settle=0)
+    wider = SearchBot("wider", replace(base, contract_samples=15))
+    plain = SearchBot("plain", base)
+
+    def taken(bot: SearchBot, view: SeatView) -> int:
+        clocks.cpu = Ticking(0.002)
+        clocks.wall = Ticking(0.0002)
+        return bot.estimate(view, random.Random(3)).samples
+
+    assert taken(plain, first_bid_position()) == 6
+    assert taken(wider, first_bid_position()) == 15
+    assert taken(wider, first_play_position()) == taken(plain, first_play_position()) == 6

@@ -44,7 +44,7 @@ NORMAL = SearchSettings(budget=0.04, samples=20, exact=3, exact_now=4, search_au
 # 248-282 ms against 331-344; docs/history/bots-measurements.md, issue 40's sixth pass).
 # It spends the CPU that cheaper samples left under the issue's 150 ms: twice the samples
 # in the trick play measured +0.14 +- 0.14 a deal (34 -> 68, seed 61, 500 deals), and in
-# the bids, the kitty and the first lead +0.12 +- 0.13 (34 -> 68, seeds 61 and 62, 750
+# the bids, the kitty and the first lead +0.13 +- 0.11 (34 -> 68, seeds 61 to 63, 1,250
 # deals; the budget from 0.15 to 0.3 s had given +0.10 +- 0.16). So at most 120 samples
 # a decision (80 before) and 0.6 s for the contract (0.3): about 134 ms of CPU a decision
 # instead of 96 on the same deals (benchmarks/bots.py --deals 12 --seed 11), the worst

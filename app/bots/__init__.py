@@ -42,15 +42,13 @@ NORMAL = SearchSettings(budget=0.04, samples=20, exact=3, exact_now=4, search_au
 # +- 0.18 a deal paired over 750 standard deals at equal CPU (34 samples against 24;
 # seeds 61 and 62, benchmarks/bots.py --common-random, pair_diffs.py; the worst decision
 # 248-282 ms against 331-344; docs/history/bots-measurements.md, issue 40's sixth pass).
-# It spends the CPU that cheaper samples left under the issue's 150 ms: twice the samples
-# in the trick play measured +0.14 +- 0.14 a deal (34 -> 68, seed 61, 500 deals), and in
-# the bids, the kitty and the first lead +0.13 +- 0.11 (34 -> 68, seeds 61 to 63, 1,250
-# deals; the budget from 0.15 to 0.3 s had given +0.10 +- 0.16). So at most 120 samples
-# a decision (80 before) and 0.6 s for the contract (0.3): about 134 ms of CPU a decision
-# instead of 96 on the same deals (benchmarks/bots.py --deals 12 --seed 11), the worst
-# about 0.6 s; docs/history/bots-measurements.md, issue 40's eighth pass.
-STRONG = SearchSettings(budget=0.15, samples=120, exact=3, exact_now=4, search_auction=True,
-                        bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.6,
+# Twice the samples at fixed samples measured +0.14 +- 0.14 a deal in the trick play and
+# +0.13 +- 0.11 in the bids, the kitty and the first lead (34 -> 68, paired), but at the
+# real budget 120 samples and 0.6 s for the contract measured -0.15 +- 0.14 against these
+# settings on the same 1,000 deals (seeds 1 and 2, not paired), at 124 ms of CPU a
+# decision instead of 90: not kept (docs/history/bots-measurements.md, eighth pass).
+STRONG = SearchSettings(budget=0.15, samples=80, exact=3, exact_now=4, search_auction=True,
+                        bid_bonus=0.4, relative=True, infer_play=True, contract_budget=0.3,
                         settle=8)
 
 BOTS: dict[str, Bot] = {

@@ -114,19 +114,19 @@ class SearchBot:
         if len(legal) == 1 and kind is not DiscardAny:
             return Estimate(first, {}, {}, 0, first)
         if kind is Bid:
-            if not self.settings.search_bid or fallback is AMERIKANER:
+            if not s.search_bid or fallback is AMERIKANER:
                 # easy bids Amerikaner only with a hand where every card wins when led
                 return Estimate(fallback, {}, {}, 0, fallback)
             return self._bid(view, rng, stop, fallback)
         if kind is DiscardAny:
-            if not self.settings.search_auction or view.contract_bid == "amerikaner":
+            if not s.search_auction or view.contract_bid == "amerikaner":
                 return Estimate(fallback, {}, {}, 0, fallback)
             return self._compare(view, rng, stop,
                                  _with(discard_candidates(view, fallback), extra), fallback)
         if kind is Lead:
-            if not self.settings.search_auction:
+            if not s.search_auction:
                 return Estimate(fallback, {}, {}, 0, fallback)
-            leads = lead_candidates(view, fallback, self.settings.wide_leads)
+            leads = lead_candidates(view, fallback, s.wide_leads)
             return self._compare(view, rng, stop, _with(leads, extra), fallback)
         return self._compare(view, rng, stop, _with(play_candidates(view), extra), fallback)
 
@@ -351,9 +351,9 @@ def _with(candidates: list[Action], extra: Action | None) -> list[Action]:
 
 
 class _Clock:
-    """The soft and hard stops.  The soft stop, the level's budget (or its cap of
-    samples), counts the CPU time of the searching thread (``time.thread_time``), so a
-    level searches as many samples on a busy server as on a quiet one: its strength does
+    """The soft and hard stops.  The soft stop is the level's cap of samples or its
+    budget, which counts the CPU time of the searching thread (``time.thread_time``), so
+    a level searches as many samples on a busy server as on a quiet one: its strength does
     not depend on free cores.  The hard stop counts wall time (``time.monotonic``): the
     table never waits past it, busy or not.  A sample is not started when the last one,
     taking as long again, would end past the soft stop: the budget is then a bound on the

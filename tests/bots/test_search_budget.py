@@ -55,11 +55,15 @@ def first_play_position() -> SeatView:
         match.apply(seat, easy.choose(view, rng))
 
 
-def samples_taken(clocks: Clocks, wall_step: float) -> int:
+def taken(clocks: Clocks, bot: SearchBot, view: SeatView, wall_step: float = 0.0002) -> int:
+    """The samples ``bot`` takes at ``view`` on clocks ticking at a fixed step."""
     clocks.cpu = Ticking(0.002)
     clocks.wall = Ticking(wall_step)
-    estimate = strong().estimate(first_play_position(), random.Random(3))
-    return estimate.samples
+    return bot.estimate(view, random.Random(3)).samples
+
+
+def samples_taken(clocks: Clocks, wall_step: float) -> int:
+    return taken(clocks, strong(), first_play_position(), wall_step)
 
 
 def test_a_busy_machine_gets_as_many_samples_as_a_quiet_one(clocks: Clocks) -> None:
@@ -95,15 +99,11 @@ def test_the_contract_decisions_have_their_own_budget(clocks: Clocks) -> None:
     wider = SearchBot("wider", replace(base, samples=1000, contract_budget=2 * base.budget))
     plain = SearchBot("plain", replace(base, samples=1000, contract_budget=0.0))
 
-    def taken(bot: SearchBot, view: SeatView) -> int:
-        clocks.cpu = Ticking(0.002)
-        clocks.wall = Ticking(0.0002)
-        return bot.estimate(view, random.Random(3)).samples
-
-    bid_plain = taken(plain, first_bid_position())
+    bid_plain = taken(clocks, plain, first_bid_position())
     assert bid_plain > 3
-    assert taken(wider, first_bid_position()) > 1.5 * bid_plain
-    assert taken(wider, first_play_position()) == taken(plain, first_play_position())
+    assert taken(clocks, wider, first_bid_position()) > 1.5 * bid_plain
+    play = first_play_position()
+    assert taken(clocks, wider, play) == taken(clocks, plain, play)
 
 
 def test_the_contract_decisions_have_their_own_cap_of_samples(clocks: Clocks) -> None:
@@ -113,11 +113,7 @@ def test_the_contract_decisions_have_their_own_cap_of_samples(clocks: Clocks) ->
     wider = SearchBot("wider", replace(base, contract_samples=15))
     plain = SearchBot("plain", base)
 
-    def taken(bot: SearchBot, view: SeatView) -> int:
-        clocks.cpu = Ticking(0.002)
-        clocks.wall = Ticking(0.0002)
-        return bot.estimate(view, random.Random(3)).samples
-
-    assert taken(plain, first_bid_position()) == 6
-    assert taken(wider, first_bid_position()) == 15
-    assert taken(wider, first_play_position()) == taken(plain, first_play_position()) == 6
+    assert taken(clocks, plain, first_bid_position()) == 6
+    assert taken(clocks, wider, first_bid_position()) == 15
+    play = first_play_position()
+    assert taken(clocks, wider, play) == taken(clocks, plain, play) == 6

@@ -40,6 +40,7 @@ from app.rules import (
 from app.rules.phases import Phase
 
 from . import heuristic as easy
+from .bid_chance import PRIOR_SAMPLES, chance_of_making, pooled
 from .candidates import discard_candidates, lead_candidates, play_candidates
 from .hand_eval import amerikaner_losers
 from .outbid import End, auction_ends, bid_value
@@ -50,7 +51,6 @@ from .solver import Endgame
 
 HARD_CAP = 1.0  # seconds a decision may take at most, unless the caller says otherwise
 SAFETY = 0.03  # seconds kept in hand before the hard deadline (one evaluation's worth)
-PRIOR_SAMPLES = 8  # weight of the fitted spread against the samples' own, in samples
 # What passing is worth relative to the other seats (SearchSettings.relative), before the
 # samples say more: strong's mean difference over easy in the deals where it did not
 # bid (benchmarks/bots.py, by role), a defender beating easy's contracts or its partner.
@@ -274,38 +274,27 @@ class SearchBot:
         if not k:
             best = max(points, key=lambda a: points[a])
             return Estimate(best, points, tricks, done, fallback)
-        # The chance of making b from a normal spread around the samples' mean.  A few
-        # samples are noisy, so both are pooled with PRIOR_SAMPLES worth of the fitted
-        # estimate that ``easy`` bids from (hand_eval: calibrated on many deals).
+        # The chance of making b from the samples' side tricks, pooled with the fitted
+        # estimate that ``easy`` bids from (bid_chance.py).
         prior, sigma = easy.side_estimate(view)
-        mean, sd = _pooled(results, prior + s.bid_bonus, sigma)
+        mean, _ = pooled(results, prior + s.bid_bonus, sigma)
         theirs = (view.rules.shape.side_tricks - mean) / (n - 1) if s.relative else 0.0
+        chance = chance_of_making(results, prior + s.bid_bonus, sigma, s.chance_width)
 
         def won(contract: int) -> float:
-            made = easy.chance_at_least(mean, sd, contract)
-            return factor * contract * (2.0 * made - 1.0) - theirs
+            return factor * contract * (2.0 * chance(contract) - 1.0) - theirs
 
         for action in numeric:
             b = action.value
             assert isinstance(b, int)
             tricks[action] = mean - s.bid_bonus  # as the samples played it
-            chances[action] = easy.chance_at_least(mean, sd, b)
+            chances[action] = chance(b)
             points[action] = bid_value(ends[b], won) if ends.get(b) else won(b)
         best = max(points, key=lambda a: points[a])
         return Estimate(best, points, tricks, done, fallback, chances=chances)
 
 
 NEAR_AMERIKANER = 3  # losers (hand_eval.amerikaner_losers) for which Amerikaner is searched
-
-
-def _pooled(tricks: list[float], prior: float, sigma: float) -> tuple[float, float]:
-    """Mean and spread of the side's tricks: the samples' pooled with PRIOR_SAMPLES worth
-    of the fitted estimate (``prior``, ``sigma``)."""
-    k = len(tricks)
-    raw = sum(tricks) / k if k else prior
-    mean = (k * raw + PRIOR_SAMPLES * prior) / (k + PRIOR_SAMPLES)
-    spread = sum((t - raw) ** 2 for t in tricks)
-    return mean, math.sqrt((spread + PRIOR_SAMPLES * sigma * sigma) / (k + PRIOR_SAMPLES))
 
 
 def _values(bids: list[Bid]) -> list[int]:

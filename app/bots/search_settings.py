@@ -56,6 +56,10 @@ class SearchSettings:
     # measured -0.05 +- 0.05 a deal (375 deals, 18 differ; docs/history/bots-measurements.md):
     # off, kept for such runs.
     wide_leads: bool = False
+    # A bid's chance of being made, counted from the samples' own tricks, each smoothed
+    # by a normal this many tricks wide (bid_chance.py), rather than from one normal
+    # spread around their mean; 0: the one normal spread.
+    chance_width: float = 0.0
 
 
 __all__ = ["MARGIN", "SearchSettings"]

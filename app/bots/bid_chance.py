@@ -33,20 +33,21 @@ def pooled(tricks: list[float], prior: float, sigma: float) -> tuple[float, floa
 
 
 def chance_of_making(tricks: list[float], prior: float, sigma: float,
-                     width: float) -> Callable[[int], float]:
-    """``contract -> P(side tricks >= contract)``: with ``width`` 0 from one normal spread
-    (``pooled``), else from each sample's tricks spread ``width`` wide, pooled with
-    PRIOR_SAMPLES worth of the fitted normal."""
+                     width: float) -> tuple[float, Callable[[int], float]]:
+    """The side's pooled mean tricks (``pooled``) and ``contract -> P(side tricks >=
+    contract)``: with ``width`` 0 from one normal spread around that mean, else from each
+    sample's tricks spread ``width`` wide, pooled with PRIOR_SAMPLES worth of the fitted
+    normal."""
+    mean, sd = pooled(tricks, prior, sigma)
     if not width:
-        mean, sd = pooled(tricks, prior, sigma)
-        return lambda contract: chance_at_least(mean, sd, contract)
+        return mean, lambda contract: chance_at_least(mean, sd, contract)
 
     def kernel(contract: int) -> float:
         own = sum(chance_at_least(t, width, contract) for t in tricks)
         fitted = PRIOR_SAMPLES * chance_at_least(prior, sigma, contract)
         return (own + fitted) / (len(tricks) + PRIOR_SAMPLES)
 
-    return kernel
+    return mean, kernel
 
 
 __all__ = ["PRIOR_SAMPLES", "chance_of_making", "pooled"]

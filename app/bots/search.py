@@ -40,7 +40,7 @@ from app.rules import (
 from app.rules.phases import Phase
 
 from . import heuristic as easy
-from .bid_chance import PRIOR_SAMPLES, chance_of_making, pooled
+from .bid_chance import PRIOR_SAMPLES, chance_of_making
 from .candidates import discard_candidates, lead_candidates, play_candidates
 from .hand_eval import amerikaner_losers
 from .outbid import End, auction_ends, bid_value
@@ -277,9 +277,8 @@ class SearchBot:
         # The chance of making b from the samples' side tricks, pooled with the fitted
         # estimate that ``easy`` bids from (bid_chance.py).
         prior, sigma = easy.side_estimate(view)
-        mean, _ = pooled(results, prior + s.bid_bonus, sigma)
+        mean, chance = chance_of_making(results, prior + s.bid_bonus, sigma, s.chance_width)
         theirs = (view.rules.shape.side_tricks - mean) / (n - 1) if s.relative else 0.0
-        chance = chance_of_making(results, prior + s.bid_bonus, sigma, s.chance_width)
 
         def won(contract: int) -> float:
             return factor * contract * (2.0 * chance(contract) - 1.0) - theirs

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import random
 
-from app.rules import DealState, Match, SeatView, scoring
+from app.rules import DealState, Match, Play, SeatView, scoring
 from app.rules.outcomes import Outcome
 from app.rules.phases import Phase
 
 from .heuristic import HeuristicBot
+from .sighted import sighted_follow
 from .solver import Endgame
 from .table_facts import PublicPlay
 
@@ -43,10 +44,11 @@ def shell(deal: DealState) -> Match:
 
 
 def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
-                   auction_only: bool = False) -> None:
+                   auction_only: bool = False, sighted: int = -1) -> None:
     """Let the heuristic play every seat until ``tricks_left`` tricks remain (at a trick
     boundary) or the deal is over; the auction and kitty included if they are not done.
-    With ``auction_only`` it stops when the auction is over."""
+    With ``auction_only`` it stops when the auction is over.  Seat ``sighted`` follows
+    seeing the deal where it can (sighted.py)."""
     match = shell(deal)
     views = [SeatView(match, s) for s in range(deal.n)]
     choose = POLICY.choose_seen
@@ -60,9 +62,16 @@ def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
                 and size - deal.tricks_played <= tricks_left):
             return
         seat = deal.turn
+        if seat == sighted and deal.trick_cards:
+            plays = {a.card: a for a in deal.legal_actions() if isinstance(a, Play)}
+            card = sighted_follow(deal, seat, sum(1 << c for c in plays))
+            if card is not None:
+                deal.apply(seat, plays[card])
+                continue
         if len(tricks) != public.tricks:
             public.note(tricks)
         deal.apply(seat, choose(views[seat], rng, public))
+
 
 
 def sides(deal: DealState, seat: int) -> tuple[int, int]:
@@ -163,10 +172,11 @@ def _seats(mask: int) -> list[int]:
 
 def finish(deal: DealState, seat: int, exact: int, rng: random.Random,
            solver: Endgame | None = None, relative: bool = False,
-           together: bool = False) -> tuple[float, float]:
+           together: bool = False, sighted: bool = False) -> tuple[float, float]:
     """Play ``deal`` (changed in place) on to the end for ``seat``: heuristic play until
-    ``exact`` tricks are left, then the exact endgame.  (points, side tricks)."""
-    play_heuristic(deal, rng, exact)
+    ``exact`` tricks are left, then the exact endgame.  (points, side tricks).  With
+    ``sighted``, ``seat`` follows seeing the deal where it can (sighted.py)."""
+    play_heuristic(deal, rng, exact, sighted=seat if sighted else -1)
     if deal.turn is None:
         return score(deal, seat, 0, relative, together)
     if solver is None:

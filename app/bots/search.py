@@ -196,7 +196,8 @@ class SearchBot:
             after.apply(seat, action)
             if after.phase == Phase.PLAY and solver is None and after.tricks_played:
                 solver = solver_for(after, seat)
-            out[action] = finish(after, seat, s.exact, rng, solver, s.relative, s.together)
+            out[action] = finish(after, seat, s.exact, rng, solver, s.relative, s.together,
+                                 s.sighted)
         return out
 
     # -- the auction ----------------------------------------------------------------------

@@ -62,6 +62,9 @@ class SearchSettings:
     # deal (500 deals, 91 differ; docs/history/bots-measurements.md, ninth pass): off,
     # kept for such runs.
     chance_width: float = 0.0
+    # In a trick's rollouts this seat follows seeing the sampled deal where that takes a
+    # trick easy would give up (sighted.py), instead of as easy does throughout.
+    sighted: bool = False
 
 
 __all__ = ["MARGIN", "SearchSettings"]

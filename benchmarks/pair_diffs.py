@@ -8,7 +8,8 @@ the deals the change touched (docs/bots.md, "Figures"). For each variant it prin
 mean difference a deal with its 95 % interval, the deals paired (the shorter run's
 count, for a run cut short) and how many of them differ. A ``.pkl`` file is a run's
 ``--save`` file (with ``--every``, written at each checkpoint): a run stopped before its
-end is read from it.
+end is read from it.  A ``--shard K/M`` run holds every M-th deal: pair it with the base's
+same shard, or paste the shards' files in the deals' order first (docs/bots.md).
 """
 
 from __future__ import annotations

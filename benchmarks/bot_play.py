@@ -30,7 +30,8 @@ from app.rules import Action, Match, Play, RuleSet, SeatView
 def variant(name: str) -> Bot:
     """A level, or a search level with some settings changed, to split its edge by
     decision kind: ``strong+bid=easy`` bids as ``easy`` does, ``strong+auction=easy``
-    also discards and leads as ``easy``, ``strong+relative=0`` scores its own points
+    also discards and leads as ``easy``, ``strong+partner=easy`` plays the partner's
+    cards as ``easy``, ``strong+relative=0`` scores its own points
     only, ``strong+outbid=0`` prices a bid as if the others all passed after it."""
     if "+" not in name:
         return BOTS[name]
@@ -43,6 +44,8 @@ def variant(name: str) -> Bot:
             fields["search_bid"] = value != "easy"
         elif key == "auction":
             fields["search_auction"] = value != "easy"
+        elif key == "partner":
+            fields["search_partner"] = value != "easy"
         else:
             fields[key] = type(fields[key])(float(value))
     return SearchBot(name, SearchSettings(**fields))

@@ -128,6 +128,8 @@ class SearchBot:
                 return Estimate(fallback, {}, {}, 0, fallback)
             leads = lead_candidates(view, fallback, s.wide_leads)
             return self._compare(view, rng, stop, _with(leads, extra), fallback)
+        if not s.search_partner and view.partner == view.seat:
+            return Estimate(fallback, {}, {}, 0, fallback)
         return self._compare(view, rng, stop, _with(play_candidates(view), extra), fallback)
 
     # -- comparing candidates on shared samples -------------------------------------------

@@ -25,6 +25,7 @@ class SearchSettings:
     exact_now: int  # with at most this many tricks left, no rollout at all
     search_auction: bool  # discard, lead and call by samples (else the heuristic's)
     search_bid: bool = True  # bid by samples (else the heuristic's)
+    search_partner: bool = True  # the partner's trick play by samples (else the heuristic's)
     bid_bonus: float = 0.0  # tricks the bot's own play adds over the rollout policy
     relative: bool = False  # score a deal as my points minus the others' mean (rollout)
     margin: float = MARGIN  # standard errors to beat the heuristic's choice by

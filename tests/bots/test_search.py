@@ -9,6 +9,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -314,3 +315,23 @@ def test_wide_leads_compare_every_suit_and_a_high_lead_calling_the_next_card() -
 def suits(leads: Sequence[Action]) -> set[int]:
     """The suits of the first leads among ``leads``."""
     return {suit_of(a.card) for a in leads if isinstance(a, Lead)}
+
+
+def test_a_partner_without_search_plays_easys_card_and_the_others_still_search() -> None:
+    """``search_partner`` off: the partner's trick play is ``easy``'s, unsearched; the
+    bidder's and the defenders' trick play is searched as before."""
+    settings = replace(QUICK_STRONG.settings, search_partner=False)
+    bot = SearchBot("strong+partner=easy", settings)
+    partner_turns = searched = 0
+    for match, seat in positions(RuleSet("standard", match="single_deal"), 6, 11):
+        view = SeatView(match, seat)
+        if len(view.legal) < 2 or not isinstance(view.legal[0], Play):
+            continue
+        estimate = bot.estimate(view, random.Random(1))
+        if view.partner == seat:
+            partner_turns += 1
+            assert estimate.samples == 0
+            assert estimate.best == EASY.choose(view, random.Random(1))
+        elif estimate.samples:
+            searched += 1
+    assert partner_turns and searched

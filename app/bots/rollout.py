@@ -73,7 +73,6 @@ def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
         deal.apply(seat, choose(views[seat], rng, public))
 
 
-
 def sides(deal: DealState, seat: int) -> tuple[int, int]:
     """(mask of seat's side, mask of seats whose tricks count) in this complete deal."""
     n = deal.n

@@ -175,7 +175,9 @@ def run_pair(rules: RuleSet, a: str, b: str, deals: int, seed: int, every: int =
             pb += theirs
             role = role_of(match, k)
             stats.role_diffs.setdefault(role, []).append(mine - theirs)
-            stats.seat_edges.setdefault(role, []).append(mine - theirs - relative(alone, k))
+            edge = mine - theirs - relative(alone, k)
+            stats.seat_edges.setdefault(role, []).append(edge)
+            stats.role_pairs.setdefault(f"{role}/{role_of(alone, k)}", []).append(edge)
         stats.points.setdefault(a, []).append(pa / n)
         stats.points.setdefault(b, []).append(pb / n)
         stats.diffs.append((pa - pb) / n)

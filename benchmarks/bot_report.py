@@ -56,6 +56,11 @@ def report(a: str, b: str, stats: Stats, n: int) -> None:
         print(f"  edge over {b} in the same seat, by {a}'s role (a deal-play): "
               + "; ".join(f"{role} {signed_ci(*mean_ci(v))} ({len(v)})"
                           for role, v in sorted(edges.items())))
+    pairs = getattr(stats, "role_pairs", {})
+    if pairs:
+        print(f"  the same edge by {a}'s role / {b}'s role in that seat (a deal-play): "
+              + "; ".join(f"{key} {signed_ci(*mean_ci(v))} ({len(v)})"
+                          for key, v in sorted(pairs.items())))
     if stats.side_tricks:
         ms, cs = mean_ci(stats.side_tricks)
         mr, cr = mean_ci(stats.random_tricks)

@@ -43,6 +43,10 @@ class Stats:
         # table, against ``b``'s with the same cards and players: the deal played by ``b``
         # in every seat), by the measured level's role in its own play.
         self.seat_edges: dict[str, list[float]] = {}
+        # The same edges by both roles: the measured level's, then ``b``'s in that seat
+        # ("partner/bidder": a partner where ``b`` was the bidder), so that a role's edge
+        # can be told from the auction that gave the seat that role.
+        self.role_pairs: dict[str, list[float]] = {}
 
     def merge(self, other: Stats) -> None:
         """Add another shard's figures (the same pair, other deals)."""
@@ -58,6 +62,7 @@ class Stats:
         _extend(self.roles, other.roles)
         _extend(self.role_diffs, other.role_diffs)
         _extend(self.seat_edges, getattr(other, "seat_edges", {}))  # (older pickles: none)
+        _extend(self.role_pairs, getattr(other, "role_pairs", {}))
         for key, counts in other.contracts.items():
             old = self.contracts.setdefault(key, [0, 0, 0])
             self.contracts[key] = [x + y for x, y in zip(old, counts, strict=True)]

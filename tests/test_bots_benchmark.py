@@ -1,6 +1,8 @@
 """benchmarks/bots.py splits a level's edge by its role against the other level in the
 same seat: a level against itself gains exactly nothing in any role, and the roles' edges
-add up to the pair's difference (a seat's edge over the table, summed over the seats)."""
+add up to the pair's difference (a seat's edge over the table, summed over the seats); the
+same edges split by both roles (the level's, the other level's in that seat) add up to
+each role's."""
 
 from __future__ import annotations
 
@@ -36,3 +38,10 @@ def test_the_edge_by_role_is_against_the_same_seat_and_adds_up(tmp_path: Path) -
     # every seat's edge over the table, summed: four times each deal's difference
     assert sum(plays) == pytest.approx(4 * sum(edge.diffs))
     assert sum(plays) == pytest.approx(sum(x for v in edge.role_diffs.values() for x in v))
+    # the same edges by both roles: each of the level's roles split by the other's there
+    assert "by easy's role / random's role in that seat" in proc.stdout
+    for role, values in edge.seat_edges.items():
+        split = [x for key, v in edge.role_pairs.items() if key.split("/")[0] == role
+                 for x in v]
+        assert sorted(split) == sorted(values), role
+    assert all(key.split("/")[0] == key.split("/")[1] for key in same.role_pairs)

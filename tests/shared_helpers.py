@@ -24,7 +24,10 @@ I18N = Path(__file__).resolve().parents[1] / "app" / "static" / "i18n"
 # against 0.1 ms through one client (2026-12-05, httpx 0.29), over the suite's thousands
 # of requests.  It keeps no connection, as httpx.get does not: a server a test stops or
 # restarts leaves nothing stale behind.  httpx's clients are safe across threads.
-HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0))
+# Its timeout is a hang guard, not a speed bound: httpx's default of 5 s failed a busy
+# machine's run (two suites at once) where a fresh server's first replay started its
+# worker process.  A test that needs a short wait says so in its call.
+HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0), timeout=60.0)
 
 
 class FakeClock:

@@ -213,7 +213,8 @@ def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster
         # paused until its lease has lapsed (on the database's clock): then, and only
         # then, another process takes the room when asked for it
         deadline = time.monotonic() + PATIENCE
-        with httpx.Client() as http:  # one client for every ask (httpx.get makes one each)
+        # one client for every ask (httpx.get makes one each); its timeout a hang guard
+        with httpx.Client(timeout=PATIENCE) as http:
             while http.get(f"{other.base}/api/rooms/{player.code}").status_code != 200:
                 assert time.monotonic() < deadline, "the paused process's lease never lapsed"
                 time.sleep(0.1)

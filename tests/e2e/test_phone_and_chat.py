@@ -123,6 +123,10 @@ def test_chat_lines_reactions_and_spectators(new_page: Any) -> None:
     bob.get_by_role("button", name="Join", exact=True).click()
     log = ann.locator("#chat-log")
     expect(log.get_by_text("Bob took a seat.")).to_be_visible()
+    # Bob's page sits once his seat's state comes on his new socket: until then his page
+    # still watches (on a busy machine the join's answer can come after Ann saw it), and
+    # a reaction would be a spectator's
+    expect(bob.locator("#join-panel")).to_be_hidden()
 
     assert bob.evaluate(SMALL_TARGETS) == [], "small touch targets in the lobby"
     bob.get_by_role("button", name="Thanks").click()

@@ -64,7 +64,7 @@ def play_heuristic(deal: DealState, rng: random.Random, tricks_left: int = 0,
         seat = deal.turn
         if seat == sighted and deal.trick_cards:
             plays = {a.card: a for a in deal.legal_actions() if isinstance(a, Play)}
-            card = sighted_follow(deal, seat, sum(1 << c for c in plays))
+            card = sighted_follow(deal, seat, sum(1 << c for c in plays), sides(deal, seat)[0])
             if card is not None:
                 deal.apply(seat, plays[card])
                 continue

@@ -22,25 +22,21 @@ from app.rules.cards import JOKER1, SUIT_MASKS, cards_of
 from app.rules.tricks import trick_winner
 
 
-def sighted_follow(deal: DealState, seat: int, legal: int) -> int | None:
+def sighted_follow(deal: DealState, seat: int, legal: int, side: int) -> int | None:
     """The card ``seat`` follows with in this complete sampled deal, or None for
-    ``easy``'s choice; ``legal`` is the mask of its playable cards."""
+    ``easy``'s choice; ``legal`` is the mask of its playable cards, ``side`` the mask of
+    its side (rollout.sides)."""
     trick = deal.trick_cards
-    if not trick or deal.minus_round or deal.bidder is None:
+    if not trick or deal.minus_round:
         return None
     n = deal.n
-    side = 1 << deal.bidder
-    if deal.partner is not None:
-        side |= 1 << deal.partner
-    if not side >> seat & 1:
-        side = ((1 << n) - 1) & ~side
     leader = deal.leader
     pos = len(trick)
     later = [(leader + i) % n for i in range(pos + 1, n)]
     opponents = [p for p in later if not side >> p & 1]
     trump = deal.trump
     l2w = bool(deal.rules.options.led_two_wins)
-    winner = (leader + trick_winner(trick, trump, l2w)) % n
+    winner = deal.best_seat  # the engine keeps the trick's winner so far
     if side >> winner & 1 and _holds(deal, trick, (winner - leader) % n, opponents):
         return None  # my side's trick already
     best: tuple[int, int] | None = None

@@ -34,11 +34,11 @@ def test_a_sighted_card_takes_the_trick_whatever_follows(rules: RuleSet) -> None
             deal = match.deals[-1]
             if deal.phase == Phase.PLAY and deal.trick_cards and not deal.minus_round:
                 plays = {a.card: a for a in deal.legal_actions() if isinstance(a, Play)}
-                card = sighted_follow(deal, seat, sum(1 << c for c in plays))
+                side, _ = sides(deal, seat)
+                card = sighted_follow(deal, seat, sum(1 << c for c in plays), side)
                 if card is not None:
                     assert card in plays
                     taken += 1
-                    side, _ = sides(deal, seat)
                     for _ in range(8):  # the rest of the trick, any legal cards
                         after = deal.copy()
                         after.apply(seat, plays[card])
@@ -55,4 +55,4 @@ def test_nothing_when_leading_or_in_the_auction() -> None:
     match.start_deal()
     deal = match.deals[-1]
     assert deal.turn is not None
-    assert sighted_follow(deal, deal.turn, deal.hands[deal.turn]) is None
+    assert sighted_follow(deal, deal.turn, deal.hands[deal.turn], 1 << deal.turn) is None

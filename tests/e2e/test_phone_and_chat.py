@@ -50,6 +50,20 @@ CHOSEN_OVERLAP = """() => { const cards = [...document.querySelectorAll('#hand b
       if (w > 1 && h > 1) hits.push(c.dataset.card + '/' + o.dataset.card); }
   return hits; }"""
 
+# A finished trick is collected towards its winner (trick.js): each side's end state,
+# reached at once (no transition), and the page's width then; the directions that widen
+# it.  (It ended 3 px over a 375 px phone towards the right seat.)
+COLLECT_OVERFLOW = """() => { const trick = document.getElementById('trick');
+  const played = [...trick.querySelectorAll('.played')];
+  const before = trick.className, page = document.documentElement, wide = [];
+  for (const p of played) p.style.transition = 'none';
+  for (const side of ['left', 'right', 'top', 'bottom', 'topleft', 'topright']) {
+    trick.className = before + ' collect collect-to-' + side;
+    if (page.scrollWidth > page.clientWidth) wide.push(side + ': ' + page.scrollWidth); }
+  trick.className = before; page.getBoundingClientRect();
+  for (const p of played) p.style.transition = '';
+  return [played.length, wide]; }"""
+
 
 def phone_checks(page: Any, phase: str) -> None:
     assert page.evaluate(HAND_OUTSIDE) == [], f"{phase}: cards outside the first screen"
@@ -108,10 +122,14 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
         elif phase == "play" and page.locator("#hand button.playable").count():
             phone_checks(page, "play")
             checked.add("play")
+            played, wide = page.evaluate(COLLECT_OVERFLOW)
+            assert wide == [], f"a collected trick widens the page: {wide}"
+            if played:
+                checked.add("collect")
             take_turn(page, bid=False)
         else:
             page.wait_for_timeout(60)
-    assert {"auction", "play"} <= checked, checked
+    assert {"auction", "play", "collect"} <= checked, checked
 
 
 def test_chat_lines_reactions_and_spectators(new_page: Any) -> None:

@@ -214,6 +214,8 @@ class SearchBot:
         seat = view.seat
         assert seat is not None
         s = self.settings
+        if not s.jumps:
+            numeric = numeric[:1]
         # Amerikaner is searched too when the hand is close to one (the kitty and the
         # discard may mend a few losers); easy's sure hands never get here.
         amerikaner = AMERIKANER in legal and _near_amerikaner(view)

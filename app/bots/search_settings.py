@@ -69,6 +69,10 @@ class SearchSettings:
     # trick easy would give up (sighted.py), instead of as easy does throughout; measured
     # -0.08 +- 0.14 a deal (500 deals, 224 differ; the tenth pass): off, kept for such runs.
     sighted: bool = False
+    # The bids searched: every legal number, or (off) only the lowest, as easy raises;
+    # a jump over the lowest pre-empts the others, and can push the seat's partner-to-be
+    # past what it makes (docs/history/bots-measurements.md, eleventh pass).
+    jumps: bool = True
 
 
 __all__ = ["MARGIN", "SearchSettings"]

@@ -335,3 +335,26 @@ def test_a_partner_without_search_plays_easys_card_and_the_others_still_search()
         elif estimate.samples:
             searched += 1
     assert partner_turns and searched
+
+
+def test_without_jumps_a_bid_is_the_lowest_number_or_none() -> None:
+    """``jumps`` off: of the numbers, only the lowest legal one is priced (and so bid),
+    as ``easy`` raises; with it on, the search prices every legal number."""
+    quick = replace(QUICK_STRONG.settings, budget=1e9, samples=6)
+    plain, jumpless = SearchBot("q", quick), SearchBot("q+jumps=0", replace(quick, jumps=False))
+    auctions = 0
+    for match, seat in positions(RuleSet("standard", match="single_deal"), 4, 5):
+        view = SeatView(match, seat)
+        numbers = [a for a in view.legal if isinstance(a, Bid) and isinstance(a.value, int)]
+        if view.phase != "auction" or len(numbers) < 2:
+            continue
+        priced = [a for a in plain.estimate(view, random.Random(1), math.inf).points
+                  if a in numbers]
+        if not priced:
+            continue  # a sure hand or a hopeless one: easy's choice, no search
+        estimate = jumpless.estimate(view, random.Random(1), math.inf)
+        assert [a for a in estimate.points if a in numbers] == numbers[:1]
+        assert estimate.best not in numbers[1:]
+        assert priced == numbers
+        auctions += 1
+    assert auctions

@@ -32,9 +32,9 @@ class SearchSettings:
     relative: bool = False  # score a deal as my points minus the others' mean (rollout)
     margin: float = MARGIN  # standard errors to beat the heuristic's choice by
     outbid: bool = True  # price a bid with the others answering it (outbid.py)
-    # Relative points the bot's own defence adds to a priced pass (played by easy in the
-    # samples); 0: +0.7 measured -0.11 +- 0.21 (docs/history/bots-measurements.md), kept
-    # for such runs.
+    # Relative points added to a priced pass (played by easy in the samples): above 0
+    # for the bot's own defence, below 0 to bid more often. +0.7 measured -0.11 +- 0.21;
+    # -0.5 +0.08 +- 0.07 a deal (strong's; docs/history/bots-measurements.md).
     pass_bonus: float = 0.0
     # Deal the samples as if the others play as easy does (play_inference.py).
     infer_play: bool = False
@@ -69,9 +69,10 @@ class SearchSettings:
     # trick easy would give up (sighted.py), instead of as easy does throughout; measured
     # -0.08 +- 0.14 a deal (500 deals, 224 differ; the tenth pass): off, kept for such runs.
     sighted: bool = False
-    # The bids searched: every legal number, or (off) only the lowest, as easy raises;
-    # a jump over the lowest pre-empts the others, and can push the seat's partner-to-be
-    # past what it makes (docs/history/bots-measurements.md, eleventh pass).
+    # The bids searched: every legal number, or (off) only the lowest, as easy raises.
+    # A jump pre-empts the others, and can push the seat's partner-to-be past what it
+    # makes; off measured -0.57 +- 0.31 a deal (250 deals, 206 differ;
+    # docs/history/bots-measurements.md, eleventh pass): on.
     jumps: bool = True
 
 

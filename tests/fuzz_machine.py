@@ -37,6 +37,7 @@ from fuzz_inputs import (
 )
 from fuzz_server import LiveServer
 from rooms_harness import OPEN_CLIENTS, WS_MAX, Client, create_room, join_room, my_turn, pick_action
+from shared_helpers import HANG_GUARD
 
 # -- the machine -----------------------------------------------------------------------
 
@@ -50,7 +51,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         base = self.server.base
-        self.http = httpx.Client(base_url=base, timeout=10)
+        self.http = httpx.Client(base_url=base, timeout=HANG_GUARD)
         room = create_room(base, rules=RULES)
         self.code: str = room["room"]
         self.rooms.append(self.code)
@@ -244,7 +245,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
         c = self.clients[who]
         c.send_raw('{"type": "chat", "text": "' + "x" * WS_MAX + '"}')
         with pytest.raises(ConnectionClosed) as closed:
-            c.wait_for(lambda m: False, timeout=10)
+            c.wait_for(lambda m: False, timeout=HANG_GUARD)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
         assert self.room()["game"] == before["game"]
         self.replace(who, before["version"])
@@ -263,7 +264,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
                 welcomed = True
                 return  # {"type": "hello"} and some made-up fields may be a good hello
             with pytest.raises(ConnectionClosed) as closed:
-                c.wait_for(lambda m: False, timeout=10)
+                c.wait_for(lambda m: False, timeout=HANG_GUARD)
             assert closed.value.rcvd is not None
             assert closed.value.rcvd.code in (4400, 4401, 1009), closed.value.rcvd
             assert (self.room()["version"], self.room()["game"]) == (before["version"],
@@ -307,7 +308,7 @@ class ProtocolFuzz(RuleBasedStateMachine):
         try:
             assert c.error()["code"] == "room_not_found"
             with pytest.raises(ConnectionClosed) as closed:
-                c.wait_for(lambda m: False, timeout=10)
+                c.wait_for(lambda m: False, timeout=HANG_GUARD)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
         finally:
             c.close()

@@ -27,7 +27,8 @@ I18N = Path(__file__).resolve().parents[1] / "app" / "static" / "i18n"
 # Its timeout is a hang guard, not a speed bound: httpx's default of 5 s failed a busy
 # machine's run (two suites at once) where a fresh server's first replay started its
 # worker process.  A test that needs a short wait says so in its call.
-HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0), timeout=60.0)
+HANG_GUARD = 60.0  # seconds: an HTTP answer not come by then is a hang
+HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0), timeout=HANG_GUARD)
 
 
 class FakeClock:

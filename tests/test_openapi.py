@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rooms"))
 from rooms_harness import ServerThread
-from shared_helpers import HTTP
+from shared_helpers import HANG_GUARD, HTTP
 
 from app.settings import Settings
 
@@ -92,7 +92,9 @@ def assert_error_shape(response: Any) -> None:
           suppress_health_check=list(HealthCheck))
 def test_every_endpoint_conforms(case: schemathesis.Case[Any],
                                  session: requests.Session) -> None:
-    response = case.call_and_validate(session=session)
+    # schemathesis's default of 10 s failed a busy machine's run (two suites at once):
+    # the first POST /api/replay on a fresh server starts its replay worker process.
+    response = case.call_and_validate(session=session, timeout=HANG_GUARD)
     assert response.status_code < 500, response.text
     if response.status_code >= 400:
         assert_error_shape(response)

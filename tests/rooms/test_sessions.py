@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from rooms_harness import Client, ServerThread, create_room
+from shared_helpers import HANG_GUARD
 from starlette.websockets import WebSocketState
 from websockets.exceptions import ConnectionClosed
 
@@ -38,7 +39,7 @@ class WaitingSqlite(SqliteStore):
 
 def chat_lines(c: Client, count: int) -> list[str]:
     """The room's chat texts once ``count`` lines are there."""
-    view = c.wait_state(lambda v: len(v["room"]["chat"]) >= count, timeout=10)
+    view = c.wait_state(lambda v: len(v["room"]["chat"]) >= count, timeout=HANG_GUARD)
     return [line["text"] for line in view["room"]["chat"]]
 
 

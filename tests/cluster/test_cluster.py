@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
@@ -213,11 +212,9 @@ def test_a_paused_process_loses_its_rooms_and_cannot_write_them(cluster: Cluster
         # paused until its lease has lapsed (on the database's clock): then, and only
         # then, another process takes the room when asked for it
         deadline = time.monotonic() + PATIENCE
-        # one client for every ask (httpx.get makes one each); its timeout a hang guard
-        with httpx.Client(timeout=PATIENCE) as http:
-            while http.get(f"{other.base}/api/rooms/{player.code}").status_code != 200:
-                assert time.monotonic() < deadline, "the paused process's lease never lapsed"
-                time.sleep(0.1)
+        while HTTP.get(f"{other.base}/api/rooms/{player.code}").status_code != 200:
+            assert time.monotonic() < deadline, "the paused process's lease never lapsed"
+            time.sleep(0.1)
         taken_by = cluster.owners()[player.code]
         assert taken_by != paused_owner
     finally:

@@ -60,6 +60,7 @@ COLLECT_OVERFLOW = """() => { const trick = document.getElementById('trick');
   for (const side of ['left', 'right', 'top', 'bottom', 'topleft', 'topright']) {
     trick.className = before + ' collect collect-to-' + side;
     if (page.scrollWidth > page.clientWidth) wide.push(side + ': ' + page.scrollWidth); }
+  // back as it was, the style computed before the transition returns: nothing animates
   trick.className = before; page.getBoundingClientRect();
   for (const p of played) p.style.transition = '';
   return [played.length, wide]; }"""
@@ -122,9 +123,9 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
         elif phase == "play" and page.locator("#hand button.playable").count():
             phone_checks(page, "play")
             checked.add("play")
-            played, wide = page.evaluate(COLLECT_OVERFLOW)
+            cards_on_trick, wide = page.evaluate(COLLECT_OVERFLOW)
             assert wide == [], f"a collected trick widens the page: {wide}"
-            if played:
+            if cards_on_trick:
                 checked.add("collect")
             take_turn(page, bid=False)
         else:

@@ -50,6 +50,13 @@ CHOSEN_OVERLAP = """() => { const cards = [...document.querySelectorAll('#hand b
       if (w > 1 && h > 1) hits.push(c.dataset.card + '/' + o.dataset.card); }
   return hits; }"""
 
+# The chosen cards rise with a transition: their boxes are measured once it ends (every
+# finite animation in the hand finished), however long a busy machine takes to draw it.
+HAND_SETTLED = """() => Promise.all(document.getElementById('hand')
+  .getAnimations({subtree: true})
+  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map(a => a.finished.catch(() => null)))"""
+
 # A finished trick is collected towards its winner (trick.js): each side's end state,
 # reached at once (no transition), and the page's width then; the directions that widen
 # it.  (It ended 3 px over a 375 px phone towards the right seat.)
@@ -103,7 +110,8 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
             cards = hand(page).get_by_role("button", pressed=False)
             cards.nth(1).click()
             cards.nth(6).click()
-            page.evaluate("() => new Promise(r => setTimeout(r, 300))")
+            expect(hand(page).get_by_role("button", pressed=True)).to_have_count(2)
+            page.evaluate(HAND_SETTLED)
             assert page.evaluate(CHOSEN_OVERLAP) == [], "a chosen discard covers another card"
             phone_checks(page, "discard")
             checked.add("discard")

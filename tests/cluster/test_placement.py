@@ -47,26 +47,29 @@ async def _served_again(client: httpx.AsyncClient, base: str, code: str,
         await asyncio.sleep(0.1)
 
 
+def _logged_failures(cluster: Cluster) -> list[str]:
+    """nginx's error log and the processes' warnings and errors, line by line."""
+    return cluster.nginx.error_log().splitlines() + [
+        line for app in cluster.apps for line in app.output().splitlines()
+        if "WARNING" in line or "ERROR" in line]
+
+
 def _named_in_failures(cluster: Cluster, codes: list[str]) -> set[str]:
     """The rooms named in a failure logged by nginx (a connection to a process timed out)
     or by a process (the database did not answer in time, so a lease was not let go or
     not taken): on a starved machine such a room may rightly live off its process, taken
     by the next one on the ring (the fallback tested below), so placement is not asked
     of it.  A quiet machine names none."""
-    failures = cluster.nginx.error_log() + "".join(
-        line for app in cluster.apps for line in app.output().splitlines(keepends=True)
-        if "WARNING" in line or "ERROR" in line)
+    failures = "\n".join(_logged_failures(cluster))
     return {c for c in codes if c in failures}
 
 
 def _why_misplaced(cluster: Cluster, misplaced: dict[str, tuple[int | None, int]]) -> str:
     """What nginx and the processes said about the rooms that ended off their process."""
     tried = [t for t in cluster.nginx.tried() if any(c in t[1] for c in misplaced)]
-    warnings = [line for app in cluster.apps for line in app.output().splitlines()
-                if "WARNING" in line or "ERROR" in line]
     return (f"{len(misplaced)} rooms off their process (served by, routed to): {misplaced}\n"
             f"their requests (method, path, status, ports tried): {tried}\n"
-            f"nginx: {cluster.nginx.error_log()[-3000:]}\napps: {warnings[-20:]}")
+            f"logged failures: {_logged_failures(cluster)[-30:]}")
 
 
 def test_rooms_created_at_once_live_on_their_own_process(cluster: Cluster) -> None:

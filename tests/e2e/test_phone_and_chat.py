@@ -50,8 +50,9 @@ CHOSEN_OVERLAP = """() => { const cards = [...document.querySelectorAll('#hand b
       if (w > 1 && h > 1) hits.push(c.dataset.card + '/' + o.dataset.card); }
   return hits; }"""
 
-# The chosen cards rise with a transition: their boxes are measured once it ends (every
-# finite animation in the hand finished), however long a busy machine takes to draw it.
+# The hand's boxes are measured once nothing in it moves (every finite animation or
+# transition finished; the redrawn cards take their raised place at once), however long
+# a busy machine takes to draw it: no fixed wait.
 HAND_SETTLED = """() => Promise.all(document.getElementById('hand')
   .getAnimations({subtree: true})
   .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)

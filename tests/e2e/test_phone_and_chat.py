@@ -151,17 +151,31 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
     assert {"auction", "play", "collect"} <= checked, checked
 
 
-# Every click the page gets, by the card it landed on.
-RECORD_CLICKS = """() => { window.cardClicks = [];
+# Every click the page gets, by the key of the control it landed on.
+RECORD_CLICKS = """() => { window.clicked = [];
   document.addEventListener('click', (e) => {
-    const card = e.target.closest('#hand button');
-    window.cardClicks.push(card ? card.dataset.card : null); }, true); }"""
+    const control = e.target.closest('button');
+    window.clicked.push(control ? control.dataset.key : null); }, true); }"""
+
+
+def tap_across_a_redraw(page: Any, control: Any, watcher: Any, line: str) -> None:
+    """Press ``control``, have ``watcher`` write ``line`` in the chat (a new state for
+    every page, drawn in the same render as the hand and the controls), then lift."""
+    box = control.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + 6, box["y"] + 10)  # a card's corner: later cards overlap the rest
+    page.mouse.down()
+    watcher.get_by_role("textbox", name="Message").fill(line)
+    watcher.get_by_role("textbox", name="Message").press("Enter")
+    expect(page.locator("#chat-log").get_by_text(line)).to_be_visible()
+    page.mouse.up()
 
 
 def test_a_tap_across_a_redraw_reaches_the_card(new_page: Any) -> None:
-    """A finger's press and lift on a card with a new state drawn in between (a frame
-    comes with every bot move) is one click on that card.  Chromium sends no click when
-    the button pressed is replaced before the release: the hand must keep its buttons."""
+    """A finger's press and lift with a new state drawn in between (a frame comes with
+    every bot move and chat line) is one click on what was pressed: a card, then a bid.
+    Chromium sends no click when the button pressed is replaced before the release, so
+    the page must keep its buttons through a redraw."""
     ann = new_page("ann", viewport=PHONE, has_touch=True, is_mobile=True)
     open_room(ann, "Ann", "Create room")
     ann.get_by_role("button", name="Start").click()
@@ -169,18 +183,14 @@ def test_a_tap_across_a_redraw_reaches_the_card(new_page: Any) -> None:
     watcher = new_page("watcher", viewport=LAPTOP)
     watcher.goto(ann.url)
     ann.evaluate(RECORD_CLICKS)
-    pressed = str(hand(ann).get_by_role("button").nth(3).get_attribute("data-card"))
-    box = hand(ann).locator(f"button[data-card='{pressed}']").bounding_box()
-    assert box
-    ann.mouse.move(box["x"] + 6, box["y"] + 10)  # the corner: later cards overlap the rest
-    ann.mouse.down()
-    # A new state while the card is held: a spectator's chat line, drawn in the same
-    # render as the hand.
-    watcher.get_by_role("textbox", name="Message").fill("a redraw")
-    watcher.get_by_role("textbox", name="Message").press("Enter")
-    expect(ann.locator("#chat-log").get_by_text("a redraw")).to_be_visible()
-    ann.mouse.up()
-    assert ann.evaluate("window.cardClicks") == [pressed]
+    card = str(hand(ann).get_by_role("button").nth(3).get_attribute("data-card"))
+    tap_across_a_redraw(ann, hand(ann).locator(f"button[data-card='{card}']"), watcher, "one")
+    assert ann.evaluate("window.clicked") == [f"card:{card}"]
+    # Ann's turn in the auction (the bots wait for her): her pass goes through.
+    pass_button = ann.get_by_role("button", name="Pass", exact=True)
+    tap_across_a_redraw(ann, pass_button, watcher, "two")
+    assert ann.evaluate("window.clicked")[1:] == ["bid:pass"]
+    expect(pass_button).to_be_hidden()
 
 
 def test_chat_lines_reactions_and_spectators(new_page: Any) -> None:

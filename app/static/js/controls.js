@@ -7,7 +7,7 @@ import { cardChip } from "./cards.js";
 import { cardInSentence, t, tn } from "./i18n.js";
 import { bidText, seatName } from "./table.js";
 import { discardCount } from "./hand.js";
-import { byId, el } from "./dom.js";
+import { byId, drawUnlessSame, el } from "./dom.js";
 import { rove } from "./roving.js";
 import { hintReason } from "./review.js";
 import { CountdownKind, Phase } from "./protocol.js";
@@ -203,5 +203,5 @@ export function renderControls(view, ui) {
     const p = el("p", "hint-box", hint);
     parts.push(p);
   }
-  box.replaceChildren(...parts);
+  drawUnlessSame(box, parts);
 }

@@ -91,6 +91,40 @@ export function replaceIfDifferent(container, nodes) {
   container.replaceChildren(...nodes);
 }
 
+/** @type {WeakMap<Element, string>} */
+const drawings = new WeakMap();
+const markup = new XMLSerializer();
+
+/** What `nodes` show: their markup, with each control's state that markup leaves out
+ *  (value, checked, disabled) and each countdown at its deadline rather than its seconds.
+ * @param {Element[]} nodes */
+function drawing(nodes) {
+  return nodes.map((node) => {
+    const copy = /** @type {Element} */ (node.cloneNode(true));
+    for (const clock of copy.querySelectorAll("[data-until]")) {
+      clock.textContent = /** @type {HTMLElement} */ (clock).dataset.until ?? "";
+    }
+    const states = [...node.querySelectorAll("input, select, button")].map((c) => {
+      const control = /** @type {HTMLInputElement} */ (c);
+      return `${control.value}:${control.checked}:${control.disabled}`;
+    });
+    return `${markup.serializeToString(copy)}|${states.join()}`;
+  }).join("\n");
+}
+
+/** Put `nodes` into `container` unless what it shows was drawn the same: an equal
+ *  control is kept, not replaced.  Chromium sends no click when the button pressed is
+ *  replaced before the release, and an open `<select>` closes when replaced, so a redraw
+ *  for someone else's move or chat line would otherwise lose a tap or a choice.
+ * @param {HTMLElement} container
+ * @param {Element[]} nodes */
+export function drawUnlessSame(container, nodes) {
+  const next = drawing(nodes);
+  if (drawings.get(container) === next) return;
+  drawings.set(container, next);
+  container.replaceChildren(...nodes);
+}
+
 /** A `<details>` that each render draws anew, open or closed as the person left it:
  *  `open` is that state; `keep` is told the new one at its summary's click (`toggle`
  *  fires a task later, and a frame drawn in between would draw the old state again,

@@ -5,7 +5,7 @@
 import { cardBack, cardChip, cardFace, suitChip } from "./cards.js";
 import { has, t, tn, tParts } from "./i18n.js";
 import { countdown } from "./clock.js";
-import { byId, el, replaceIfDifferent } from "./dom.js";
+import { byId, drawUnlessSame, el, replaceIfDifferent } from "./dom.js";
 import { Phase } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").View} View */
@@ -187,7 +187,7 @@ export function renderSeats(view) {
     const info = view.room.seats[seat];
     if (info) boxes.push(seatBox(view, seat, info));
   }
-  container.replaceChildren(...boxes);
+  drawUnlessSame(container, boxes);
 }
 
 /** Whether the viewer is the partner and nobody else knows it yet: the holder learns it

@@ -4,7 +4,7 @@
 
 import { t } from "./i18n.js";
 import { seatName } from "./table.js";
-import { byId, el, keptOpen } from "./dom.js";
+import { byId, drawUnlessSame, el, keptOpen } from "./dom.js";
 import { shortName, signed } from "./format.js";
 import { labelPositions, runningTotals, tieOffsets } from "./scores.js";
 import { Phase } from "./protocol.js";
@@ -292,5 +292,5 @@ export function renderScoreSheet(view, extra = null) {
       chart(view, totals));
   }
   if (past) parts.push(past);
-  box.replaceChildren(...parts);
+  drawUnlessSame(box, parts);
 }

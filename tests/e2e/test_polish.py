@@ -154,6 +154,9 @@ def discard_and_first_lead(page: Any) -> None:
     assert nb_names and all(re.fullmatch(
         r"Rop (spar|hjerter|ruter|kløver) (to|tre|fire|fem|seks|sju|åtte|ni|ti|knekt|dame"
         r"|konge|ess)|Spill alene", n) for n in nb_names), nb_names
+    # The hand's cards are named anew too (hand.js keeps a button only in its language).
+    names = hand(page).get_by_role("button").evaluate_all("bs => bs.map(b => b.textContent)")
+    assert names and all(re.match(r"(?i)(spar|hjerter|ruter|kløver) ", n) for n in names), names
     choose_language(page, "fr")
     fr_names = calls_names(page, "Appeler une carte")
     assert fr_names and all(re.fullmatch(

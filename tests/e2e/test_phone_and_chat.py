@@ -186,11 +186,12 @@ def test_a_tap_across_a_redraw_reaches_the_card(new_page: Any) -> None:
     card = str(hand(ann).get_by_role("button").nth(3).get_attribute("data-card"))
     tap_across_a_redraw(ann, hand(ann).locator(f"button[data-card='{card}']"), watcher, "one")
     assert ann.evaluate("window.clicked") == [f"card:{card}"]
-    # Ann's turn in the auction (the bots wait for her): her pass goes through.
+    # At Ann's turn in the auction (the bots wait for her), her pass is one click.  (Not
+    # checked by the button going: should every seat pass, the next deal's auction may
+    # come to her at once.)
     pass_button = ann.get_by_role("button", name="Pass", exact=True)
     tap_across_a_redraw(ann, pass_button, watcher, "two")
     assert ann.evaluate("window.clicked")[1:] == ["bid:pass"]
-    expect(pass_button).to_be_hidden()
 
 
 def test_chat_lines_reactions_and_spectators(new_page: Any) -> None:

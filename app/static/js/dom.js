@@ -93,12 +93,13 @@ export function replaceIfDifferent(container, nodes) {
 
 /** @type {WeakMap<Element, string>} */
 const drawings = new WeakMap();
-const markup = new XMLSerializer();
 
 /** What `nodes` show: their markup, with each control's state that markup leaves out
  *  (value, checked, disabled) and each countdown at its deadline rather than its seconds.
  * @param {Element[]} nodes */
 function drawing(nodes) {
+  // (made here, not at load: the client's unit tests import this module without a DOM)
+  const markup = new XMLSerializer();
   return nodes.map((node) => {
     const copy = /** @type {Element} */ (node.cloneNode(true));
     for (const clock of copy.querySelectorAll("[data-until]")) {

@@ -7,7 +7,7 @@
 // buttons carry `data-action`: the page (clubpage.js) does what they ask.
 
 import { formatSigned, t } from "./i18n.js";
-import { byId, el, simpleTable } from "./dom.js";
+import { byId, drawUnlessSame, el, simpleTable } from "./dom.js";
 import { signed } from "./format.js";
 import { runningTotals } from "./scores.js";
 import { scoreTable } from "./scoresheet.js";
@@ -114,5 +114,7 @@ function matchPart(m, club) {
  * @param {ClubPage} page */
 export function showMatches(page) {
   const matches = page.matches.map((m) => matchPart(m, page.club));
-  byId("club-matches").replaceChildren(...(matches.length ? matches : [el("p", "hint", t("club.no_matches"))]));
+  // (a match waiting for par has the page asked for again every few seconds: an equal
+  // drawing keeps its buttons, so a tap on them is not lost to the redraw)
+  drawUnlessSame(byId("club-matches"), matches.length ? matches : [el("p", "hint", t("club.no_matches"))]);
 }

@@ -11,6 +11,7 @@ count.  app/rules (the engine) is counted apart.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 import threading
@@ -24,6 +25,19 @@ from app.settings import Settings
 
 APP = str(Path(__file__).resolve().parents[2] / "app") + "/"
 WAY_MAX = 8  # files outside app/rules (issue 22)
+# The server's own timers run whatever a card does: the event loop's lag wakes every
+# 0.25 s, the idle rooms' sweep now and then.  On a busy machine one of them wakes inside
+# the traced window; its lines are not the card's way.
+TIMERS = frozenset({"LoopLag.watch", "Registry._sweep_loop"})
+
+
+def on_a_timer() -> bool:
+    """Whether the running asyncio task is one of the server's timers."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop running in this thread
+        return False
+    return task is not None and getattr(task.get_coro(), "__qualname__", "") in TIMERS
 
 
 class LineTracer:
@@ -37,7 +51,9 @@ class LineTracer:
     def call(self, frame: FrameType, event: str, arg: Any) -> Any:
         if not self.on or threading.current_thread() is self.main:
             return None  # the clients' own thread is not the server
-        return self.line if frame.f_code.co_filename.startswith(APP) else None
+        if not frame.f_code.co_filename.startswith(APP) or on_a_timer():
+            return None
+        return self.line
 
     def line(self, frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line" and self.on:

@@ -47,7 +47,11 @@ NEXT_AFTER_THE_LAST = """() => {
 # Null when it does not; else, read in the same moment (a later look may see another
 # state), the window, the phase, the dock's top, height and words, the trick's area
 # and cards, and the height of each thing above the trick.
+# Measured only while the page still offers a card to play, checked in the same task as
+# the measure: the state after our last card (the deal over, the result shown) may come
+# between the test's look at the page and this.
 TRICK_UNDER_DOCK = """() => { scrollTo(0, 0);
+  if (!document.querySelector('#hand button.playable')) return null;
   const dock = document.querySelector('.dock');
   const box = dock.getBoundingClientRect();
   const area = document.getElementById('trick').getBoundingClientRect();

@@ -65,16 +65,21 @@ export function byId(id, kind) {
   return /** @type {T} */ (node);
 }
 
-/** A node's text with its countdowns read as their deadline: a ticking clock is not a
- *  change of the content.
+/** A copy of `node` whose countdowns show their deadline: a ticking clock is not a
+ *  change of what the node shows.
  * @param {Element} node */
-function stableText(node) {
-  if (!node.querySelector("[data-until]")) return node.textContent;
+function atDeadlines(node) {
   const copy = /** @type {Element} */ (node.cloneNode(true));
   for (const clock of copy.querySelectorAll("[data-until]")) {
     clock.textContent = /** @type {HTMLElement} */ (clock).dataset.until ?? "";
   }
-  return copy.textContent;
+  return copy;
+}
+
+/** A node's text with its countdowns read as their deadline.
+ * @param {Element} node */
+function stableText(node) {
+  return node.querySelector("[data-until]") ? atDeadlines(node).textContent : node.textContent;
 }
 
 /** Put `nodes` into `container` only when they differ from what it shows: a live region
@@ -101,15 +106,11 @@ function drawing(nodes) {
   // (made here, not at load: the client's unit tests import this module without a DOM)
   const markup = new XMLSerializer();
   return nodes.map((node) => {
-    const copy = /** @type {Element} */ (node.cloneNode(true));
-    for (const clock of copy.querySelectorAll("[data-until]")) {
-      clock.textContent = /** @type {HTMLElement} */ (clock).dataset.until ?? "";
-    }
     const states = [...node.querySelectorAll("input, select, button")].map((c) => {
       const control = /** @type {HTMLInputElement} */ (c);
       return `${control.value}:${control.checked}:${control.disabled}`;
     });
-    return `${markup.serializeToString(copy)}|${states.join()}`;
+    return `${markup.serializeToString(atDeadlines(node))}|${states.join()}`;
   }).join("\n");
 }
 

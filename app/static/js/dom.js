@@ -127,6 +127,29 @@ export function drawUnlessSame(container, nodes) {
   container.replaceChildren(...nodes);
 }
 
+/** Whether `box` must not be redrawn yet: a number or text field in it has the focus,
+ *  and what the person types there must go into that field.  A redraw replaces the
+ *  field: a number half typed would be sent as it stands (Chromium sends the change of
+ *  a focused field it removes), and one about to be typed over the selected old one
+ *  would land in the new field beside it.  `redraw` is called once the field loses the focus (a task later, when the
+ *  next control has it and the redraw can give it back).
+ * @param {HTMLElement} box
+ * @param {() => void} redraw */
+export function heldWhileTyping(box, redraw) {
+  const field = document.activeElement;
+  if (!(field instanceof HTMLInputElement) || !["number", "text"].includes(field.type) || !box.contains(field)) {
+    return false;
+  }
+  if (!field.dataset.held) {
+    field.dataset.held = "1";
+    field.addEventListener("focusout", () => {
+      delete field.dataset.held;
+      setTimeout(redraw);
+    }, { once: true });
+  }
+  return true;
+}
+
 /** A `<details>` that each render draws anew, open or closed as the person left it:
  *  `open` is that state; `keep` is told the new one at its summary's click (`toggle`
  *  fires a task later, and a frame drawn in between would draw the old state again,

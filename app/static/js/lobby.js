@@ -4,7 +4,7 @@
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { currentLanguage, has, t, tn } from "./i18n.js";
-import { byId, el, keptOpen } from "./dom.js";
+import { byId, el, heldWhileTyping, keptOpen } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOOL_SETTINGS, BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
@@ -291,8 +291,9 @@ export function rulesSummary(room) {
 /**
  * @param {View} view
  * @param {RulesMeta | null} meta
- * @param {UiState} ui */
-export function renderLobby(view, meta, ui) {
+ * @param {UiState} ui
+ * @param {() => void} redraw draws the page again (once the field typed in lets go) */
+export function renderLobby(view, meta, ui, redraw) {
   const box = byId("lobby");
   box.hidden = view.phase !== Phase.LOBBY;
   if (box.hidden) {
@@ -303,7 +304,7 @@ export function renderLobby(view, meta, ui) {
   const seated = room.your_seat !== null && room.your_seat !== undefined;
   const signature = JSON.stringify([room.rules, room.settings, room.you_are_host, seated, ui.rulesError,
     document.documentElement.lang, Boolean(meta)]);
-  if (signature === ui.lobbySignature) return;
+  if (signature === ui.lobbySignature || heldWhileTyping(box, redraw)) return;
   ui.lobbySignature = signature;
   /** @type {HTMLElement[]} */
   const parts = [el("h2", "", t("lobby.heading"))];
@@ -369,8 +370,9 @@ function botLevelsAbout(levels, ui) {
 let settingsSignature = null;
 
 /** The host's room settings during the game (in the lobby they sit under the rules).
- * @param {View} view */
-export function renderSettingsBox(view) {
+ * @param {View} view
+ * @param {() => void} redraw draws the page again (once the field typed in lets go) */
+export function renderSettingsBox(view, redraw) {
   const box = byId("settings-box");
   box.hidden = !view.room.you_are_host || view.phase === Phase.LOBBY;
   if (box.hidden) {
@@ -378,8 +380,8 @@ export function renderSettingsBox(view) {
     return;
   }
   const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
-  if (signature === settingsSignature) return;
-  settingsSignature = signature;
   const body = byId("settings-body");
+  if (signature === settingsSignature || heldWhileTyping(body, redraw)) return;
+  settingsSignature = signature;
   body.replaceChildren(settingsForm(view.room));
 }

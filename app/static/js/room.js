@@ -286,9 +286,9 @@ function render() {
   renderHand(view, ui);
   askRatingChanges(view, render);
   renderResult(view, ui);
-  renderLobby(view, meta, ui);
+  renderLobby(view, meta, ui, render);
   renderDealLog(view);
-  renderSettingsBox(view);
+  renderSettingsBox(view, render);
   const shown = view;  // (the closure below runs now, with this view)
   renderScoreSheet(view, (match) => earlierReviewButtons(shown, ui, match));
   renderReviews(view, ui);

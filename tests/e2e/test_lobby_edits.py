@@ -11,7 +11,9 @@ Each test ends by loading the page again: what the server keeps is the truth.
   and the rest was typed into the new field.
 - A field chosen (its number selected, to be typed over) when that answer comes: the
   new field's number was not selected, and the typed one went in beside it (most
-  likely why a late joiner's test once ran with a grace of 300 s where it typed 0)."""
+  likely why a late joiner's test once ran with a grace of 300 s where it typed 0).
+- Two rules changed before the first one's answer: a `rules` message replaces the whole
+  set, and the second used to be built on the set shown, undoing the first."""
 
 from __future__ import annotations
 
@@ -137,3 +139,26 @@ def test_a_number_chosen_to_type_over_when_another_change_is_answered(new_page: 
     pause.press_sequentially("8")
     pause.press("Tab")
     the_server_keeps(ann, "8")
+
+
+def test_a_rule_changed_before_the_last_ones_answer_keeps_it(new_page: Any) -> None:
+    ann, frames, url = hosts_lobby(new_page)
+    grand = ann.get_by_role("checkbox", name=EN.t("opt.grand.name"))
+    shown = ann.get_by_role("checkbox", name=EN.t("opt.show_kitty.name"))
+    expect(grand).not_to_be_checked()
+    expect(shown).not_to_be_checked()
+    frames.held = True
+    grand.check()
+    frames.wait_for_held(lambda view: view["room"]["rules"].get("grand") is True, "grand")
+    shown.check()  # the server has taken grand; the page has not been told yet
+    frames.wait_for_held(lambda view: view["room"]["rules"].get("show_kitty") is True,
+                         "show the kitty")
+    frames.release()
+    bo_joins(new_page, url, ann)
+    expect(grand).to_be_checked()
+    expect(shown).to_be_checked()
+
+    ann.reload()
+    ann.get_by_text(EN.t("lobby.change_rules")).click()
+    expect(grand).to_be_checked()
+    expect(shown).to_be_checked()

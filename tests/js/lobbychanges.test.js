@@ -1,7 +1,7 @@
 // @ts-check
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lobbyChangeMessage } from "../../app/static/js/lobbychanges.js";
+import { lobbyChangeMessage, sameRules } from "../../app/static/js/lobbychanges.js";
 
 /** @typedef {import("../../app/static/js/rulesmeta.js").RulesMeta} RulesMeta */
 
@@ -57,4 +57,11 @@ test("a setting: on/off, the bots' pace, or a whole number (else nothing is sent
 
 test("a kind that is no lobby control sends nothing", () => {
   assert.equal(lobbyChangeMessage(change("grand", "on", {}, true), RULES, null), null);
+});
+
+test("rule sets are the same whatever the order of their options", () => {
+  assert.ok(sameRules({ preset: "standard", grand: true }, { grand: true, preset: "standard" }));
+  assert.ok(!sameRules({ preset: "standard", grand: true }, { preset: "standard" }));
+  assert.ok(!sameRules({ preset: "standard", target: 52 }, { preset: "standard", target: 50 }));
+  assert.ok(!sameRules({ preset: "standard" }, { preset: "guide" }));
 });

@@ -59,3 +59,12 @@ function changedRules({ value, checked, data }, current, meta) {
   else rules[option] = Number(value);
   return rules;
 }
+
+/** Whether two rule sets name the same options with the same values, in any order.
+ * @param {Record<string, unknown>} a
+ * @param {Record<string, unknown>} b */
+export function sameRules(a, b) {
+  /** @param {Record<string, unknown>} rules */
+  const sorted = (rules) => JSON.stringify(Object.entries(rules).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return sorted(a) === sorted(b);
+}

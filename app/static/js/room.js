@@ -28,7 +28,7 @@ import { captureFocus, restoreFocus } from "./focus.js";
 import { renderHand } from "./hand.js";
 import { serverMessage, t } from "./i18n.js";
 import { renderLobby, renderSettingsBox } from "./lobby.js";
-import { lobbyChangeMessage } from "./lobbychanges.js";
+import { lobbyChangeMessage, sameRules } from "./lobbychanges.js";
 import { api, Connection, errorMessage, forgetToken, saveToken, savedToken } from "./net.js";
 import { withPlayer } from "./player.js";
 import { announce, clearMessage, flash, showError } from "./notices.js";
@@ -90,11 +90,17 @@ function onMessage(message) {
       // The seat and numbers also arrive in the state that follows.  A new connection
       // starts clean: an error from before (a missing name) is no longer news.
       if (message.seat !== null && message.seat !== undefined) clearMessage("room-error");
+      // (a rule set sent on the connection before may or may not have been taken: the
+      // state that follows says which)
+      ui.rulesSent = null;
       break;
     case "state":
       game = message.game;
       view = message.view;
       events = message.events || [];
+      if (ui.rulesSent && (view.phase !== Phase.LOBBY || sameRules(ui.rulesSent, view.room.rules))) {
+        ui.rulesSent = null;
+      }
       render();
       announce(events, view);
       for (const name of eventSounds(events)) sound(name);
@@ -129,6 +135,8 @@ function onMessage(message) {
 /** @param {ErrorFrame} message */
 function onError(message) {
   sentAt = null;
+  // (a refused rule set is not the host's: the next change starts from the one shown)
+  ui.rulesSent = null;
   if (message.code === ErrorCode.BAD_RULES) {
     ui.rulesError = { option: message.option || "", message: message.message };
     ui.lobbySignature = null;
@@ -237,8 +245,10 @@ document.addEventListener("change", (event) => {
   if (kind === "preset" || kind === "rule") ui.rulesError = null;
   const checked = control instanceof HTMLInputElement && control.checked;
   const message = lobbyChangeMessage({ kind, value: control.value, checked, data: control.dataset },
-    view.room.rules, meta);
-  if (message) send(message);
+    ui.rulesSent ?? view.room.rules, meta);
+  if (!message) return;
+  if (message.type === "rules") ui.rulesSent = message.rules;
+  send(message);
 });
 
 // A practice table has nobody to wait for: its person starts it at once.

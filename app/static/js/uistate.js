@@ -16,6 +16,9 @@
  *   (`Yes, bid Amerikaner`) is open
  * @property {{ option: string, message: string } | null} rulesError the server's refusal of a rule change
  * @property {boolean} rulesOpen the host's rules editor is open
+ * @property {Record<string, unknown> | null} rulesSent the rule set last sent while no
+ *   frame has shown it yet (a `rules` message replaces the whole set: the next change
+ *   builds on this one, not on the frame's, or it would undo the change before it)
  * @property {boolean} botLevelsOpen the lobby's "What the bot levels mean" is open
  * @property {string | null} lobbySignature what the lobby panel shows (redrawn when it changes)
  * @property {string | null} stage deal, phase and turn: a new stage clears the selections
@@ -44,6 +47,7 @@ export function newUiState() {
     askingAmerikaner: false,
     rulesError: null,
     rulesOpen: false,
+    rulesSent: null,
     botLevelsOpen: false,
     lobbySignature: null,
     stage: null,

@@ -12,6 +12,8 @@ Each test ends by loading the page again: what the server keeps is the truth.
 - A field chosen (its number selected, to be typed over) when that answer comes: the
   new field's number was not selected, and the typed one went in beside it (most
   likely why a late joiner's test once ran with a grace of 300 s where it typed 0).
+- `Start` pressed with the mouse straight from such a field: the held lobby must not be
+  drawn between the press and the release.
 - Two rules changed before the first one's answer: a `rules` message replaces the whole
   set, and the second used to be built on the set shown, undoing the first."""
 
@@ -24,7 +26,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .players import open_room
+from .players import hand, open_room
 from .words import Words
 
 EN = Words("en")
@@ -139,6 +141,25 @@ def test_a_number_chosen_to_type_over_when_another_change_is_answered(new_page: 
     pause.press_sequentially("8")
     pause.press("Tab")
     the_server_keeps(ann, "8")
+
+
+def test_start_pressed_from_a_number_field_starts(new_page: Any) -> None:
+    """The lobby held while the field had the focus is drawn once the gesture that took
+    the focus ends: a mouse pressed on `Start` takes it at the press, and the button must
+    still be there at the release (a redraw in between would lose the click)."""
+    ann, frames, url = pause_while_fast_is_answered(new_page)
+    ann.get_by_role("spinbutton", name=EN.t("lobby.pause")).select_text()
+    frames.release()
+    bo_joins(new_page, url, ann)  # the lobby is held: fast is not drawn yet
+    start = ann.get_by_role("button", name=EN.t("lobby.start"))
+    box = start.bounding_box()
+    assert box is not None
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    # Every task the press queued runs before the release (timers of 0 run in order).
+    ann.evaluate("() => new Promise((resolve) => setTimeout(resolve))")
+    ann.mouse.up()
+    expect(hand(ann).get_by_role("button")).to_have_count(12)
 
 
 def test_a_rule_changed_before_the_last_ones_answer_keeps_it(new_page: Any) -> None:

@@ -131,8 +131,8 @@ export function drawUnlessSame(container, nodes) {
  *  and what the person types there must go into that field.  A redraw replaces the
  *  field: a number half typed would be sent as it stands (Chromium sends the change of
  *  a focused field it removes), and one about to be typed over the selected old one
- *  would land in the new field beside it.  `redraw` is called once the field loses the focus (a task later, when the
- *  next control has it and the redraw can give it back).
+ *  would land in the new field beside it.  `redraw` is called once the field has lost
+ *  the focus (`afterPress`).
  * @param {HTMLElement} box
  * @param {() => void} redraw */
 export function heldWhileTyping(box, redraw) {
@@ -140,14 +140,48 @@ export function heldWhileTyping(box, redraw) {
   if (!(field instanceof HTMLInputElement) || !["number", "text"].includes(field.type) || !box.contains(field)) {
     return false;
   }
+  watchPresses();
   if (!field.dataset.held) {
     field.dataset.held = "1";
     field.addEventListener("focusout", () => {
       delete field.dataset.held;
-      setTimeout(redraw);
+      afterPress(redraw);
     }, { once: true });
   }
   return true;
+}
+
+/** Whether a mouse button or a finger is down (`watchPresses`). */
+let pressing = false;
+let watchingPresses = false;
+
+function watchPresses() {
+  if (watchingPresses) return;
+  watchingPresses = true;
+  document.addEventListener("pointerdown", () => { pressing = true; }, true);
+  for (const type of ["pointerup", "pointercancel"]) {
+    document.addEventListener(type, () => { pressing = false; }, true);
+  }
+}
+
+/** Call `then` a task from now, or, while a mouse button is down, a task after its
+ *  release.  A mouse pressed on `Start` takes the focus from the field at the press; a
+ *  redraw before the release would replace the button, and Chromium sends no click then
+ *  (the release and its click come in one task; a tap's press, release and click all
+ *  come at once, after the finger is up).
+ * @param {() => void} then */
+function afterPress(then) {
+  if (!pressing) {
+    setTimeout(then);
+    return;
+  }
+  const released = () => {
+    document.removeEventListener("pointerup", released, true);
+    document.removeEventListener("pointercancel", released, true);
+    setTimeout(then);
+  };
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
 }
 
 /** A `<details>` that each render draws anew, open or closed as the person left it:

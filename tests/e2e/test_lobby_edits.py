@@ -20,19 +20,19 @@ Each test ends by loading the page again: what the server keeps is the truth.
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .players import hand, open_room
+from .socket_route import RoutedSocket
 from .words import Words
 
 EN = Words("en")
 
 
-class HeldFrames:
+class HeldFrames(RoutedSocket):
     """The page's WebSocket to the real server; while ``held``, the server's frames wait
     here (``waiting``) until ``release`` lets them in, in their order."""
 
@@ -41,16 +41,9 @@ class HeldFrames:
         self.held = False
         self.waiting: list[str | bytes] = []
         self.views: list[dict[str, Any]] = []  # every state frame's, as the server sent it
-        self.route: Any = None
-        page.route_web_socket(re.compile(r"/ws/"), self._connect)
+        super().__init__(page)
 
-    def _connect(self, route: Any) -> None:
-        self.route = route
-        server = route.connect_to_server()
-        route.on_message(server.send)
-        server.on_message(self._from_server)
-
-    def _from_server(self, message: str | bytes) -> None:
+    def from_server(self, message: str | bytes) -> None:
         frame = json.loads(message)
         if frame.get("type") == "state":
             self.views.append(frame["view"])

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -31,6 +30,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
 from .players import bid_the_highest, choose_language, enabled_cards, hand, open_room, take_turn
+from .socket_route import RoutedSocket
 from .test_polish import win_the_auction
 from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
 from .words import Words, of
@@ -59,7 +59,7 @@ UNDER_DOCK = """() => { scrollTo(0, 0);
             e => [e.id || e.className, Math.round(e.getBoundingClientRect().height)])}; }"""
 
 
-class Frames:
+class Frames(RoutedSocket):
     """The page's WebSocket to the real server, its state frames edited by ``force`` on
     the way in; ``again()`` sends the last one again under the current ``force``."""
 
@@ -68,14 +68,7 @@ class Frames:
         self.hint: Force = lambda frame: None
         self.last: dict[str, Any] | None = None
         self.last_hint: dict[str, Any] | None = None
-        self.route: Any = None
-        page.route_web_socket(re.compile(r"/ws/"), self._connect)
-
-    def _connect(self, route: Any) -> None:
-        self.route = route
-        server = route.connect_to_server()
-        route.on_message(server.send)
-        server.on_message(self._from_server)
+        super().__init__(page)
 
     def _edited(self, frame: dict[str, Any]) -> str:
         frame = copy.deepcopy(frame)
@@ -85,7 +78,7 @@ class Frames:
             self.hint(frame)
         return json.dumps(frame)
 
-    def _from_server(self, message: str | bytes) -> None:
+    def from_server(self, message: str | bytes) -> None:
         frame = json.loads(message)
         if frame.get("type") == "state":
             self.last = frame

@@ -4,7 +4,8 @@ creation is answered, so the process its code hashes to takes it on the first re
 another process.  So when a process dies its rooms answer 503 with ``Retry-After`` until
 the next process takes them, never 502 (nginx tries a room's own process first: a dead
 holder off the ring's first place would be tried last, and its refused connection
-answered as 502).
+answered as 502; on a starved machine a live process's connection may time out first,
+and a 502 nginx logged so is excused: ``_unexcused``).
 
 Three processes and nginx on loopback (tests/cluster/cluster_harness.py); nginx's access
 log says which process it tried first for each request (where the code hashes to) and
@@ -33,18 +34,31 @@ async def _create_and_join(client: httpx.AsyncClient, base: str) -> str:
 
 
 async def _served_again(client: httpx.AsyncClient, base: str, code: str,
-                        answers: Counter[int]) -> None:
-    """Ask for the room until it is served: 503 with Retry-After meanwhile, nothing else."""
+                        answers: Counter[int], odd: list[tuple[str, int, str]]) -> None:
+    """Ask for the room until it is served: 503 with Retry-After meanwhile; any other
+    answer is noted in ``odd`` (judged once nginx's logs are in: ``_unexcused``)."""
     deadline = time.monotonic() + PATIENCE
     while True:
         r = await client.get(f"{base}/api/rooms/{code}")
         answers[r.status_code] += 1
         if r.status_code == 200:
             return
-        assert r.status_code == 503 and r.headers.get("retry-after") == "1", \
-            (code, r.status_code, r.text)
+        if r.status_code != 503 or r.headers.get("retry-after") != "1":
+            odd.append((code, r.status_code, r.text[:120]))
         assert time.monotonic() < deadline, f"room {code} was not served again"
         await asyncio.sleep(0.1)
+
+
+def _unexcused(cluster: Cluster, odd: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
+    """The answers other than 503 that a quiet machine would not give too.  nginx answers
+    502 when the last process it tried refused the connection: the dead one, tried last
+    when the room's own process was not first on the ring (what this test guards), or
+    when a live process before it failed, as a connection that timed out on a starved
+    machine (a busy run of the suite met it once; nginx logs it naming the room, and a
+    refused connection to the dead process says "refused", not "timed out")."""
+    timed_out = "\n".join(line for line in cluster.nginx.error_log().splitlines()
+                          if "timed out" in line)
+    return [o for o in odd if not (o[1] == 502 and o[0] in timed_out)]
 
 
 def _logged_failures(cluster: Cluster) -> list[str]:
@@ -107,16 +121,24 @@ def test_rooms_created_at_once_live_on_their_own_process(cluster: Cluster) -> No
     killed.wait(10)
     killed_at = time.monotonic()
     answers: Counter[int] = Counter()
+    odd: list[tuple[str, int, str]] = []
 
     async def every_room() -> None:
         async with httpx.AsyncClient(timeout=PATIENCE, limits=limits) as client:
-            await asyncio.gather(*(_served_again(client, base, code, answers)
+            await asyncio.gather(*(_served_again(client, base, code, answers, odd)
                                    for code in codes))
 
     asyncio.run(every_room())
     print(f"{per_app[victim]} rooms of the killed process served again "
           f"{time.monotonic() - killed_at:.2f} s after the SIGKILL; answers {dict(answers)}")
-    assert set(answers) <= {200, 503} and answers[200] == ROOMS
+    assert answers[200] == ROOMS
+    unexcused = _unexcused(cluster, odd)
+    tried = [t for t in cluster.nginx.tried()
+             if any(room in t[1] and t[2] == status for room, status, _ in unexcused)]
+    assert not unexcused, (
+        f"answers other than 503 (room, status, body): {unexcused}\n"
+        f"their requests (method, path, status, ports tried): {tried}\n"
+        f"logged failures: {_logged_failures(cluster)[-30:]}")
     owners = cluster.owners()
     for code in codes:  # the survivors kept theirs; the killed one's went to the next
         now = cluster.app_of(owners[code])

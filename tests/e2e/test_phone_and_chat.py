@@ -8,6 +8,7 @@ short preset names, the French hint with its article."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -89,8 +90,27 @@ def choose_card(page: Any, card: str) -> None:
     expect(button).to_have_attribute("aria-pressed", "true")
 
 
+def stages_seen(page: Any) -> list[tuple[Any, ...]]:
+    """Each state frame's version, deal, phase, turn and event types as the page receives
+    it (Playwright's view of the socket: nothing is routed or slowed), for a failure to
+    show.  A discard chosen card by card once lost a chosen card in a busy run: both taps
+    had shown, then one card was no longer chosen."""
+    stages: list[tuple[Any, ...]] = []
+
+    def received(payload: str | bytes) -> None:
+        frame = json.loads(payload)
+        if frame.get("type") == "state":
+            view = frame["view"]
+            stages.append((frame["version"], view["deal_number"], view["phase"], view["turn"],
+                           [e.get("type") for e in frame.get("events") or []]))
+
+    page.on("websocket", lambda ws: ws.on("framereceived", received))
+    return stages
+
+
 def test_phone_hand_on_first_screen(new_page: Any) -> None:
     page = new_page("phone", viewport=PHONE, has_touch=True, is_mobile=True)
+    stages = stages_seen(page)
     open_room(page, "Kim", "Practice")
     expect(hand(page).get_by_role("button")).to_have_count(12)
     # The top bar is one line; the settings are in its menu.
@@ -118,9 +138,14 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
                 take_turn(page, bid=False)
         elif phase == "discard" and page.get_by_role("button", name="Discard").is_visible():
             cards = hand(page).get_by_role("button", pressed=False)
-            for card in [cards.nth(i).get_attribute("data-card") for i in (1, 6)]:
-                choose_card(page, str(card))
-            expect(hand(page).get_by_role("button", pressed=True)).to_have_count(2)
+            chosen = [str(cards.nth(i).get_attribute("data-card")) for i in (1, 6)]
+            for card in chosen:
+                choose_card(page, card)
+            try:
+                expect(hand(page).get_by_role("button", pressed=True)).to_have_count(2)
+            except AssertionError as lost:
+                raise AssertionError(f"{lost}\nchosen {chosen}; the last states (version, "
+                                     f"deal, phase, turn, events): {stages[-8:]}") from lost
             page.evaluate(HAND_SETTLED)
             assert page.evaluate(CHOSEN_OVERLAP) == [], "a chosen discard covers another card"
             phone_checks(page, "discard")

@@ -144,8 +144,11 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
             try:
                 expect(hand(page).get_by_role("button", pressed=True)).to_have_count(2)
             except AssertionError as lost:
-                raise AssertionError(f"{lost}\nchosen {chosen}; the last states (version, "
-                                     f"deal, phase, turn, events): {stages[-8:]}") from lost
+                shown = hand(page).locator("button[aria-pressed='true']").evaluate_all(
+                    "(cards) => cards.map((c) => c.dataset.card)")
+                raise AssertionError(f"{lost}\ntapped {chosen}, shown as chosen {shown}; the "
+                                     f"last states (version, deal, phase, turn, events): "
+                                     f"{stages[-8:]}") from lost
             page.evaluate(HAND_SETTLED)
             assert page.evaluate(CHOSEN_OVERLAP) == [], "a chosen discard covers another card"
             phone_checks(page, "discard")

@@ -12,8 +12,10 @@ Each test ends by loading the page again: what the server keeps is the truth.
 - A field chosen (its number selected, to be typed over) when that answer comes: the
   new field's number was not selected, and the typed one went in beside it (most
   likely why a late joiner's test once ran with a grace of 300 s where it typed 0).
-- `Start` pressed with the mouse straight from such a field: the held lobby must not be
-  drawn between the press and the release.
+  Such a field is drawn anew (the answer must show), with its number selected.
+- A control pressed with the mouse straight from such a field: the held lobby must
+  not be drawn between the press and the release, and `Start`, whose press sends the
+  number, must be there at the release though the answer is drawn before it.
 - Two rules changed before the first one's answer: a `rules` message replaces the whole
   set, and the second used to be built on the set shown, undoing the first."""
 
@@ -136,21 +138,60 @@ def test_a_number_chosen_to_type_over_when_another_change_is_answered(new_page: 
     the_server_keeps(ann, "8")
 
 
-def test_start_pressed_from_a_number_field_starts(new_page: Any) -> None:
-    """The lobby held while the field had the focus is drawn once the gesture that took
-    the focus ends: a mouse pressed on `Start` takes it at the press, and the button must
-    still be there at the release (a redraw in between would lose the click)."""
+def test_a_field_with_the_focus_and_nothing_typed_lets_the_lobby_be_drawn(
+        new_page: Any) -> None:
+    """Only a field holding a typed number holds the lobby back: one the person is merely
+    in (Tab from the field before brings them there) lets the answers be drawn."""
     ann, frames, url = pause_while_fast_is_answered(new_page)
-    ann.get_by_role("spinbutton", name=EN.t("lobby.pause")).select_text()
+    pause = ann.get_by_role("spinbutton", name=EN.t("lobby.pause"))
+    pause.focus()
+    frames.release()
+    bo_joins(new_page, url, ann)
+    expect(ann.locator("#lobby .rules-summary")).to_contain_text(EN.t("pace.fast"))
+    expect(pause).to_be_focused()
+
+
+def press(page: Any, target: Any) -> None:
+    """The mouse's button down on ``target`` (scrolled into view), and every task the
+    press queued run (timers of 0 run in order); ``page.mouse.up()`` releases it."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => new Promise((resolve) => setTimeout(resolve))")
+
+
+def test_a_checkbox_pressed_from_a_number_typed_in_is_ticked(new_page: Any) -> None:
+    """The lobby held while a number was typed is drawn once the mouse that took the
+    focus from the field is released: drawn at the press, the checkbox pressed would be
+    replaced, and Chromium sends no click to it then."""
+    ann, frames, url = pause_while_fast_is_answered(new_page)
+    ann.get_by_role("spinbutton", name=EN.t("lobby.pause")).fill("4")
     frames.release()
     bo_joins(new_page, url, ann)  # the lobby is held: fast is not drawn yet
-    start = ann.get_by_role("button", name=EN.t("lobby.start"))
-    box = start.bounding_box()
-    assert box is not None
-    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ann.mouse.down()
-    # Every task the press queued runs before the release (timers of 0 run in order).
-    ann.evaluate("() => new Promise((resolve) => setTimeout(resolve))")
+    chat = ann.get_by_role("checkbox", name=EN.t("settings.spectator_chat"))
+    expect(chat).to_be_checked()
+    press(ann, chat)
+    ann.mouse.up()
+    expect(chat).not_to_be_checked()
+    expect(ann.locator("#lobby .rules-summary")).to_contain_text(EN.t("pace.fast"))
+
+
+def test_start_pressed_as_the_lobby_is_drawn_starts(new_page: Any) -> None:
+    """A number typed, then `Start` pressed with the mouse: the press sends the number,
+    and its answer is drawn before the release.  `Start` is kept while it reads the
+    same, so the click reaches it."""
+    ann, frames, url = pause_while_fast_is_answered(new_page)
+    ann.get_by_role("spinbutton", name=EN.t("lobby.pause")).fill("4")
+    frames.release()
+    bo_joins(new_page, url, ann)
+    frames.held = True
+    press(ann, ann.get_by_role("button", name=EN.t("lobby.start")))  # the number is sent
+    frames.wait_for_held(lambda view: view["room"]["settings"]["next_deal_pause"] == 4, "4")
+    frames.release()
+    # drawn under the pressed button: the first change shows
+    expect(ann.locator("#lobby .rules-summary")).to_contain_text(EN.t("pace.fast"))
     ann.mouse.up()
     expect(hand(ann).get_by_role("button")).to_have_count(12)
 

@@ -127,19 +127,22 @@ export function drawUnlessSame(container, nodes) {
   container.replaceChildren(...nodes);
 }
 
-/** Whether `box` must not be redrawn yet: a number or text field in it has the focus,
- *  and what the person types there must go into that field.  A redraw replaces the
- *  field: a number half typed would be sent as it stands (Chromium sends the change of
- *  a focused field it removes), and one about to be typed over the selected old one
- *  would land in the new field beside it.  `redraw` is called once the field has lost
- *  the focus (`afterPress`).
+/** Whether `box` must not be redrawn yet: a number or text field in it has the focus
+ *  and holds what the person is typing, not yet sent (its value is not the one it was
+ *  drawn with, its `defaultValue`; room.js makes a sent value the default).  A redraw
+ *  would replace the field, and Chromium sends the change of a focused field it
+ *  removes: a number half typed would be sent as it stands, and the rest typed into the
+ *  new field.  `redraw` is called once the field has lost the focus (`afterPress`).  A
+ *  field with the focus and nothing typed is redrawn, and the new one gets the focus
+ *  with its number selected (focus.js), so that what is typed next replaces it.
  * @param {HTMLElement} box
  * @param {() => void} redraw */
-export function heldWhileTyping(box, redraw) {
+export function heldByAnEdit(box, redraw) {
   const field = document.activeElement;
   if (!(field instanceof HTMLInputElement) || !["number", "text"].includes(field.type) || !box.contains(field)) {
     return false;
   }
+  if (field.value === field.defaultValue) return false;
   watchPresses();
   if (!field.dataset.held) {
     field.dataset.held = "1";

@@ -4,7 +4,7 @@
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { currentLanguage, has, t, tn } from "./i18n.js";
-import { byId, el, heldWhileTyping, keptOpen } from "./dom.js";
+import { byId, drawUnlessSame, el, heldByAnEdit, keptOpen } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOOL_SETTINGS, BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
@@ -96,7 +96,8 @@ function intControl(spec, value, placeholder) {
   input.inputMode = "numeric";
   if (spec.min !== undefined) input.min = String(spec.min);
   if (spec.max !== undefined) input.max = String(spec.max);
-  input.value = value === null || value === undefined ? "" : String(value);
+  // (its default too: what the person types differs from it until sent, dom.js heldByAnEdit)
+  input.defaultValue = value === null || value === undefined ? "" : String(value);
   if (placeholder) input.placeholder = placeholder;
   return input;
 }
@@ -292,7 +293,7 @@ export function rulesSummary(room) {
  * @param {View} view
  * @param {RulesMeta | null} meta
  * @param {UiState} ui
- * @param {() => void} redraw draws the page again (once the field typed in lets go) */
+ * @param {() => void} redraw draws the page again (once a field typed in lets go) */
 export function renderLobby(view, meta, ui, redraw) {
   const box = byId("lobby");
   box.hidden = view.phase !== Phase.LOBBY;
@@ -304,10 +305,15 @@ export function renderLobby(view, meta, ui, redraw) {
   const seated = room.your_seat !== null && room.your_seat !== undefined;
   const signature = JSON.stringify([room.rules, room.settings, room.you_are_host, seated, ui.rulesError,
     document.documentElement.lang, Boolean(meta)]);
-  if (signature === ui.lobbySignature || heldWhileTyping(box, redraw)) return;
+  if (signature === ui.lobbySignature || heldByAnEdit(box, redraw)) return;
   ui.lobbySignature = signature;
+  // The heading, Start and its hint are kept while they read the same (drawUnlessSame):
+  // the answer to a number sent as the focus left it for Start comes while the mouse is
+  // still down, and Chromium sends no click to a button replaced before the release.
   /** @type {HTMLElement[]} */
-  const parts = [el("h2", "", t("lobby.heading"))];
+  const head = [el("h2", "", t("lobby.heading"))];
+  /** @type {HTMLElement[]} */
+  const parts = [];
   if (room.you_are_host) {
     const start = el("button", "primary", t("lobby.start"));
     start.type = "button";
@@ -315,9 +321,9 @@ export function renderLobby(view, meta, ui, redraw) {
     start.dataset.key = "start";
     const actions = el("div", "actions");
     actions.append(start);
-    parts.push(el("p", "hint", t("lobby.start_hint")), actions);
+    head.push(el("p", "hint", t("lobby.start_hint")), actions);
   } else {
-    parts.push(el("p", "hint", t("lobby.wait_host")));
+    head.push(el("p", "hint", t("lobby.wait_host")));
   }
   if (ui.rulesError) {
     parts.push(el("p", "error", rulesErrorText(ui.rulesError)));
@@ -340,7 +346,16 @@ export function renderLobby(view, meta, ui, redraw) {
     leave.dataset.key = "leave";
     parts.push(leave);
   }
-  box.replaceChildren(...parts);
+  const [top, rest] = lobbyParts(box);
+  drawUnlessSame(top, head);
+  rest.replaceChildren(...parts);
+}
+
+/** The lobby's two parts: the heading with Start, and the rest.
+ * @param {HTMLElement} box */
+function lobbyParts(box) {
+  if (box.children.length !== 2) box.replaceChildren(el("div", "lobby-head"), el("div", "lobby-body"));
+  return /** @type {[HTMLElement, HTMLElement]} */ ([...box.children]);
 }
 
 /** Each bot level's name and what it plays like (the levels the interface can describe).
@@ -371,7 +386,7 @@ let settingsSignature = null;
 
 /** The host's room settings during the game (in the lobby they sit under the rules).
  * @param {View} view
- * @param {() => void} redraw draws the page again (once the field typed in lets go) */
+ * @param {() => void} redraw draws the page again (once a field typed in lets go) */
 export function renderSettingsBox(view, redraw) {
   const box = byId("settings-box");
   box.hidden = !view.room.you_are_host || view.phase === Phase.LOBBY;
@@ -381,7 +396,7 @@ export function renderSettingsBox(view, redraw) {
   }
   const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
   const body = byId("settings-body");
-  if (signature === settingsSignature || heldWhileTyping(body, redraw)) return;
+  if (signature === settingsSignature || heldByAnEdit(body, redraw)) return;
   settingsSignature = signature;
   body.replaceChildren(settingsForm(view.room));
 }

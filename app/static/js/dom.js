@@ -127,23 +127,31 @@ export function drawUnlessSame(container, nodes) {
   container.replaceChildren(...nodes);
 }
 
-/** Whether `box` must not be redrawn yet: a number or text field in it has the focus
- *  and holds what the person is typing, not yet sent (its value is not the one it was
- *  drawn with, its `defaultValue`; room.js makes a sent value the default).  A redraw
- *  would replace the field, and Chromium sends the change of a focused field it
- *  removes: a number half typed would be sent as it stands, and the rest typed into the
- *  new field.  `redraw` is called once the field has lost the focus (`afterPress`).  A
- *  field with the focus and nothing typed is redrawn, and the new one gets the focus
+/** Whether `box` must not be redrawn yet, because the person is in the middle of
+ *  something in it; `redraw` is then called once they are done (a task after it).
+ *  - A mouse button or a finger is down in it: a control replaced before the release
+ *    gets no click from Chromium (the answer to a number the press sent comes then).
+ *  - A number or text field in it has the focus and holds what the person is typing,
+ *    not yet sent (its value is not its `defaultValue`, the one it was drawn with; room.js
+ *    makes a sent value the default).  A redraw would replace the field, and Chromium
+ *    sends the change of a focused field it removes: a number half typed would be sent
+ *    as it stands, and the rest typed into the new field.  The redraw waits until the
+ *    field lets go, and past the release of a mouse button that took the focus.
+ *  A field with the focus and nothing typed is redrawn, and the new one gets the focus
  *  with its number selected (focus.js), so that what is typed next replaces it.
  * @param {HTMLElement} box
  * @param {() => void} redraw */
-export function heldByAnEdit(box, redraw) {
+export function heldForInput(box, redraw) {
+  watchPresses();
+  if (pressedIn && box.contains(pressedIn)) {
+    afterPress(redraw);
+    return true;
+  }
   const field = document.activeElement;
   if (!(field instanceof HTMLInputElement) || !["number", "text"].includes(field.type) || !box.contains(field)) {
     return false;
   }
   if (field.value === field.defaultValue) return false;
-  watchPresses();
   if (!field.dataset.held) {
     field.dataset.held = "1";
     field.addEventListener("focusout", () => {
@@ -154,37 +162,37 @@ export function heldByAnEdit(box, redraw) {
   return true;
 }
 
-/** Whether a mouse button or a finger is down (`watchPresses`). */
-let pressing = false;
+/** Where a mouse button or a finger is down (null: none), from `watchPresses`.
+ * @type {Node | null} */
+let pressedIn = null;
 let watchingPresses = false;
+/** The redraws waiting for the release. @type {Set<() => void>} */
+const afterRelease = new Set();
 
 function watchPresses() {
   if (watchingPresses) return;
   watchingPresses = true;
-  document.addEventListener("pointerdown", () => { pressing = true; }, true);
-  for (const type of ["pointerup", "pointercancel"]) {
-    document.addEventListener(type, () => { pressing = false; }, true);
-  }
-}
-
-/** Call `then` a task from now, or, while a mouse button is down, a task after its
- *  release.  A mouse pressed on `Start` takes the focus from the field at the press; a
- *  redraw before the release would replace the button, and Chromium sends no click then
- *  (the release and its click come in one task; a tap's press, release and click all
- *  come at once, after the finger is up).
- * @param {() => void} then */
-function afterPress(then) {
-  if (!pressing) {
-    setTimeout(then);
-    return;
-  }
+  document.addEventListener("pointerdown", (event) => {
+    pressedIn = event.target instanceof Node ? event.target : document.body;
+  }, true);
+  /** The release, and its click with it (they come in one task); a tap's press, release
+   *  and click all come at once, after the finger is up. */
   const released = () => {
-    document.removeEventListener("pointerup", released, true);
-    document.removeEventListener("pointercancel", released, true);
-    setTimeout(then);
+    pressedIn = null;
+    const waiting = [...afterRelease];
+    afterRelease.clear();
+    if (waiting.length) setTimeout(() => { for (const then of waiting) then(); });
   };
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
+}
+
+/** Call `then` a task from now, or, while a mouse button or a finger is down, a task
+ *  after its release.
+ * @param {() => void} then */
+function afterPress(then) {
+  if (pressedIn) afterRelease.add(then);
+  else setTimeout(then);
 }
 
 /** A `<details>` that each render draws anew, open or closed as the person left it:

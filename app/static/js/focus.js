@@ -25,7 +25,7 @@ export function captureFocus() {
 function focusAgain(element, saved) {
   element.focus();
   // A field drawn anew under the person's focus: what they type next replaces its value,
-  // as when Tab brings them into it (dom.js heldByAnEdit keeps a field being typed in).
+  // as when Tab brings them into it (dom.js heldForInput keeps a field being typed in).
   if (element instanceof HTMLInputElement && ["number", "text"].includes(element.type)) element.select();
   if (!saved.ring) return;
   element.classList.add("focus-ring");

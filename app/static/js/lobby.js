@@ -4,7 +4,7 @@
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { currentLanguage, has, t, tn } from "./i18n.js";
-import { byId, drawUnlessSame, el, heldByAnEdit, keptOpen } from "./dom.js";
+import { byId, drawUnlessSame, el, heldForInput, keptOpen } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOOL_SETTINGS, BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
@@ -96,7 +96,7 @@ function intControl(spec, value, placeholder) {
   input.inputMode = "numeric";
   if (spec.min !== undefined) input.min = String(spec.min);
   if (spec.max !== undefined) input.max = String(spec.max);
-  // (its default too: what the person types differs from it until sent, dom.js heldByAnEdit)
+  // (its default too: what the person types differs from it until sent, dom.js heldForInput)
   input.defaultValue = value === null || value === undefined ? "" : String(value);
   if (placeholder) input.placeholder = placeholder;
   return input;
@@ -305,7 +305,7 @@ export function renderLobby(view, meta, ui, redraw) {
   const seated = room.your_seat !== null && room.your_seat !== undefined;
   const signature = JSON.stringify([room.rules, room.settings, room.you_are_host, seated, ui.rulesError,
     document.documentElement.lang, Boolean(meta)]);
-  if (signature === ui.lobbySignature || heldByAnEdit(box, redraw)) return;
+  if (signature === ui.lobbySignature || heldForInput(box, redraw)) return;
   ui.lobbySignature = signature;
   // The heading, Start and its hint are kept while they read the same (drawUnlessSame):
   // the answer to a number sent as the focus left it for Start comes while the mouse is
@@ -396,7 +396,7 @@ export function renderSettingsBox(view, redraw) {
   }
   const signature = JSON.stringify([view.room.settings, document.documentElement.lang]);
   const body = byId("settings-body");
-  if (signature === settingsSignature || heldByAnEdit(body, redraw)) return;
+  if (signature === settingsSignature || heldForInput(body, redraw)) return;
   settingsSignature = signature;
   body.replaceChildren(settingsForm(view.room));
 }

@@ -244,7 +244,7 @@ document.addEventListener("change", (event) => {
   // A new try at the rules: the server's last refusal is no longer news.
   if (kind === "preset" || kind === "rule") ui.rulesError = null;
   const checked = control instanceof HTMLInputElement && control.checked;
-  // Sent: no longer an edit that a redraw must wait for (dom.js heldByAnEdit).
+  // Sent: no longer an edit that a redraw must wait for (dom.js heldForInput).
   if (control instanceof HTMLInputElement && control.type !== "checkbox") control.defaultValue = control.value;
   const message = lobbyChangeMessage({ kind, value: control.value, checked, data: control.dataset },
     ui.rulesSent ?? view.room.rules, meta);

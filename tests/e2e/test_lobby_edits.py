@@ -180,8 +180,8 @@ def test_a_checkbox_pressed_from_a_number_typed_in_is_ticked(new_page: Any) -> N
 
 def test_start_pressed_as_the_lobby_is_drawn_starts(new_page: Any) -> None:
     """A number typed, then `Start` pressed with the mouse: the press sends the number,
-    and its answer comes before the release.  The lobby waits for the release (and
-    `Start` is kept while it reads the same), so the click reaches it."""
+    and its answer comes before the release.  The lobby waits for the release, so the
+    click reaches it."""
     ann, frames, url = pause_while_fast_is_answered(new_page)
     ann.get_by_role("spinbutton", name=EN.t("lobby.pause")).fill("4")
     frames.release()

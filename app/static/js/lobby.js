@@ -4,7 +4,7 @@
 // option, and it is shown next to it), Start, and Leave for a seated guest.
 
 import { currentLanguage, has, t, tn } from "./i18n.js";
-import { byId, drawUnlessSame, el, heldForInput, keptOpen } from "./dom.js";
+import { byId, el, heldForInput, keptOpen } from "./dom.js";
 import { botLabel } from "./table.js";
 import { BOOL_SETTINGS, BOT_PACES, BotPace, LIMITS, Phase, TURN_SECONDS } from "./protocol.js";
 
@@ -307,13 +307,8 @@ export function renderLobby(view, meta, ui, redraw) {
     document.documentElement.lang, Boolean(meta)]);
   if (signature === ui.lobbySignature || heldForInput(box, redraw)) return;
   ui.lobbySignature = signature;
-  // The heading, Start and its hint are kept while they read the same (drawUnlessSame):
-  // the answer to a number sent as the focus left it for Start comes while the mouse is
-  // still down, and Chromium sends no click to a button replaced before the release.
   /** @type {HTMLElement[]} */
-  const head = [el("h2", "", t("lobby.heading"))];
-  /** @type {HTMLElement[]} */
-  const parts = [];
+  const parts = [el("h2", "", t("lobby.heading"))];
   if (room.you_are_host) {
     const start = el("button", "primary", t("lobby.start"));
     start.type = "button";
@@ -321,9 +316,9 @@ export function renderLobby(view, meta, ui, redraw) {
     start.dataset.key = "start";
     const actions = el("div", "actions");
     actions.append(start);
-    head.push(el("p", "hint", t("lobby.start_hint")), actions);
+    parts.push(el("p", "hint", t("lobby.start_hint")), actions);
   } else {
-    head.push(el("p", "hint", t("lobby.wait_host")));
+    parts.push(el("p", "hint", t("lobby.wait_host")));
   }
   if (ui.rulesError) {
     parts.push(el("p", "error", rulesErrorText(ui.rulesError)));
@@ -346,16 +341,7 @@ export function renderLobby(view, meta, ui, redraw) {
     leave.dataset.key = "leave";
     parts.push(leave);
   }
-  const [top, rest] = lobbyParts(box);
-  drawUnlessSame(top, head);
-  rest.replaceChildren(...parts);
-}
-
-/** The lobby's two parts: the heading with Start, and the rest.
- * @param {HTMLElement} box */
-function lobbyParts(box) {
-  if (box.children.length !== 2) box.replaceChildren(el("div", "lobby-head"), el("div", "lobby-body"));
-  return /** @type {[HTMLElement, HTMLElement]} */ ([...box.children]);
+  box.replaceChildren(...parts);
 }
 
 /** Each bot level's name and what it plays like (the levels the interface can describe).

@@ -127,6 +127,13 @@ export function drawUnlessSame(container, nodes) {
   container.replaceChildren(...nodes);
 }
 
+/** Whether `node` is a field one types in (a number or a line of text).
+ * @param {unknown} node
+ * @returns {node is HTMLInputElement} */
+export function isTypedField(node) {
+  return node instanceof HTMLInputElement && ["number", "text"].includes(node.type);
+}
+
 /** Whether `box` must not be redrawn yet, because the person is in the middle of
  *  something in it; `redraw` is then called once they are done (a task after it).
  *  - A mouse button or a finger is down in it: a control replaced before the release
@@ -148,9 +155,7 @@ export function heldForInput(box, redraw) {
     return true;
   }
   const field = document.activeElement;
-  if (!(field instanceof HTMLInputElement) || !["number", "text"].includes(field.type) || !box.contains(field)) {
-    return false;
-  }
+  if (!isTypedField(field) || !box.contains(field)) return false;
   if (field.value === field.defaultValue) return false;
   if (!field.dataset.held) {
     field.dataset.held = "1";

@@ -3,6 +3,8 @@
 // render the element with the same key (or, in the hand, the card at the same place)
 // gets the focus back, with its focus ring when the keyboard had put it there.
 
+import { isTypedField } from "./dom.js";
+
 /** @typedef {{ key: string, index: number, area: Element | null, ring: boolean }} SavedFocus */
 
 /** What has the focus now, to find it again after the render.
@@ -26,7 +28,7 @@ function focusAgain(element, saved) {
   element.focus();
   // A field drawn anew under the person's focus: what they type next replaces its value,
   // as when Tab brings them into it (dom.js heldForInput keeps a field being typed in).
-  if (element instanceof HTMLInputElement && ["number", "text"].includes(element.type)) element.select();
+  if (isTypedField(element)) element.select();
   if (!saved.ring) return;
   element.classList.add("focus-ring");
   element.addEventListener("blur", () => element.classList.remove("focus-ring"), { once: true });

@@ -153,12 +153,21 @@ class PageProblems:
 def new_page(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
     """``new_page(label, viewport=DESKTOP, **context_options)``: a page in a fresh browser
     context (its own localStorage, like another person's browser); ``allow_http_errors``:
-    an HTTP error answer the test expects is not a console error."""
+    an HTTP error answer the test expects is not a console error.
+
+    The page asks for reduced motion unless the test passes ``reduced_motion=
+    "no-preference"``: the cards' slide-ins and a trick's collecting, drawn in software by
+    headless Chromium on every page of a table, were a third of the browser tests' CPU,
+    and the suite is bound by its two cores (2026-12-06: test_three_languages.py's six
+    pages, 51.5 s and 32.7 s of the renderers' CPU with motion, 33.2 s and 21.5 s
+    without). The tests of what moves (test_trick_display.py, test_phone_dock.py, the
+    phone's collected trick, the host of test_table.py) keep the motion on."""
     problems = PageProblems()
     contexts: list[Any] = []
 
     def make(label: str, viewport: dict[str, int] | None = None,
              allow_http_errors: bool = False, **options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")
         ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=server,
                                   locale=options.pop("locale", "en-GB"), **options)
         ctx.set_default_timeout(15_000)

@@ -116,7 +116,8 @@ def stages_seen(page: Any) -> list[tuple[Any, ...]]:
 
 
 def test_phone_hand_on_first_screen(new_page: Any) -> None:
-    page = new_page("phone", viewport=PHONE, has_touch=True, is_mobile=True)
+    page = new_page("phone", viewport=PHONE, has_touch=True, is_mobile=True,
+                    reduced_motion="no-preference")
     stages = stages_seen(page)
     open_room(page, "Kim", "Practice")
     expect(hand(page).get_by_role("button")).to_have_count(12)

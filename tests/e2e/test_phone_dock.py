@@ -218,7 +218,7 @@ def look(viewport: dict[str, int], lang: str, label: str) -> str:
 def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, players: int) -> None:
     looks = TRICK_LOOKS[players]
     viewport, lang = looks[0]
-    page = new_page(f"dock-{players}", viewport=viewport)
+    page = new_page(f"dock-{players}", viewport=viewport, reduced_motion="no-preference")
     frames = Frames(page)
     table_of(page, players, lang)
     # our turn in the play with a card or more in the trick
@@ -344,7 +344,8 @@ KITTY_LOOKS = {4: [(SMALL_PHONE, "fr"), (SMALL_PHONE, "nb"), (SMALL_PHONE, "en")
 def test_nothing_pushes_the_kitty_under_the_dock(new_page: Any, players: int) -> None:
     looks = KITTY_LOOKS[players]
     viewport, lang = looks[0]
-    page = new_page(f"kitty-{players}", viewport=viewport, has_touch=True, is_mobile=True)
+    page = new_page(f"kitty-{players}", viewport=viewport, has_touch=True, is_mobile=True,
+                    reduced_motion="no-preference")
     frames = Frames(page)
     if players == 4:
         win_the_auction(page)  # a practice table: a hint follows each of our turns

@@ -22,7 +22,7 @@ def card_ids(page: Any) -> list[str]:
 
 
 def test_two_people_play_a_deal(new_page: Any, artifacts: Path) -> None:
-    host = new_page("host")
+    host = new_page("host", reduced_motion="no-preference")
     open_room(host, "Ann", "Create room")
     link = host.url
 

@@ -96,7 +96,7 @@ def practice_on_a_still_clock(page: Any, name: str, lang: str) -> tuple[Any, Any
 def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
                                            viewport: dict[str, int], lang: str) -> None:
     page, next_trick = practice_on_a_still_clock(
-        new_page(f"trick-{lang}", viewport=viewport), "Fay", lang)
+        new_page(f"trick-{lang}", viewport=viewport, reduced_motion="no-preference"), "Fay", lang)
 
     waited = clicked = 0
     for _ in range(400):
@@ -143,7 +143,7 @@ def test_the_last_trick_offers_no_next_trick(new_page: Any, artifacts: Path,
                                              viewport: dict[str, int], lang: str) -> None:
     # The clock stands still: whatever the deal's last trick shows stays shown.
     page, next_trick = practice_on_a_still_clock(
-        new_page(f"last-{lang}", viewport=viewport), "Gus", lang)
+        new_page(f"last-{lang}", viewport=viewport, reduced_motion="no-preference"), "Gus", lang)
     page.evaluate(NEXT_AFTER_THE_LAST)
     for _ in range(1000):
         if deal_over(page):

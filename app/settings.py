@@ -42,6 +42,7 @@ class Settings:
     host_grace: float = 15.0                 # a disconnected host keeps the role (a reload)
     turn_time_scale: float = 1.0             # real seconds a second of a room's turn time lasts
     review_seconds: float = 8.0              # CPU seconds a deal review searches (thinking.py)
+    hint_seconds: float = 0.5                # seconds a practice hint searches (thinking.py)
     next_deal_pause: int = 10                # default for new rooms (host can change)
     rate: float = 10.0                       # messages per second per connection, average
     burst: int = 30                          # messages per connection in a burst

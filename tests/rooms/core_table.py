@@ -45,7 +45,7 @@ from app.rooms.core.wire_enums import TableLine
 from app.rooms.server import thinking
 from app.rooms.server.chance import chance_of
 from app.rooms.server.connection import parse_client_message
-from app.rooms.server.thinking import hint_job, job_of
+from app.rooms.server.thinking import HINT_SECONDS, hint_job, job_of
 from app.rules import Match, RuleSet, SeatView
 
 CODE = "abcdefghjk"
@@ -59,8 +59,10 @@ class Table:
 
     def __init__(self, rules: dict[str, Any] | None = None, practice: bool = False,
                  grace_seconds: int = 30, next_deal_pause: int = 60, bot_delay: float = 0.0,
-                 host_grace: float = 0.0, seed: int = 1, turn_time_scale: float = 1.0) -> None:
+                 host_grace: float = 0.0, seed: int = 1, turn_time_scale: float = 1.0,
+                 hint_seconds: float = HINT_SECONDS) -> None:
         self.now = START
+        self.hint_seconds = hint_seconds  # a hint's search, as the server's setting
         core, token, save = RoomCore.create(
             CODE, RuleSet.from_json(rules or {"preset": "standard"}), practice, "Ann",
             grace_seconds, next_deal_pause, Timing(bot_delay, host_grace, turn_time_scale),
@@ -165,7 +167,7 @@ class Table:
         asked = asked or self.hints[0]
         if asked in self.hints:
             self.hints.remove(asked)
-        hint = hint_job(job_of(asked.match, asked.seat))
+        hint = hint_job(job_of(asked.match, asked.seat), self.hint_seconds)
         return self.handle(HintReady(asked.seat, asked.game, hint))
 
     # -- checking ---------------------------------------------------------------------

@@ -12,13 +12,11 @@ import random
 import time
 from typing import Any
 
-import pytest
 from core_table import Table, play_until
 from example_budget import examples
 
 from app.bots.review import BID_MARGIN, Decision, review_deal
 from app.rooms.core.effects import AskReview
-from app.rooms.server import thinking
 from app.rules import Phase, RuleSet
 from app.rules.record import deal_to_record
 
@@ -26,15 +24,15 @@ from app.rules.record import deal_to_record
 # discards, leads with calls and plays, several times each; a tenth in the quick loop).
 # Each costs a real hint's search and each deal a review's: 200 took 40 s.
 DECISIONS = examples(100)
-# The hints' search here stops at this (wall) time rather than HINT_SECONDS: the review
+# The hints' search here stops at this (wall) time rather than the server's 0.5 s: the review
 # reads only which action each hint named (a followed one is never searched again, nor a
 # mistake), not how long the strong bot searched to name it.
 HINT_SECONDS = 0.1
 
 
-def test_a_followed_hint_is_never_a_review_mistake(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(thinking, "HINT_SECONDS", HINT_SECONDS)
-    t = Table(rules={"preset": "standard", "match": "target"}, practice=True)
+def test_a_followed_hint_is_never_a_review_mistake() -> None:
+    t = Table(rules={"preset": "standard", "match": "target"}, practice=True,
+              hint_seconds=HINT_SECONDS)
     ann = t.connect(0)
     t.send(ann, {"type": "start"})
     followed = reviewed = 0

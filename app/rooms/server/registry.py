@@ -76,7 +76,8 @@ class Registry:
                              turn_time_scale=settings.turn_time_scale)
         self.rooms: dict[str, RoomRunner] = {}
         # where the rooms' bots, hints and reviews think
-        self.thinkers = Thinkers(review_seconds=settings.review_seconds)
+        self.thinkers = Thinkers(review_seconds=settings.review_seconds,
+                                 hint_seconds=settings.hint_seconds)
         # the clubs' par: made in the pool's lowest lane, kept in the store
         self.thinkers.par.level = settings.par_level
         self.par = ParKeeper(store, self.thinkers.par)

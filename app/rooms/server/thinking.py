@@ -44,7 +44,9 @@ log = logging.getLogger("amerikaner.rooms")
 T = TypeVar("T")
 
 QUICK_LEVELS = frozenset({"random", "easy", "heuristic"})
-HINT_SECONDS = 0.5     # a practice hint's search
+# A practice hint's search (wall time): the default of the server's ``hint_seconds``
+# setting (AMERIKANER_HINT_SECONDS), which the browser tests lower.
+HINT_SECONDS: float = Settings.hint_seconds
 # A deal review's search (docs/bots.md: 5 to 10 s give good figures): the default of the
 # server's ``review_seconds`` setting (AMERIKANER_REVIEW_SECONDS), which tests lower,
 # written once, in app/settings.py.
@@ -102,12 +104,12 @@ def think_job(level: str, job: Job, seed: float) -> ActionJson | LegalActionJson
     return choose_bot_action(level, rebuild(rules, deal), seat, seed).to_json()
 
 
-def hint_job(job: Job) -> HintPayload:
-    """What the strong bot would do for the seat, and why (``Hint.to_json()``); if the
-    search fails, the easy bot's action with a plain "the best bot would..." text, so
-    that a practice player is never left without a hint."""
+def hint_job(job: Job, seconds: float = HINT_SECONDS) -> HintPayload:
+    """What the strong bot would do for the seat, and why (``Hint.to_json()``), searched
+    for ``seconds``; if the search fails, the easy bot's action with a plain "the best
+    bot would..." text, so that a practice player is never left without a hint."""
     rules, deal, seat = job
-    deadline = time.monotonic() + HINT_SECONDS
+    deadline = time.monotonic() + seconds
     view = SeatView(rebuild(rules, deal), seat)
     try:
         return cast(HintPayload, explain(view, random.Random(), deadline).to_json())
@@ -168,8 +170,10 @@ class Thinkers:
     ``SearchPool`` (search_pool.py), bot moves first, reviews on workers of their own at
     a lower CPU priority."""
 
-    def __init__(self, workers: int = WORKERS, review_seconds: float = REVIEW_SECONDS) -> None:
+    def __init__(self, workers: int = WORKERS, review_seconds: float = REVIEW_SECONDS,
+                 hint_seconds: float = HINT_SECONDS) -> None:
         self.review_seconds = review_seconds
+        self.hint_seconds = hint_seconds
         self._threads = ThreadPoolExecutor(1, thread_name_prefix="bots")
         self.pool = SearchPool(workers, warm=(__name__,), on_wait=metrics.search_waited,
                                review_workers=REVIEW_WORKERS)
@@ -207,8 +211,8 @@ class Thinkers:
         job = job_of(match, seat)
         try:
             hint: HintPayload = await self.pool.run(
-                Lane.HINT, hint_job, job, room=room, address=address,
-                hard=HINT_SECONDS + 4.0)
+                Lane.HINT, hint_job, job, self.hint_seconds, room=room, address=address,
+                hard=self.hint_seconds + 4.0)
             return hint
         except (PoolBusy, WorkerLost, RuntimeError) as exc:
             # a practice player is never left without a hint: the easy bot's, at once

@@ -1,9 +1,10 @@
 """A person at the table, driven through the page only by roles and accessible names.
 
 ``take_turn`` looks at what the page offers right now and does the obvious thing: bid the
-lowest legal number (or pass), pick discards until ``Discard`` is enabled, pick a lead and
-call the first offered card, or play the first enabled card.  The names are the page's
-language's (its catalogue, words.py): a page in Norwegian or French plays as well.
+lowest legal number (or pass), pick discards until ``Discard`` is enabled (and wait for
+its answer), pick a lead and call the first offered card, or play the first enabled card.
+The names are the page's language's (its catalogue, words.py): a page in Norwegian or
+French plays as well.
 """
 
 from __future__ import annotations
@@ -66,6 +67,11 @@ def take_turn(page: Any, *, bid: bool) -> str | None:
             while discard.is_disabled():
                 hand(page, words).get_by_role("button", pressed=False).first.click(timeout=SHORT)
             discard.click(timeout=SHORT)
+            # Only our Discard ends this phase (the bidder alone discards). Until its answer
+            # the page still shows the discard; the lead's state could then come between a
+            # caller's next reads, and a card clicked would be a lead choice, which takes the
+            # focus to the calls (a busy run's failure): the answer is waited for here.
+            expect(page.locator("#room")).not_to_have_attribute("data-phase", "discard")
             return "discard"
         calls = page.get_by_role("button", name=call_names(words))
         if calls.count():

@@ -161,8 +161,8 @@ def new_page(browser: Any, server: str) -> Iterator[Callable[..., Any]]:
 
     The page asks for reduced motion unless the test passes ``reduced_motion=
     "no-preference"``: the cards' slide-ins and a trick's collecting, drawn in software by
-    headless Chromium on every page of a table, were a third of the browser tests' CPU,
-    and the suite is bound by its two cores (2026-12-06: test_three_languages.py's six
+    headless Chromium on every page of a table, were a third of the renderers' CPU in a
+    table's test, and the suite is bound by its two cores (2026-12-06: test_three_languages.py's six
     pages, 51.5 s and 32.7 s of the renderers' CPU with motion, 33.2 s and 21.5 s
     without). The tests of what moves (test_trick_display.py, test_phone_dock.py, the
     phone's collected trick, the host of test_table.py) keep the motion on."""

@@ -17,7 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from app.rules import Bid, DealState
+from app.rules import PASS, Action, Bid, DealState
+from app.rules.actions import bid
+from app.rules.phases import Phase
 
 from .rollout import finish, play_heuristic
 
@@ -62,4 +64,24 @@ def bid_value(ends: list[End], won: Callable[[int], float]) -> float:
     return sum(won(e) if isinstance(e, int) else e for e in ends) / len(ends)
 
 
-__all__ = ["End", "auction_ends", "bid_value"]
+def forced_auction(deal: DealState, seat: int, value: int | Bid) -> bool:
+    """Finish the auction of ``deal`` with ``seat`` bidding ``value`` (a number, or the
+    Amerikaner bid) and the others passing (a what-if for the auction's estimate); False
+    if the engine refuses."""
+    try:
+        while deal.phase == Phase.AUCTION:
+            turn = deal.turn
+            assert turn is not None
+            action: Action = PASS
+            if turn == seat:
+                if isinstance(value, Bid):
+                    action = value  # Amerikaner ends the auction at once
+                elif deal.high < value:
+                    action = bid(value)
+            deal.apply(turn, action)
+    except ValueError:
+        return False
+    return deal.bidder == seat
+
+
+__all__ = ["End", "auction_ends", "bid_value", "forced_auction"]

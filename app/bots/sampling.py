@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 
-from app.rules import PASS, Action, Bid, DealState, Discard, SeatView, bid, lead
+from app.rules import DealState, Discard, SeatView, bid, lead
 from app.rules.actions import PLAYS
 from app.rules.cards import JOKER1, cards_of
 from app.rules.phases import Phase
@@ -341,24 +341,4 @@ def _normal_cdf(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-def forced_auction(deal: DealState, seat: int, value: int | Bid) -> bool:
-    """Finish the auction of ``deal`` with ``seat`` bidding ``value`` (a number, or the
-    Amerikaner bid) and the others passing (a what-if for the auction's estimate); False
-    if the engine refuses."""
-    try:
-        while deal.phase == Phase.AUCTION:
-            turn = deal.turn
-            assert turn is not None
-            action: Action = PASS
-            if turn == seat:
-                if isinstance(value, Bid):
-                    action = value  # Amerikaner ends the auction at once
-                elif deal.high < value:
-                    action = bid(value)
-            deal.apply(turn, action)
-    except ValueError:
-        return False
-    return deal.bidder == seat
-
-
-__all__ = ["MISMATCH", "PILE", "TRIES", "Knowledge", "forced_auction"]
+__all__ = ["MISMATCH", "PILE", "TRIES", "Knowledge"]

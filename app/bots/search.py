@@ -43,9 +43,9 @@ from . import heuristic as easy
 from .bid_chance import PRIOR_SAMPLES, chance_of_making
 from .candidates import discard_candidates, lead_candidates, play_candidates
 from .hand_eval import amerikaner_losers
-from .outbid import End, auction_ends, bid_value
+from .outbid import End, auction_ends, bid_value, forced_auction
 from .rollout import finish, score, sides, solver_for, value
-from .sampling import Knowledge, forced_auction
+from .sampling import Knowledge
 from .search_settings import MARGIN, SearchSettings
 from .solver import Endgame
 

@@ -33,6 +33,7 @@ from app.rules.phases import Phase
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
 from .play_inference import not_held
+from .play_replay import replay_counting
 from .table_facts import seen_play
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
@@ -64,7 +65,9 @@ class Knowledge:
         "not_held",
         "phase",
         "pile",
+        "play_mismatch",
         "played_by",
+        "ready",
         "rules",
         "seat",
         "sequence",
@@ -76,12 +79,16 @@ class Knowledge:
     )
 
     def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
-                 mismatch: float = MISMATCH) -> None:
+                 mismatch: float = MISMATCH, play_mismatch: float = 1.0) -> None:
         seat = view.seat
         assert seat is not None
         self.seat = seat
         self.tries = tries
         self.mismatch = mismatch
+        self.play_mismatch = play_mismatch
+        # The last sample's deal as rebuilt while weighing its play (play_replay.py),
+        # kept for ``state`` so that the engine does not replay it twice.
+        self.ready: tuple[list[int], int, DealState] | None = None
         self.rules = rules = view.rules
         self.n = n = view.players
         self.phase = view.phase
@@ -104,6 +111,8 @@ class Knowledge:
             played_by[s] |= 1 << c
         self.played_by = played_by
         self.sequence = sequence  # every card played, in order, with its seat
+        if not any(s != seat for s, _ in sequence):
+            self.play_mismatch = 1.0  # no play of another seat to read
         self.voids, _, self.unseen = seen_play(view)  # as TableFacts sees the play
         self.discards = view.discards or 0
         self.kitty = view.kitty  # known kitty (own as bidder, or shown), else None
@@ -159,6 +168,8 @@ class Knowledge:
         """(current hands of every seat, the hidden pile): one consistent deal."""
         best: tuple[list[int], int] | None = None
         best_weight = -1.0
+        replaying = self.play_mismatch < 1.0
+        self.ready = None
         for attempt in range(MAX_TRIES):
             # What the play told (play_inference.py) may not fit at all: then without it.
             loose = attempt >= LOOSE_AFTER and best is None
@@ -166,15 +177,40 @@ class Knowledge:
             if dealt is None:
                 continue
             w = self.weight(dealt[0])
-            if rng.random() < w:
+            u = rng.random()
+            if replaying and w > min(u, best_weight):
+                w = self._weigh_play(dealt, w, min(u, best_weight), rng)
+            if u < w:
                 return dealt
             if w > best_weight:
                 best, best_weight = dealt, w
             if attempt >= self.tries and best is not None:
                 return best  # the most likely of those tried
+        self.ready = None
         if best is not None:
             return best
         return self._deal_exact(rng)
+
+    def _weigh_play(self, dealt: tuple[list[int], int], w: float, floor: float,
+                    rng: random.Random) -> float:
+        """``w`` times ``play_mismatch`` for each play of another seat that easy would
+        not have made in this world (play_replay.py); counted only as far as the result
+        could still exceed ``floor``, below which the caller neither keeps the world nor
+        remembers it."""
+        hands, pile = dealt
+        stop = len(self.sequence) + 1  # with nothing to beat, the whole count
+        if self.play_mismatch <= 0.0 and floor >= 0.0:
+            stop = 1  # one play differing rules the world out
+        elif floor > 0.0:
+            stop = 1 + int(math.log(floor / w) / math.log(self.play_mismatch))
+        deal = self.before_play(hands, pile, rng)
+        if deal is None:
+            return 0.0
+        deal, differ = replay_counting(deal, self.sequence, self.seat, self.called,
+                                       self.grand, rng, stop)
+        if deal is not None:
+            self.ready = (hands, pile, deal)
+        return w * self.play_mismatch ** differ
 
     def _deal_once(self, rng: random.Random,
                    allowed: dict[int, list[int]]) -> tuple[list[int], int] | None:
@@ -280,6 +316,29 @@ class Knowledge:
     def state(self, hands: list[int], pile: int, rng: random.Random) -> DealState | None:
         """The deal as it stands now with these hidden cards, rebuilt by the engine from
         the deal as dealt and the public actions (``None`` if the engine refuses it)."""
+        ready = self.ready
+        self.ready = None
+        if ready is not None and ready[0] is hands and ready[1] == pile:
+            return ready[2]  # rebuilt while its play was weighed
+        deal = self.before_play(hands, pile, rng)
+        if deal is None:
+            return None
+        try:
+            first = True
+            for s, c in self.sequence:
+                if first and deal.phase == Phase.LEAD:
+                    deal.apply(s, lead(c, self.called, self.grand))
+                else:
+                    deal.apply(s, PLAYS[c])
+                first = False
+        except ValueError:
+            return None
+        return deal
+
+    def before_play(self, hands: list[int], pile: int,
+                     rng: random.Random) -> DealState | None:
+        """The deal with these hidden cards as dealt, its auction and discard replayed:
+        the play not begun (``None`` if the engine refuses it)."""
         rules = self.rules
         n = self.n
         dealt = [hands[s] | self.played_by[s] for s in range(n)]
@@ -307,13 +366,6 @@ class Knowledge:
                 deal.apply(s, bid(value))
             if deal.phase == Phase.DISCARD and discards and bidder is not None:
                 deal.apply(bidder, Discard(discards))
-            first = True
-            for s, c in self.sequence:
-                if first and deal.phase == Phase.LEAD:
-                    deal.apply(s, lead(c, self.called, self.grand))
-                else:
-                    deal.apply(s, PLAYS[c])
-                first = False
         except ValueError:
             return None
         return deal

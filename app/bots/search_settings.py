@@ -74,6 +74,10 @@ class SearchSettings:
     # makes; off measured -0.57 +- 0.31 a deal (250 deals, 206 differ;
     # docs/history/bots-measurements.md, eleventh pass): on.
     jumps: bool = True
+    # The others' trick play read by replaying it (play_replay.py): a sampled world is
+    # this many times as likely for each play of another seat that easy would not have
+    # made in it (1: not read so).
+    play_mismatch: float = 1.0
 
 
 __all__ = ["MARGIN", "SearchSettings"]

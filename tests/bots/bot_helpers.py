@@ -4,12 +4,25 @@ setting up exact deals."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 
 from app.bots import BOTS, Bot
 from app.bots.search import SearchBot
 from app.bots.search_settings import SearchSettings
-from app.rules import PASS, Action, Bid, Discard, Lead, Match, Play, RuleSet, SeatView
+from app.rules import (
+    PASS,
+    Action,
+    Bid,
+    DealState,
+    Discard,
+    Lead,
+    Match,
+    Play,
+    RuleSet,
+    SeatView,
+)
 from app.rules.cards import mask_of_ids, parse_card
+from app.rules.phases import Phase
 
 # The search levels with a few samples and no time limit to speak of: the same code paths
 # as in play (sampling, rollouts, the exact endgame, every phase), fast and reproducible.
@@ -79,3 +92,22 @@ CLUB_TRICK_MOVES: list[tuple[int, Action]] = [
     (0, Bid(7)), (1, PASS), (2, PASS), (3, PASS), (0, Lead(parse_card("3S"), parse_card("JS"))),
     (1, Play(parse_card("2S"))), (2, Play(parse_card("JS"))), (3, Play(parse_card("9S"))),
     (2, Play(parse_card("5C"))), (3, Play(parse_card("8C")))]
+
+
+DEALS = 12  # deals a run of ``decisions`` plays
+
+
+def decisions(rules: RuleSet, rng: random.Random,
+              level: Callable[[int, Phase], str]) -> Iterator[tuple[DealState, int, SeatView]]:
+    """Play DEALS deals, each seat by ``level(seat, phase)``; yield every decision
+    (the deal, the seat, its view) before it is made."""
+    for _ in range(DEALS):
+        match = Match(rules, rng=random.Random(rng.getrandbits(32)))
+        match.start_deal()
+        while not match.finished:
+            deal = match.deals[-1]
+            seat = deal.turn
+            assert seat is not None
+            view = SeatView(match, seat)
+            yield deal, seat, view
+            match.apply(seat, BOTS[level(seat, deal.phase)].choose(view, rng))

@@ -5,34 +5,14 @@ follow it; a seat that breaks the pattern is not read."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 
 import pytest
+from bot_helpers import decisions
 
-from app.bots import BOTS
 from app.bots.play_inference import not_held, read_play
 from app.bots.sampling import Knowledge
 from app.bots.shapes import SHAPES, shape_rules
-from app.rules import DealState, Match, RuleSet, SeatView
 from app.rules.phases import Phase
-
-DEALS = 12
-
-
-def decisions(rules: RuleSet, rng: random.Random,
-              level: Callable[[int, Phase], str]) -> Iterator[tuple[DealState, int, SeatView]]:
-    """Play DEALS deals, each seat by ``level(seat, phase)``; yield every decision
-    (the deal, the seat, its view) before it is made."""
-    for _ in range(DEALS):
-        match = Match(rules, rng=random.Random(rng.getrandbits(32)))
-        match.start_deal()
-        while not match.finished:
-            deal = match.deals[-1]
-            seat = deal.turn
-            assert seat is not None
-            view = SeatView(match, seat)
-            yield deal, seat, view
-            match.apply(seat, BOTS[level(seat, deal.phase)].choose(view, rng))
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))

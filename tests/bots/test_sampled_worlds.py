@@ -96,21 +96,28 @@ def check_world(know: Knowledge, view: SeatView, hands: list[int], pile: int) ->
        moves=st.integers(0, 60), in_trick_one=st.one_of(st.none(), st.integers(1, 4)),
        levels=st.lists(st.sampled_from(["easy", "random"]), min_size=1, max_size=5),
        infer_play=st.booleans(), tries=st.sampled_from([0, TRIES, 32]),
-       mismatch=st.sampled_from([0.0, MISMATCH, 1.0]))
+       mismatch=st.sampled_from([0.0, MISMATCH, 1.0]),
+       play_mismatch=st.sampled_from([1.0, 0.2, 0.0]))
 def test_every_sampled_world_fits_the_seat_s_knowledge(
         shape: str, seed: int, moves: int, in_trick_one: int | None, levels: list[str],
-        infer_play: bool, tries: int, mismatch: float) -> None:
+        infer_play: bool, tries: int, mismatch: float, play_mismatch: float) -> None:
     match = position(shape, seed, moves, in_trick_one, levels)
     if match.finished or match.deals[-1].turn is None:
         return
     rng = random.Random(seed ^ 0xC0FFEE)
     for seat in range(match.rules.options.players):
         view = SeatView(match, seat)
-        know = Knowledge(view, infer_play, tries, mismatch)
+        know = Knowledge(view, infer_play, tries, mismatch, play_mismatch)
         for _ in range(3):
             hands, pile = know.sample(rng)
             check_world(know, view, hands, pile)
             state = know.state(hands, pile, rng)
+            # The deal kept from weighing the play is the deal the engine rebuilds.
+            fresh = Knowledge(view, infer_play, tries, mismatch).state(hands, pile, rng)
+            assert (state is None) == (fresh is None)
+            if state is not None and fresh is not None:
+                assert (state.hands, state.trick_cards, state.tricks, state.turn) == \
+                    (fresh.hands, fresh.trick_cards, fresh.tricks, fresh.turn)
             if state is not None and view.called is not None and state.partner is not None:
                 # The engine rebuilds it with the holder as the partner.
                 assert hands[state.partner] >> view.called & 1 or \
@@ -183,18 +190,19 @@ def test_with_no_draw_accepted_the_sampler_takes_the_best_of_tries_plus_one(
 
 def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.MonkeyPatch) -> None:
     """A search level's ``tries`` and ``mismatch`` reach every sampler it builds: for
-    its bids and for its other decisions."""
-    built: list[tuple[int, float]] = []
+    its bids and for its other decisions; ``play_mismatch`` reaches those of the play."""
+    built: list[tuple[int, float, float]] = []
 
     class Recorded(Knowledge):
         def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
-                     mismatch: float = MISMATCH) -> None:
-            super().__init__(view, infer_play, tries, mismatch)
-            built.append((tries, mismatch))
+                     mismatch: float = MISMATCH, play_mismatch: float = 1.0) -> None:
+            super().__init__(view, infer_play, tries, mismatch, play_mismatch)
+            built.append((tries, mismatch, play_mismatch))
 
     monkeypatch.setattr(search, "Knowledge", Recorded)
     bot = SearchBot("variant", SearchSettings(budget=1e9, samples=2, exact=3, exact_now=4,
-                                              search_auction=True, tries=3, mismatch=0.5))
+                                              search_auction=True, tries=3, mismatch=0.5,
+                                              play_mismatch=0.3))
     kinds = set()
     for seed in range(20):
         for trick_one in (None, 2):
@@ -205,6 +213,7 @@ def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.Monk
             built.clear()
             bot.choose(SeatView(match, deal.turn), random.Random(seed))
             if built:
-                assert set(built) == {(3, 0.5)}
+                play = 0.3 if deal.phase == Phase.PLAY else 1.0
+                assert set(built) == {(3, 0.5, play)}
                 kinds.add(deal.phase)
     assert {Phase.AUCTION, Phase.PLAY} <= kinds

@@ -17,7 +17,7 @@ from app.rules.cards import SUIT_MASKS, TWOS_MASK, highest, lowest
 
 from .equivalent_cards import representatives
 from .hand_eval import model_for, my_tricks
-from .heuristic import discard_for_trump
+from .heuristic import discards_for_trump
 
 MAX_DISCARDS = 5
 MAX_LEAD_SUITS = 3
@@ -37,8 +37,9 @@ def play_candidates(view: SeatView) -> list[Action]:
     return [PLAYS[c] for c in sorted(representatives(mask, present, twos))]
 
 
-def discard_candidates(view: SeatView, fallback: Action) -> list[Action]:
-    """The heuristic's discard and, per trump suit, the best discard that keeps it."""
+def discard_candidates(view: SeatView, fallback: Action, per_trump: int = 1) -> list[Action]:
+    """The heuristic's discard and, per trump suit, the ``per_trump`` best discards that
+    keep it."""
     hand = view.hand
     rules = view.rules
     o = rules.options
@@ -50,13 +51,13 @@ def discard_candidates(view: SeatView, fallback: Action) -> list[Action]:
         sm = SUIT_MASKS[trump]
         if not hand & sm or not others & sm:
             continue
-        best, best_value = discard_for_trump(hand, others, count, trump,
-                                             bool(o.led_two_wins), model)
-        if best and not view.discard_allowed(best):
-            scored.append((best_value, best))
+        for cards, value in discards_for_trump(hand, others, count, trump,
+                                               bool(o.led_two_wins), model)[:per_trump]:
+            if cards and not view.discard_allowed(cards):
+                scored.append((value, cards))
     scored.sort(reverse=True)
     out_actions: list[Action] = [fallback]
-    for _, cards in scored[:MAX_DISCARDS]:
+    for _, cards in scored[:MAX_DISCARDS * per_trump]:
         action = Discard(cards)
         if action not in out_actions:
             out_actions.append(action)

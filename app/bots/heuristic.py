@@ -149,7 +149,14 @@ def discard_for_trump(hand: int, others: int, count: int, trump: int, l2w: bool,
                       model: Model) -> tuple[int, float]:
     """The discard that keeps ``trump`` best: every way of emptying short side suits
     without an ace, filled up with the least useful cards; (cards, ``my_tricks`` after)."""
-    best, best_value = 0, -1.0
+    return discards_for_trump(hand, others, count, trump, l2w, model)[0]
+
+
+def discards_for_trump(hand: int, others: int, count: int, trump: int, l2w: bool,
+                       model: Model) -> list[tuple[int, float]]:
+    """Every discard of ``discard_for_trump``'s kind, best first (the first of equals
+    as found): one per set of short side suits emptied."""
+    found: list[tuple[int, float]] = []
     side_suits = [s for s in range(4) if s != trump and hand & SUIT_MASKS[s]
                   and not hand >> (13 * s + ACE) & 1
                   and (hand & SUIT_MASKS[s]).bit_count() <= count]
@@ -161,10 +168,10 @@ def discard_for_trump(hand: int, others: int, count: int, trump: int, l2w: bool,
             if out.bit_count() > count:
                 continue
             out = _fill_discard(hand, out, count, trump)
-            value = my_tricks(hand & ~out, trump, others, l2w, model)
-            if value > best_value:
-                best, best_value = out, value
-    return best, best_value
+            if all(out != seen for seen, _ in found):
+                found.append((out, my_tricks(hand & ~out, trump, others, l2w, model)))
+    found.sort(key=lambda item: -item[1])  # stable: the first of equals stays first
+    return found or [(0, -1.0)]
 
 
 def _fill_discard(hand: int, out: int, count: int, trump: int) -> int:

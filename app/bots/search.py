@@ -122,7 +122,8 @@ class SearchBot:
             if not s.search_auction or view.contract_bid == "amerikaner":
                 return Estimate(fallback, {}, {}, 0, fallback)
             return self._compare(view, rng, stop,
-                                 _with(discard_candidates(view, fallback), extra), fallback)
+                                 _with(discard_candidates(view, fallback, s.discards_per_trump),
+                                       extra), fallback)
         if kind is Lead:
             if not s.search_auction:
                 return Estimate(fallback, {}, {}, 0, fallback)

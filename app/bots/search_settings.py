@@ -78,6 +78,10 @@ class SearchSettings:
     # this many times as likely for each play of another seat that easy would not have
     # made in it (1: not read so).
     play_mismatch: float = 1.0
+    # The kitty discards compared: per trump suit, this many of the best that keep it
+    # (candidates.discard_candidates), with easy's own.  2 measured +0.02 +- 0.07 a
+    # deal (250 deals, 29 differ; docs/history/bots-measurements.md, thirteenth pass).
+    discards_per_trump: int = 1
 
 
 __all__ = ["MARGIN", "SearchSettings"]

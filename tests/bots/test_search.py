@@ -17,7 +17,7 @@ from bot_helpers import CLUB_TRICK_MOVES, NORSK, NORSK_HANDS, QUICK_STRONG, exac
 from hint_texts import hint_text, hint_texts
 
 from app.bots import BOTS, HARD_CAP
-from app.bots.candidates import lead_candidates
+from app.bots.candidates import discard_candidates, lead_candidates
 from app.bots.hints import explain
 from app.bots.review import ReviewError, review_deal
 from app.bots.sampling import Knowledge
@@ -309,6 +309,26 @@ def test_wide_leads_compare_every_suit_and_a_high_lead_calling_the_next_card() -
         assert set(narrow) <= set(wide) <= set(view.legal)
         assert suits(wide) == suits(view.legal)
         widened = widened or len(suits(wide)) > len(suits(narrow))
+    assert widened
+
+
+def test_more_discards_a_trump_compare_more_kitty_discards() -> None:
+    # ``discards_per_trump``: per trump suit the bidder's kitty discard compares that
+    # many of the best discards that keep it; each allowed, none twice, easy's first.
+    rules = RuleSet("standard", match="single_deal")
+    widened = 0
+    for match, seat in positions(rules, 40, 11):
+        view = SeatView(match, seat)
+        if view.phase != "discard":
+            continue
+        fallback = EASY.choose(view, random.Random(1))
+        one = discard_candidates(view, fallback)
+        two = discard_candidates(view, fallback, per_trump=2)
+        assert one[0] == two[0] == fallback
+        assert set(one) <= set(two) and len(set(two)) == len(two)
+        for action in two:
+            assert isinstance(action, Discard) and not view.discard_allowed(action.cards)
+        widened += len(two) > len(one)
     assert widened
 
 

@@ -76,7 +76,9 @@ class SearchSettings:
     jumps: bool = True
     # The others' trick play read by replaying it (play_replay.py): a sampled world is
     # this many times as likely for each play of another seat that easy would not have
-    # made in it (1: not read so).
+    # made in it (1: not read so).  0.2 measured +0.18 +- 0.16 a deal at fixed samples
+    # for 1.6 to 1.7 times the CPU, and +0.05 +- 0.18 at the same CPU (500 deals each;
+    # docs/history/bots-measurements.md, thirteenth pass): off, kept for such runs.
     play_mismatch: float = 1.0
     # The kitty discards compared: per trump suit, this many of the best that keep it
     # (candidates.discard_candidates), with easy's own.  2 measured +0.02 +- 0.07 a

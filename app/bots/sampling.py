@@ -336,7 +336,7 @@ class Knowledge:
         return deal
 
     def before_play(self, hands: list[int], pile: int,
-                     rng: random.Random) -> DealState | None:
+                    rng: random.Random) -> DealState | None:
         """The deal with these hidden cards as dealt, its auction and discard replayed:
         the play not begun (``None`` if the engine refuses it)."""
         rules = self.rules

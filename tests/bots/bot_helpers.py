@@ -9,18 +9,7 @@ from collections.abc import Callable, Iterator
 from app.bots import BOTS, Bot
 from app.bots.search import SearchBot
 from app.bots.search_settings import SearchSettings
-from app.rules import (
-    PASS,
-    Action,
-    Bid,
-    DealState,
-    Discard,
-    Lead,
-    Match,
-    Play,
-    RuleSet,
-    SeatView,
-)
+from app.rules import PASS, Action, Bid, DealState, Discard, Lead, Match, Play, RuleSet, SeatView
 from app.rules.cards import mask_of_ids, parse_card
 from app.rules.phases import Phase
 

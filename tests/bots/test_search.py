@@ -8,7 +8,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -294,16 +294,19 @@ def test_a_decision_where_the_card_does_not_matter_stops_early() -> None:
     assert settled and searched
 
 
+def easy_at(phase: str) -> Iterator[tuple[SeatView, Action]]:
+    """The views of 40 standard positions at ``phase``, each with ``easy``'s choice."""
+    for match, seat in positions(RuleSet("standard", match="single_deal"), 40, 11):
+        view = SeatView(match, seat)
+        if view.phase == phase:
+            yield view, EASY.choose(view, random.Random(1))
+
+
 def test_wide_leads_compare_every_suit_and_a_high_lead_calling_the_next_card() -> None:
     # ``wide_leads``: the first lead and call try every suit the bidder holds, and a high
     # lead calling the second highest live card; by default only the three best suits.
-    rules = RuleSet("standard", match="single_deal")
     widened = False
-    for match, seat in positions(rules, 40, 11):
-        view = SeatView(match, seat)
-        if view.phase != "lead":
-            continue
-        fallback = EASY.choose(view, random.Random(1))
+    for view, fallback in easy_at("lead"):
         narrow = lead_candidates(view, fallback)
         wide = lead_candidates(view, fallback, wide=True)
         assert set(narrow) <= set(wide) <= set(view.legal)
@@ -315,13 +318,8 @@ def test_wide_leads_compare_every_suit_and_a_high_lead_calling_the_next_card() -
 def test_more_discards_a_trump_compare_more_kitty_discards() -> None:
     # ``discards_per_trump``: per trump suit the bidder's kitty discard compares that
     # many of the best discards that keep it; each allowed, none twice, easy's first.
-    rules = RuleSet("standard", match="single_deal")
     widened = 0
-    for match, seat in positions(rules, 40, 11):
-        view = SeatView(match, seat)
-        if view.phase != "discard":
-            continue
-        fallback = EASY.choose(view, random.Random(1))
+    for view, fallback in easy_at("discard"):
         one = discard_candidates(view, fallback)
         two = discard_candidates(view, fallback, per_trump=2)
         assert one[0] == two[0] == fallback

@@ -8,18 +8,30 @@ cd "$(dirname "$0")/.."
 # (the cluster tests start their own servers on loopback: no system service is used),
 # Prometheus (scrapes a real server's /metrics: tests/test_prometheus.py, again its own
 # process, not the package's service), and Node.js for the client's type check and unit tests.
-need=()
-[ -x /usr/bin/chromium ] || need+=(chromium)
-command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm)
-[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
-compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
-command -v prometheus >/dev/null || need+=(prometheus)
-if [ "${#need[@]}" -gt 0 ]; then
+install_packages() {
+  local need=()
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm)
+  [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+  command -v prometheus >/dev/null || need+=(prometheus)
+  [ "${#need[@]}" -gt 0 ] || return 0
   echo "== installing ${need[*]} (Debian packages)"
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+  local sudo="" tries=0
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  # apt waits for dpkg's lock when told to, but `apt-get update` gives up at once on the
+  # package lists' lock: while another apt (not a copy of this script) holds it, try again.
+  until $sudo apt-get update -qq; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 60 ] || return 1
+    sleep 5
+  done
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+    "${need[@]}" >/dev/null
+}
+# Two copies of this script started at once on a fresh machine (a busy run) take turns:
+# the second finds the packages the first installed.
+( flock 9; install_packages ) 9>/tmp/amerikaner-test-packages.lock
 
 # The checks that need no test server run beside the venv and pytest (below), not before:
 # pytest mostly waits on servers, browsers and timers, so on two cores they cost it

@@ -171,7 +171,7 @@ def discards_for_trump(hand: int, others: int, count: int, trump: int, l2w: bool
             if all(out != seen for seen, _ in found):
                 found.append((out, my_tricks(hand & ~out, trump, others, l2w, model)))
     found.sort(key=lambda item: -item[1])  # stable: the first of equals stays first
-    return found or [(0, -1.0)]
+    return found  # never empty: emptying no suit is always one way
 
 
 def _fill_discard(hand: int, out: int, count: int, trump: int) -> int:

@@ -25,15 +25,14 @@ from __future__ import annotations
 import math
 import random
 
-from app.rules import DealState, Discard, SeatView, bid, lead
-from app.rules.actions import PLAYS
+from app.rules import DealState, Discard, SeatView, bid
 from app.rules.cards import JOKER1, cards_of
 from app.rules.phases import Phase
 
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
 from .play_inference import not_held
-from .play_replay import replay_counting
+from .play_replay import replay, replay_counting
 from .table_facts import seen_play
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
@@ -323,17 +322,7 @@ class Knowledge:
         deal = self.before_play(hands, pile, rng)
         if deal is None:
             return None
-        try:
-            first = True
-            for s, c in self.sequence:
-                if first and deal.phase == Phase.LEAD:
-                    deal.apply(s, lead(c, self.called, self.grand))
-                else:
-                    deal.apply(s, PLAYS[c])
-                first = False
-        except ValueError:
-            return None
-        return deal
+        return replay(deal, self.sequence, self.called, self.grand)[0]
 
     def before_play(self, hands: list[int], pile: int,
                     rng: random.Random) -> DealState | None:

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -212,10 +213,15 @@ def test_a_killed_worker_is_replaced_and_its_job_fails(tmp_path: Path) -> None:
     run(scenario)
 
 
-def test_a_closed_pool_fails_every_job_at_once(tmp_path: Path) -> None:
+def test_a_closed_pool_fails_every_job_at_once(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Closing fails what runs and what waits, and a job asked afterwards (a request that
-    came in as the server stopped) fails at once instead of waiting for ever."""
+    came in as the server stopped) fails at once instead of waiting for ever.  Each
+    worker's reader then ends by itself, without an exception (a pipe closed under a
+    reader once raised one in it)."""
     gate = tmp_path / "gate"
+    raised: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", raised.append)
 
     async def scenario(pool: SearchPool) -> None:
         busy = asyncio.ensure_future(pool.run(Lane.BOT, pool_jobs.wait_for, str(gate), "x",
@@ -223,7 +229,11 @@ def test_a_closed_pool_fails_every_job_at_once(tmp_path: Path) -> None:
         waiting = asyncio.ensure_future(pool.run(Lane.HINT, pool_jobs.echo, "h", room="b",
                                                  address="10.0.0.1", hard=WAIT))
         await until(lambda: pool.stats()["running"]["bot"] == 1)
+        readers = [t for t in threading.enumerate() if t.name == "search-reader"]
+        assert readers
         pool.close()
+        await until(lambda: not any(reader.is_alive() for reader in readers))
+        assert [args.exc_value for args in raised] == []
         for job in (busy, waiting):
             with pytest.raises(WorkerLost):
                 await job

@@ -204,6 +204,10 @@ class SearchPool:
             worker.process.kill()  # its reader sees the pipe close: _exited replaces it
 
     def _exited(self, worker: _Worker) -> None:
+        # Its reader has stopped reading, so only now may the pipe close: closed under a
+        # reader, recv() would read a handle of None, or a reused descriptor.
+        with contextlib.suppress(OSError):
+            worker.conn.close()
         if worker not in self._pool:
             return
         self._pool.remove(worker)
@@ -212,8 +216,6 @@ class SearchPool:
         job = worker.job
         if job is not None and not job.future.done():
             job.future.set_exception(WorkerLost("the search worker died during the job"))
-        with contextlib.suppress(OSError):
-            worker.conn.close()
         worker.process.join(timeout=0)
         if self._closed:
             return
@@ -275,8 +277,10 @@ class SearchPool:
             except (EOFError, OSError):
                 break
             if not self._call(loop, self._finished, worker, reply):
-                return
-        self._call(loop, self._exited, worker)
+                break
+        if not self._call(loop, self._exited, worker):  # no loop left to close it
+            with contextlib.suppress(OSError):
+                worker.conn.close()
 
     @staticmethod
     def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: object) -> bool:
@@ -332,8 +336,6 @@ class SearchPool:
                 worker.job.future.set_exception(WorkerLost("the server is stopping"))
             with contextlib.suppress(OSError):
                 worker.process.kill()
-        for worker in self._pool:
+        for worker in self._pool:  # each reader sees its pipe end and closes it (_exited)
             worker.process.join(timeout=2)
-            with contextlib.suppress(OSError):
-                worker.conn.close()
         self._pool.clear()

@@ -30,8 +30,12 @@ install_packages() {
     "${need[@]}" >/dev/null
 }
 # Two copies of this script started at once on a fresh machine (a busy run) take turns:
-# the second finds the packages the first installed.
-( flock 9; install_packages ) 9>/tmp/amerikaner-test-packages.lock
+# the second finds the packages the first installed. The lock is opened for reading
+# (flock needs no more), so another user's copy can take it too; whoever comes first
+# creates it, readable by all.
+lock=/tmp/amerikaner-test-packages.lock
+[ -e "$lock" ] || ( umask 022; : >>"$lock" )
+( flock 9; install_packages ) 9<"$lock"
 
 # The checks that need no test server run beside the venv and pytest (below), not before:
 # pytest mostly waits on servers, browsers and timers, so on two cores they cost it

@@ -50,6 +50,7 @@ class Knowledge:
         "auction",
         "base_allowed",
         "bid_floor",
+        "bid_suits",
         "bidder",
         "called",
         "counts",
@@ -78,7 +79,8 @@ class Knowledge:
     )
 
     def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
-                 mismatch: float = MISMATCH, play_mismatch: float = 1.0) -> None:
+                 mismatch: float = MISMATCH, play_mismatch: float = 1.0,
+                 trump_floor: bool = False) -> None:
         seat = view.seat
         assert seat is not None
         self.seat = seat
@@ -97,6 +99,11 @@ class Knowledge:
         self.bidder = view.bidder
         self.called = view.called
         self.grand = view.grand
+        # The suits the bidder's bid is read in: the trump it named, once named (with
+        # ``trump_floor``), else whichever suit suits its hand best.
+        trump = view.trump
+        self.bid_suits = (1 << trump if trump_floor and trump is not None and 0 <= trump < 4
+                          else 0b1111)
         self.tricks = view.tricks
         self.trick = view.trick
         self.counts = view.hand_counts
@@ -297,7 +304,8 @@ class Knowledge:
         after = self.phase != Phase.AUCTION
         if self.bid_floor is not None and self.bidder is not None:
             dealt = hands[self.bidder] | self.played_by[self.bidder]
-            _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model)
+            _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model,
+                                 self.bid_suits)
             w *= _normal_cdf((model.const + mine - self.bid_floor + 2.0) / model.sigma)
         for s, choices in self.decisions:
             if after and s == self.bidder:

@@ -78,12 +78,17 @@ class SearchSettings:
     # this many times as likely for each play of another seat that easy would not have
     # made in it (1: not read so).  0.2 measured +0.18 +- 0.16 a deal at fixed samples
     # for 1.6 to 1.7 times the CPU, and +0.05 +- 0.18 at the same CPU (500 deals each;
-    # docs/history/bots-measurements.md, thirteenth pass): off, kept for such runs.
+    # docs/history/bots-measurements.md, thirteenth pass); from the best of 3 draws
+    # (tries=3), cheaper, -0.00 +- 0.20 at the same CPU (fourteenth pass): off, kept
+    # for such runs.
     play_mismatch: float = 1.0
     # The kitty discards compared: per trump suit, this many of the best that keep it
     # (candidates.discard_candidates), with easy's own.  2 measured +0.02 +- 0.07 a
     # deal (250 deals, 29 differ; docs/history/bots-measurements.md, thirteenth pass).
     discards_per_trump: int = 1
+    # Once the bidder has named trumps, its bid bounds its hand in that suit
+    # (sampling.Knowledge.weight), rather than in whichever suit its sampled hand plays best.
+    trump_floor: bool = False
 
 
 __all__ = ["MARGIN", "SearchSettings"]

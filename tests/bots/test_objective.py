@@ -77,6 +77,29 @@ def test_samples_follow_what_easy_would_have_bid() -> None:
     assert halved.weight([weak, strong, hands[2], hands[3]]) == 0.5
 
 
+def test_with_trump_floor_the_bidders_bid_is_read_in_its_trump() -> None:
+    # Once trumps are named, ``trump_floor`` reads the bidder's bid in that suit only: a
+    # sample is never more likely than when any suit could carry the bid, and less likely
+    # where the sampled bidder's hand plays better in another suit.
+    rng = random.Random(5)
+    lower = checked = 0
+    for seed in range(12):
+        match = easy_deal(seed, stop_after_tricks=1)
+        deal = match.deals[-1]
+        if deal.phase != "play" or deal.bidder is None or deal.trump is None:
+            continue
+        seat = (deal.bidder + 1) % deal.n
+        anywhere = Knowledge(SeatView(match, seat))
+        in_trump = Knowledge(SeatView(match, seat), trump_floor=True)
+        for _ in range(20):
+            hands, _pile = anywhere.sample(rng)
+            w_any, w_trump = anywhere.weight(hands), in_trump.weight(hands)
+            assert w_trump <= w_any
+            lower += w_trump < w_any
+            checked += 1
+    assert checked >= 100 and lower > 0, (checked, lower)
+
+
 def test_together_a_defender_scores_the_defences_mean() -> None:
     # ``together``: each defender's value is the defenders' mean relative points (the
     # other defender's trick counts as its own); the bidder's side is scored as before.

@@ -37,6 +37,26 @@ def not_held(view: SeatView) -> list[int]:
     return [0 if broken[s] else masks[s] for s in range(len(masks))]
 
 
+def call_not_held(view: SeatView) -> list[int]:
+    """Per seat, the unseen cards of the called suit above the called card that it does
+    not hold: the bidder calls the highest card it neither holds nor discarded (``easy``'s
+    call, heuristic.choose_first_lead, and most people's), so each of those is the
+    bidder's or among its discards.  Nothing for this seat or the bidder, and nothing at
+    all where the call was not so (this seat holds such a card, or another seat than the
+    bidder played one) or no card was called."""
+    seat, bidder, called = view.seat, view.bidder, view.called
+    none = [0] * view.players
+    if called is None or bidder is None or seat == bidder or view.minus_round:
+        return none
+    higher = above(called)
+    played = [((leader + i) % view.players, c) for leader, cards, _ in view.tricks
+              for i, c in enumerate(cards)] + list(view.trick)
+    if view.hand & higher or any(s != bidder and higher >> c & 1 for s, c in played):
+        return none
+    mask = higher & ~(view.hand | view.played | (view.discards or 0))
+    return [0 if s in (seat, bidder) else mask for s in range(view.players)]
+
+
 def read_play(view: SeatView) -> tuple[list[int], list[bool]]:
     """Per seat, the unseen cards its play says it does not hold, and whether it broke
     the pattern (then the cards are not to be believed)."""
@@ -96,4 +116,4 @@ def read_play(view: SeatView) -> tuple[list[int], list[bool]]:
     return [m & unseen for m in out], broken
 
 
-__all__ = ["not_held", "read_play"]
+__all__ = ["call_not_held", "not_held", "read_play"]

@@ -31,7 +31,7 @@ from app.rules.phases import Phase
 
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
-from .play_inference import not_held
+from .play_inference import call_not_held, not_held
 from .play_replay import replay, replay_counting
 from .table_facts import seen_play
 
@@ -80,7 +80,7 @@ class Knowledge:
 
     def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
                  mismatch: float = MISMATCH, play_mismatch: float = 1.0,
-                 trump_floor: bool = False) -> None:
+                 trump_floor: bool = False, infer_call: bool = False) -> None:
         seat = view.seat
         assert seat is not None
         self.seat = seat
@@ -132,8 +132,11 @@ class Knowledge:
             self.pile = kitty_size
         self.not_held = [0] * n
         self.base_allowed = self.allowed = self._allowed()
-        if infer_play and self.phase == Phase.PLAY:
-            self.not_held = not_held(view)
+        if (infer_play or infer_call) and self.phase == Phase.PLAY:
+            self.not_held = not_held(view) if infer_play else [0] * n
+            if infer_call:
+                self.not_held = [a | b for a, b in zip(self.not_held, call_not_held(view),
+                                                       strict=True)]
             if any(self.not_held):
                 self.allowed = self._allowed()
         # The bidder's highest numeric bid, once the auction is over and it is not me.

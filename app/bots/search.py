@@ -144,7 +144,8 @@ class SearchBot:
         seat = view.seat
         assert seat is not None
         s = self.settings
-        know = Knowledge(view, s.infer_play, s.tries, s.mismatch, s.play_mismatch, s.trump_floor)
+        know = Knowledge(view, s.infer_play, s.tries, s.mismatch, s.play_mismatch, s.trump_floor,
+                         s.infer_call)
         points = dict.fromkeys(candidates, 0.0)
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}

@@ -89,6 +89,9 @@ class SearchSettings:
     # Once the bidder has named trumps, its bid bounds its hand in that suit
     # (sampling.Knowledge.weight), rather than in whichever suit its sampled hand plays best.
     trump_floor: bool = False
+    # The others' samples keep every card above the called one in its suit with the
+    # bidder or its discards: it called the highest it lacked (play_inference.call_not_held).
+    infer_call: bool = False
 
 
 __all__ = ["MARGIN", "SearchSettings"]

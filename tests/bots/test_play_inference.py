@@ -9,7 +9,7 @@ import random
 import pytest
 from bot_helpers import decisions
 
-from app.bots.play_inference import not_held, read_play
+from app.bots.play_inference import call_not_held, not_held, read_play
 from app.bots.sampling import Knowledge
 from app.bots.shapes import SHAPES, shape_rules
 from app.rules.phases import Phase
@@ -34,6 +34,27 @@ def test_never_wrong_about_easy_and_samples_follow_it(shape: str) -> None:
     # The greedy dealer may fail to fit it all and then sets it aside (about 1 sample
     # in 2,000 measured): almost every sample follows it.
     assert missed <= sampled // 100, (missed, sampled)
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_call_is_never_wrong_about_easy(shape: str) -> None:
+    """An easy bidder calls the highest card it lacks: the cards above the called one
+    are never with another seat, and the samples read so keep them with the bidder or
+    its discards."""
+    told = checked = 0
+    for deal, _, view in decisions(shape_rules(shape, match="single_deal"),
+                                   random.Random(f"call {shape}"), lambda seat, phase: "easy"):
+        if deal.phase != Phase.PLAY or deal.called is None or view.seat == deal.bidder:
+            continue
+        masks = call_not_held(view)
+        for s, mask in enumerate(masks):
+            assert not mask & deal.hands[s], (shape, s, mask)
+        if any(masks):
+            told += 1
+            hands, _ = Knowledge(view, infer_call=True).sample(random.Random(told))
+            checked += not any(mask & hands[s] for s, mask in enumerate(masks))
+    assert told > 0  # some calls left a higher card unseen in these deals
+    assert checked >= told * 0.99, (checked, told)
 
 
 def test_a_seat_that_breaks_the_pattern_is_not_read() -> None:

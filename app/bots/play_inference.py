@@ -39,9 +39,9 @@ def not_held(view: SeatView) -> list[int]:
 
 def call_not_held(view: SeatView) -> list[int]:
     """Per seat, the unseen cards of the called suit above the called card that it does
-    not hold: the bidder calls the highest card it neither holds nor discarded (``easy``'s
-    call, heuristic.choose_first_lead, and most people's), so each of those is the
-    bidder's or among its discards.  Nothing for this seat or the bidder, and nothing at
+    not hold, if the bidder calls as ``easy`` does (heuristic.choose_first_lead): the
+    highest card it neither holds nor discarded, so each of those is the bidder's or
+    among its discards.  Nothing for this seat or the bidder, and nothing at
     all where the call was not so (this seat holds such a card, or another seat than the
     bidder played one) or no card was called."""
     seat, bidder, called = view.seat, view.bidder, view.called

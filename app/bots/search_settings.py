@@ -90,7 +90,7 @@ class SearchSettings:
     # (sampling.Knowledge.weight), rather than in whichever suit its sampled hand plays best.
     trump_floor: bool = False
     # The others' samples keep every card above the called one in its suit with the
-    # bidder or its discards: it called the highest it lacked (play_inference.call_not_held).
+    # bidder or its discards, as easy calls the highest it lacks (play_inference.call_not_held).
     infer_call: bool = False
 
 

@@ -190,19 +190,23 @@ def test_with_no_draw_accepted_the_sampler_takes_the_best_of_tries_plus_one(
 
 def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.MonkeyPatch) -> None:
     """A search level's ``tries`` and ``mismatch`` reach every sampler it builds: for
-    its bids and for its other decisions; ``play_mismatch`` reaches those of the play."""
-    built: list[tuple[int, float, float]] = []
+    its bids and for its other decisions; ``play_mismatch``, ``trump_floor`` and
+    ``infer_call`` reach those of the play."""
+    built: list[tuple[int, float, float, bool, bool]] = []
 
     class Recorded(Knowledge):
         def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
-                     mismatch: float = MISMATCH, play_mismatch: float = 1.0) -> None:
-            super().__init__(view, infer_play, tries, mismatch, play_mismatch)
-            built.append((tries, mismatch, play_mismatch))
+                     mismatch: float = MISMATCH, play_mismatch: float = 1.0,
+                     trump_floor: bool = False, infer_call: bool = False) -> None:
+            super().__init__(view, infer_play, tries, mismatch, play_mismatch, trump_floor,
+                             infer_call)
+            built.append((tries, mismatch, play_mismatch, trump_floor, infer_call))
 
     monkeypatch.setattr(search, "Knowledge", Recorded)
     bot = SearchBot("variant", SearchSettings(budget=1e9, samples=2, exact=3, exact_now=4,
                                               search_auction=True, tries=3, mismatch=0.5,
-                                              play_mismatch=0.3))
+                                              play_mismatch=0.3, trump_floor=True,
+                                              infer_call=True))
     kinds = set()
     for seed in range(20):
         for trick_one in (None, 2):
@@ -213,7 +217,9 @@ def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.Monk
             built.clear()
             bot.choose(SeatView(match, deal.turn), random.Random(seed))
             if built:
-                play = 0.3 if deal.phase == Phase.PLAY else 1.0
-                assert set(built) == {(3, 0.5, play)}
+                if deal.phase == Phase.PLAY:
+                    assert set(built) == {(3, 0.5, 0.3, True, True)}
+                else:
+                    assert {b[:3] for b in built} == {(3, 0.5, 1.0)}
                 kinds.add(deal.phase)
     assert {Phase.AUCTION, Phase.PLAY} <= kinds

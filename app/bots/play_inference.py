@@ -27,7 +27,7 @@ from app.rules import SeatView
 from app.rules.cards import JOKER1, SUIT_MASKS, TWOS_MASK
 from app.rules.tricks import trick_winner
 
-from .table_facts import above, below
+from .table_facts import above, below, plays_in_order
 
 
 def not_held(view: SeatView) -> list[int]:
@@ -49,8 +49,7 @@ def call_not_held(view: SeatView) -> list[int]:
     if called is None or bidder is None or seat == bidder or view.minus_round:
         return none
     higher = above(called)
-    played = [((leader + i) % view.players, c) for leader, cards, _ in view.tricks
-              for i, c in enumerate(cards)] + list(view.trick)
+    played = plays_in_order(view)
     if view.hand & higher or any(s != bidder and higher >> c & 1 for s, c in played):
         return none
     mask = higher & ~(view.hand | view.played | (view.discards or 0))

@@ -33,7 +33,7 @@ from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
 from .play_inference import call_not_held, not_held
 from .play_replay import replay, replay_counting
-from .table_facts import seen_play
+from .table_facts import plays_in_order, seen_play
 
 PILE = -1  # the holder "hidden pile": the kitty, or the bidder's discards
 MAX_TRIES = 200
@@ -108,10 +108,7 @@ class Knowledge:
         self.trick = view.trick
         self.counts = view.hand_counts
         kitty_size = rules.options.kitty
-        sequence: list[tuple[int, int]] = []
-        for leader, cards, _ in self.tricks:
-            sequence += [((leader + i) % n, c) for i, c in enumerate(cards)]
-        sequence += self.trick
+        sequence = plays_in_order(view)
         played_by = [0] * n
         for s, c in sequence:
             played_by[s] |= 1 << c
@@ -132,8 +129,9 @@ class Knowledge:
             self.pile = kitty_size
         self.not_held = [0] * n
         self.base_allowed = self.allowed = self._allowed()
-        if (infer_play or infer_call) and self.phase == Phase.PLAY:
-            self.not_held = not_held(view) if infer_play else [0] * n
+        if self.phase == Phase.PLAY:
+            if infer_play:
+                self.not_held = not_held(view)
             if infer_call:
                 self.not_held = [a | b for a, b in zip(self.not_held, call_not_held(view),
                                                        strict=True)]

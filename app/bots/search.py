@@ -144,8 +144,9 @@ class SearchBot:
         seat = view.seat
         assert seat is not None
         s = self.settings
-        know = Knowledge(view, s.infer_play, s.tries, s.mismatch, s.play_mismatch, s.trump_floor,
-                         s.infer_call)
+        know = Knowledge(view, infer_play=s.infer_play, tries=s.tries, mismatch=s.mismatch,
+                         play_mismatch=s.play_mismatch, trump_floor=s.trump_floor,
+                         infer_call=s.infer_call)
         points = dict.fromkeys(candidates, 0.0)
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}

@@ -156,6 +156,14 @@ class TableFacts:
         return (self.unseen & SUIT_MASKS[led_suit]).bit_count() >= len(seats)
 
 
+def plays_in_order(view: SeatView) -> list[tuple[int, int]]:
+    """Every card played so far in the deal, in order, with its seat."""
+    n = view.players
+    out = [((leader + i) % n, c) for leader, cards, _ in view.tricks
+           for i, c in enumerate(cards)]
+    return out + list(view.trick)
+
+
 class PublicPlay:
     """What the completed tricks of one deal showed every seat: who showed out of which
     suit and the cards played.  A rollout (rollout.play_heuristic) notes each trick once

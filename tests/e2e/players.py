@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -23,6 +23,16 @@ from .words import Words, of
 BID = re.compile(r"^Bid \d+$")
 CALL = re.compile(r"^(Call .+|Play alone)$")
 SHORT = 1500  # ms: an element may vanish when the next state arrives
+HANG = 300  # s: longer than any healthy machine takes, however busy
+
+
+def until_a_hang(seconds: float = HANG) -> Iterator[None]:
+    """The turns of a loop that waits on the page: as many as fit in ``seconds``, so that
+    only a hang ends it (a count of tries depends on the machine's speed: a busy machine
+    ran out of 400 before the bots brought a turn)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        yield
 
 
 def bid_names(words: Words) -> re.Pattern[str]:
@@ -124,8 +134,7 @@ def bid_the_highest(page: Any, discarding: Callable[[], bool]) -> bool:
     once, until ``discarding()`` says the page's player won and must discard (True), or
     the auction went elsewhere: a bot won it, nobody bid, or the highest number was bid
     already (False: the caller opens another table)."""
-    deadline = time.monotonic() + 90  # only a hang ends it
-    while time.monotonic() < deadline:
+    for _ in until_a_hang():
         if discarding():
             return True
         if page.locator("#room").get_attribute("data-phase") not in ("auction", "lobby"):

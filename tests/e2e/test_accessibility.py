@@ -36,6 +36,7 @@ from .players import (
     play_until_deal_over,
     tab_until,
     take_turn,
+    until_a_hang,
 )
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -312,7 +313,7 @@ def test_practice_game(new_page: Any, audit: Audit) -> None:
     expect(pause).to_have_value("300")
     page.get_by_text("Table settings").click()
     done: set[str] = set()
-    for _ in range(3000):
+    for _ in until_a_hang():
         if deal_over(page):
             break
         phase = page.locator("#room").get_attribute("data-phase")

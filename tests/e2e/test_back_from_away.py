@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
-from .players import hand, open_room, take_turn
+from .players import hand, open_room, take_turn, until_a_hang
 from .words import of
 
 # Bob's size and language at each return (the page's ?lang=).  Ann, who only hosts and
@@ -47,7 +47,7 @@ def back_from_away(new_page: Any, ann: Any, artifacts: Path, viewport: dict[str,
     # Ann plays on until a trick is done: the stand-in has passed and played for Bob.
     away = ann.locator(".seat[aria-label='Bob']").get_by_text("away, a bot is playing")
     strip = ann.get_by_role("group", name="Last trick")
-    for _ in range(2000):
+    for _ in until_a_hang():
         if away.count() and strip.is_visible():
             break
         take_turn(ann, bid=True)

@@ -25,6 +25,7 @@ from .players import (
     open_room,
     play_until_deal_over,
     take_turn,
+    until_a_hang,
 )
 
 # In one look at the page (no new state can come in between): a trick we won is in the
@@ -68,9 +69,10 @@ def test_deal_in_full(new_page: Any) -> None:
             expect(page.locator("#trick .played")).to_have_count(4)
             held = True
             before = hand(page).get_by_role("button").count()
-            for _ in range(20):
+            for _ in until_a_hang():
                 if take_turn(page, bid=False):
                     break
+                page.wait_for_timeout(50)
             expect(hand(page).get_by_role("button")).to_have_count(before - 1)
             # Collected, it is in the strip (or, if the next trick is already finished
             # and held in the middle, the strip shows the one before it: ours).

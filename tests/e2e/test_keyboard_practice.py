@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP
-from .players import enabled_cards, focus_by_tab, hand, on_first_screen, tab_until
+from .players import enabled_cards, focus_by_tab, hand, on_first_screen, tab_until, until_a_hang
 
 ENABLED_CARD = ("el => el.closest('#hand') !== null && el.tagName === 'BUTTON'"
                 " && el.getAttribute('aria-disabled') === 'false'")
@@ -44,7 +44,7 @@ def test_keyboard_only_practice(new_page: Any, artifacts: Path) -> None:
 
     # Pass by keyboard when asked to bid (bots may take the contract).
     played = False
-    for _ in range(200):
+    for _ in until_a_hang():
         if page.get_by_role("button", name="Pass", exact=True).is_visible():
             # the strong bot's bid, and why ("Hint: Pass: your side would take ...")
             expect(page.get_by_text(re.compile("^Hint: (Pass|Bid|Amerikaner)"))).to_be_visible()

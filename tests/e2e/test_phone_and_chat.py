@@ -26,6 +26,7 @@ from .players import (
     no_horizontal_scroll,
     open_room,
     take_turn,
+    until_a_hang,
 )
 
 HAND_OUTSIDE = """() => { scrollTo(0, 0);
@@ -130,8 +131,9 @@ def test_phone_hand_on_first_screen(new_page: Any) -> None:
     page.get_by_role("button", name="Menu").click()
 
     checked: set[str] = set()
-    deadline = time.monotonic() + 300  # only a hang ends it
-    while not deal_over(page) and time.monotonic() < deadline:
+    for _ in until_a_hang():
+        if deal_over(page):
+            break
         phase = str(page.locator("#room").get_attribute("data-phase"))
         if phase == "auction" and page.get_by_role("button", name="Pass", exact=True).is_visible():
             phone_checks(page, "auction")

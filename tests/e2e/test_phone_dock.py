@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -30,7 +29,15 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, SMALL_PHONE
-from .players import bid_the_highest, choose_language, enabled_cards, hand, open_room, take_turn
+from .players import (
+    bid_the_highest,
+    choose_language,
+    enabled_cards,
+    hand,
+    open_room,
+    take_turn,
+    until_a_hang,
+)
 from .socket_route import RoutedSocket
 from .test_polish import win_the_auction
 from .test_trick_display import our_turn_to_play, practice_on_a_still_clock
@@ -224,8 +231,7 @@ def test_nothing_pushes_the_trick_under_the_dock(new_page: Any, players: int) ->
     table_of(page, players, lang)
     # our turn in the play with a card or more in the trick: as long as the bots take
     # (a count of tries ran out on a busy machine while five seats' bots bid)
-    deadline = time.monotonic() + 300  # only a hang ends it
-    while time.monotonic() < deadline:
+    for _ in until_a_hang():
         if our_turn_to_play(page) and page.locator("#trick .played").count():
             break
         take_turn(page, bid=False)

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE
-from .players import choose_language, deal_over, open_room, take_turn
+from .players import choose_language, deal_over, open_room, take_turn, until_a_hang
 from .words import Words, of
 
 # sound.js's SOUNDS: each sound's notes
@@ -72,7 +72,7 @@ def test_sounds_are_off_until_chosen_then_remembered_and_follow_the_table(
     assert sounds_played(page) == ["turn"]
 
     moves = 0
-    for _ in range(3000):
+    for _ in until_a_hang():
         if deal_over(page):
             break
         if take_turn(page, bid=False) is None:
@@ -121,7 +121,7 @@ def reactions_drawn(page: Any, lang: str) -> None:
         expect(icon).to_have_count(1)
         # the icon is drawn (its symbol loaded: its shapes have a size)...
         area = 0.0
-        for _ in range(300):
+        for _ in until_a_hang(60):
             area = icon.evaluate("u => { const b = u.getBBox(); return b.width * b.height; }")
             if area > 0:
                 break

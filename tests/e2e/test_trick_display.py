@@ -15,7 +15,15 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP, PHONE, SMALL_PHONE
-from .players import choose_language, deal_over, enabled_cards, hand, open_room, take_turn
+from .players import (
+    choose_language,
+    deal_over,
+    enabled_cards,
+    hand,
+    open_room,
+    take_turn,
+    until_a_hang,
+)
 from .words import of
 
 # The cards the trick area shows, and whether one of them is marked as the winner (a
@@ -99,7 +107,7 @@ def test_a_finished_trick_stays_until_seen(new_page: Any, artifacts: Path,
         new_page(f"trick-{lang}", viewport=viewport, reduced_motion="no-preference"), "Fay", lang)
 
     waited = clicked = 0
-    for _ in range(400):
+    for _ in until_a_hang():
         if deal_over(page) or (waited and clicked):
             break
         if our_turn_to_play(page) and hand(page).get_by_role("button").count() < 12:
@@ -145,7 +153,7 @@ def test_the_last_trick_offers_no_next_trick(new_page: Any, artifacts: Path,
     page, next_trick = practice_on_a_still_clock(
         new_page(f"last-{lang}", viewport=viewport, reduced_motion="no-preference"), "Gus", lang)
     page.evaluate(NEXT_AFTER_THE_LAST)
-    for _ in range(1000):
+    for _ in until_a_hang():
         if deal_over(page):
             break
         if viewport != LAPTOP and our_turn_to_play(page):

@@ -6,7 +6,10 @@ deal, in the decisions ``--peek`` names.
         --pairs strong+budget=1e9+contract_budget=1e9+samples=34:easy --diffs peek_play.txt
 
 ``--peek play``: only in the trick play; ``contract``: only before it (the bids, the
-kitty); ``all``: everywhere.  The other arguments are bots.py's.  Paired deal by deal
+kitty); ``all``: everywhere.  Two partial peeks, in the trick play, keep the samples but
+fix one hidden fact in them: ``bidder``, the bidder's hand (for every other seat);
+``partner``, who holds the called card (for the seats that do not know).  The other
+arguments are bots.py's.  Paired deal by deal
 with the same command's bots.py run (``pair_diffs.py``), the difference bounds what any
 better inference of the hidden cards could add in those decisions, the search itself
 unchanged.  No bot may look: the true deal is read here through ``SeatView``'s private
@@ -28,7 +31,8 @@ import app.bots.search as search
 from app.bots.sampling import Knowledge
 from app.rules import DealState, Phase, SeatView
 
-WHERE = ("play", "contract", "all")
+WHERE = ("play", "contract", "all", "bidder", "partner")
+PARTIAL = ("bidder", "partner")
 
 
 def peeking(where: str) -> type[Knowledge]:
@@ -39,8 +43,33 @@ def peeking(where: str) -> type[Knowledge]:
         def __init__(self, view: SeatView, *args: object, **kwargs: object) -> None:
             super().__init__(view, *args, **kwargs)  # type: ignore[arg-type]
             in_play = view.phase == Phase.PLAY
-            self.peek = where == "all" or (where == "play") == in_play
             self.true: DealState | None = view._deal  # (see the docstring)
+            self.peek = where == "all" or (where == "play") == in_play
+            if where in PARTIAL:
+                self.peek = False
+                if in_play and self.true is not None:
+                    self._pin(where, self.true)
+
+        def _pin(self, what: str, true: DealState) -> None:
+            """The holders each unseen card may have, narrowed to the true one where
+            ``what`` fixes it (the true deal meets every other constraint, so a sample
+            still exists)."""
+            bidder = self.bidder
+            assert bidder is not None
+            if what == "bidder":
+                if self.seat == bidder:
+                    return
+                held = true.hands[bidder]
+                pin = {c: [bidder] if held >> c & 1 else [s for s in h if s != bidder]
+                       for c, h in self.allowed.items()}
+            else:
+                called = self.called
+                if called is None or called not in self.allowed:
+                    return  # played already, or held here: nothing hidden
+                holder = next(s for s in range(self.n) if true.hands[s] >> called & 1)
+                pin = dict(self.allowed)
+                pin[called] = [holder]
+            self.allowed = self.base_allowed = pin
 
         def sample(self, rng: random.Random) -> tuple[list[int], int]:
             return ([], 0) if self.peek else super().sample(rng)

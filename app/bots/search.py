@@ -146,7 +146,7 @@ class SearchBot:
         s = self.settings
         know = Knowledge(view, infer_play=s.infer_play, tries=s.tries, mismatch=s.mismatch,
                          play_mismatch=s.play_mismatch, trump_floor=s.trump_floor,
-                         infer_call=s.infer_call)
+                         infer_call=s.infer_call, bidder_model=s.bidder_model)
         points = dict.fromkeys(candidates, 0.0)
         tricks = dict.fromkeys(candidates, 0.0)
         per_sample: dict[Action, list[float]] = {a: [] for a in candidates}

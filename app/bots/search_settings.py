@@ -92,6 +92,10 @@ class SearchSettings:
     # The others' samples keep every card above the called one in its suit with the
     # bidder or its discards, as easy calls the highest it lacks (play_inference.call_not_held).
     infer_call: bool = False
+    # After the auction, the bidder's samples are weighed as easy's kept hands are: the
+    # trump it named is the suit its hand plays best, and the hand reads about its bid
+    # there (sampling.Knowledge._kept_hand), rather than only not far below it.
+    bidder_model: bool = False
 
 
 __all__ = ["MARGIN", "SearchSettings"]

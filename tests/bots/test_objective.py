@@ -1,6 +1,7 @@
 """What the search bots aim at and infer: a deal scored relative to the table (the seat's
 points minus the others' mean) sums to zero over the seats and grows with the seat's
-side's tricks; the samples follow what ``easy`` would have bid with a seat's hand."""
+side's tricks; the samples follow what ``easy`` would have bid with a seat's hand, and
+(``bidder_model``) the hand an easy bidder keeps."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import random
 from bot_helpers import NORSK, NORSK_HANDS, exact_match
 
 from app.bots import BOTS
+from app.bots.hand_eval import best_trump, model_for
 from app.bots.rollout import score
 from app.bots.sampling import MISMATCH, Knowledge
 from app.rules import PASS, Match, RuleSet, SeatView
+from app.rules.cards import SUIT_MASKS
 
 EASY = BOTS["easy"]
 STANDARD = RuleSet("standard", match="single_deal")
@@ -98,6 +101,40 @@ def test_with_trump_floor_the_bidders_bid_is_read_in_its_trump() -> None:
             lower += w_trump < w_any
             checked += 1
     assert checked >= 100 and lower > 0, (checked, lower)
+
+
+def test_with_bidder_model_the_samples_deal_the_bidder_a_hand_like_easy_s() -> None:
+    # ``bidder_model``: after the auction the others' samples give the bidder (easy) a
+    # hand nearer the one it kept: more of the trumps it named than even draws give, and
+    # a hand in which that suit is the one easy would name.
+    rng = random.Random(7)
+    trumps = {False: 0, True: 0}
+    named_best = {False: 0, True: 0}
+    true_trumps = samples = 0
+    for seed in range(16):
+        match = easy_deal(seed, stop_after_tricks=1)
+        deal = match.deals[-1]
+        if deal.phase != "play" or deal.bidder is None or deal.trump not in range(4):
+            continue
+        assert deal.trump is not None
+        suit = SUIT_MASKS[deal.trump]
+        seat = (deal.bidder + 1) % deal.n
+        true_trumps += (deal.hands[deal.bidder] & suit).bit_count()
+        o = STANDARD.options
+        for model in (False, True):
+            know = Knowledge(SeatView(match, seat), bidder_model=model)
+            for _ in range(10):
+                hands, _pile = know.sample(rng)
+                kept = hands[deal.bidder] | know.played_by[deal.bidder]
+                trumps[model] += (hands[deal.bidder] & suit).bit_count()
+                best, _ = best_trump(kept, STANDARD.shape.deck & ~kept, o.led_two_wins,
+                                     model_for(o.players, o.kitty))
+                named_best[model] += best == deal.trump
+        samples += 10
+    assert samples >= 100
+    # even draws give the bidder half the trumps it holds; the model nearly all, not more
+    assert trumps[False] * 1.5 < trumps[True] <= true_trumps * 10 * 1.1, (trumps, true_trumps)
+    assert named_best[False] < 0.5 * samples < 0.8 * samples < named_best[True], named_best
 
 
 def test_together_a_defender_scores_the_defences_mean() -> None:

@@ -97,17 +97,19 @@ def check_world(know: Knowledge, view: SeatView, hands: list[int], pile: int) ->
        levels=st.lists(st.sampled_from(["easy", "random"]), min_size=1, max_size=5),
        infer_play=st.booleans(), tries=st.sampled_from([0, TRIES, 32]),
        mismatch=st.sampled_from([0.0, MISMATCH, 1.0]),
-       play_mismatch=st.sampled_from([1.0, 0.2, 0.0]))
+       play_mismatch=st.sampled_from([1.0, 0.2, 0.0]), bidder_model=st.booleans())
 def test_every_sampled_world_fits_the_seat_s_knowledge(
         shape: str, seed: int, moves: int, in_trick_one: int | None, levels: list[str],
-        infer_play: bool, tries: int, mismatch: float, play_mismatch: float) -> None:
+        infer_play: bool, tries: int, mismatch: float, play_mismatch: float,
+        bidder_model: bool) -> None:
     match = position(shape, seed, moves, in_trick_one, levels)
     if match.finished or match.deals[-1].turn is None:
         return
     rng = random.Random(seed ^ 0xC0FFEE)
     for seat in range(match.rules.options.players):
         view = SeatView(match, seat)
-        know = Knowledge(view, infer_play, tries, mismatch, play_mismatch)
+        know = Knowledge(view, infer_play, tries, mismatch, play_mismatch,
+                         bidder_model=bidder_model)
         for _ in range(3):
             hands, pile = know.sample(rng)
             check_world(know, view, hands, pile)
@@ -190,23 +192,25 @@ def test_with_no_draw_accepted_the_sampler_takes_the_best_of_tries_plus_one(
 
 def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.MonkeyPatch) -> None:
     """A search level's ``tries`` and ``mismatch`` reach every sampler it builds: for
-    its bids and for its other decisions; ``play_mismatch``, ``trump_floor`` and
-    ``infer_call`` reach those of the play."""
-    built: list[tuple[int, float, float, bool, bool]] = []
+    its bids and for its other decisions; ``play_mismatch``, ``trump_floor``,
+    ``infer_call`` and ``bidder_model`` reach those of the play."""
+    built: list[tuple[int, float, float, bool, bool, bool]] = []
 
     class Recorded(Knowledge):
         def __init__(self, view: SeatView, infer_play: bool = False, tries: int = TRIES,
                      mismatch: float = MISMATCH, play_mismatch: float = 1.0,
-                     trump_floor: bool = False, infer_call: bool = False) -> None:
+                     trump_floor: bool = False, infer_call: bool = False,
+                     bidder_model: bool = False) -> None:
             super().__init__(view, infer_play, tries, mismatch, play_mismatch, trump_floor,
-                             infer_call)
-            built.append((tries, mismatch, play_mismatch, trump_floor, infer_call))
+                             infer_call, bidder_model)
+            built.append((tries, mismatch, play_mismatch, trump_floor, infer_call,
+                          bidder_model))
 
     monkeypatch.setattr(search, "Knowledge", Recorded)
     bot = SearchBot("variant", SearchSettings(budget=1e9, samples=2, exact=3, exact_now=4,
                                               search_auction=True, tries=3, mismatch=0.5,
                                               play_mismatch=0.3, trump_floor=True,
-                                              infer_call=True))
+                                              infer_call=True, bidder_model=True))
     kinds = set()
     for seed in range(20):
         for trick_one in (None, 2):
@@ -218,7 +222,7 @@ def test_the_search_samples_with_its_settings_inference(monkeypatch: pytest.Monk
             bot.choose(SeatView(match, deal.turn), random.Random(seed))
             if built:
                 if deal.phase == Phase.PLAY:
-                    assert set(built) == {(3, 0.5, 0.3, True, True)}
+                    assert set(built) == {(3, 0.5, 0.3, True, True, True)}
                 else:
                     assert {b[:3] for b in built} == {(3, 0.5, 1.0)}
                 kinds.add(deal.phase)

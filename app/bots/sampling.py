@@ -316,7 +316,8 @@ class Knowledge:
         done with the hand (``heuristic.bid_for``: the bots at a table bid so, people
         roughly so); a different choice makes the sample ``mismatch`` times as likely.
         The bidder's hand holds the kitty once the auction is over: it is only stronger
-        than the hand it bid on, so its bid then only bounds it from below."""
+        than the hand it bid on, so its bid then only bounds it from below (with
+        ``bidder_model``, it is weighed as easy keeps one: ``_kept_hand``)."""
         w = 1.0
         rules = self.rules
         o = rules.options

@@ -15,7 +15,8 @@ code and rollouts can use.  Nothing here reads more than the view.
 Auction inference (``weight``) is cheap: each other seat's bids and passes are checked
 against what ``easy`` would have bid with the sampled hand (its fitted estimate,
 hand_eval), and a sample is less likely for each choice that differs; once the auction
-is over the bidder's hand (now with the kitty) is only bounded from below by its bid.
+is over the bidder's hand (now with the kitty) is only bounded from below by its bid
+(with ``bidder_model``, weighed as easy keeps one and drawn with more trumps: kept_hand.py).
 Samples are filtered by that likelihood, never to the point of failing: after a few
 rejections the most likely sample tried is taken.
 """
@@ -29,8 +30,9 @@ from app.rules import DealState, Discard, SeatView, bid
 from app.rules.cards import JOKER1, SUIT_MASKS, cards_of
 from app.rules.phases import Phase
 
-from .hand_eval import Model, best_trump, model_for
+from .hand_eval import best_trump, model_for
 from .heuristic import bid_for
+from .kept_hand import kept_hand_weight, pulled_holder
 from .play_inference import call_not_held, not_held
 from .play_replay import replay, replay_counting
 from .table_facts import plays_in_order, seen_play
@@ -40,15 +42,6 @@ MAX_TRIES = 200
 LOOSE_AFTER = 20  # failed deals before the play's inferences are set aside
 MISMATCH = 0.2  # how much less likely a sample is per auction choice easy would not make
 TRIES = 8  # rejected samples before the most likely one tried is taken
-# How far below its bid (in tricks of hand_eval's estimate, ``const`` included) the hand
-# an easy bidder kept after the kitty may read, and how sharply that bound falls: its true
-# kept hands read 0.13 +- 0.71 above the bid (5 % below -0.92), the unweighted samples
-# -1.90 +- 0.88 (2026-12-07, 19 deals' bidders and 308 samples, seed 73).
-KEPT_SLACK = 1.0
-KEPT_SPREAD = 0.4
-# How many times as likely the quick deal gives the bidder each unseen trump, with
-# ``bidder_model``: drawn evenly, too few samples came near its kept hand to weigh.
-TRUMP_PULL = 3.0
 
 
 class Knowledge:
@@ -251,7 +244,7 @@ class Knowledge:
             if not room:
                 return None
             if pulled >> c & 1:
-                h = _pulled_holder(room, capacity, bidder, rng)
+                h = pulled_holder(room, capacity, bidder, rng)
             else:
                 total = sum(capacity[h] for h in room)
                 pick = rng.random() * total
@@ -317,7 +310,7 @@ class Knowledge:
         roughly so); a different choice makes the sample ``mismatch`` times as likely.
         The bidder's hand holds the kitty once the auction is over: it is only stronger
         than the hand it bid on, so its bid then only bounds it from below (with
-        ``bidder_model``, it is weighed as easy keeps one: ``_kept_hand``)."""
+        ``bidder_model``, it is weighed as easy keeps one: kept_hand.py)."""
         w = 1.0
         rules = self.rules
         o = rules.options
@@ -332,7 +325,8 @@ class Knowledge:
                                      self.bid_suits)
                 w *= _normal_cdf((model.const + mine - self.bid_floor + 2.0) / model.sigma)
             else:
-                w *= self._kept_hand(dealt, trump, model)
+                w *= kept_hand_weight(dealt, trump, self.bid_floor, rules, model,
+                                      self.mismatch)
         for s, choices in self.decisions:
             if after and s == self.bidder:
                 continue
@@ -343,18 +337,6 @@ class Knowledge:
                 if bid_for(est, model.sigma, values, rules) != made:
                     w *= self.mismatch
         return w
-
-    def _kept_hand(self, kept: int, trump: int, model: Model) -> float:
-        """How likely an easy bidder kept ``kept`` (its hand after the kitty, with what it
-        played): it names the suit its hand plays best (else ``mismatch``), and the hand
-        reads about its bid in that suit (``KEPT_SLACK``, ``KEPT_SPREAD``)."""
-        o = self.rules.options
-        others = self.rules.shape.deck & ~kept
-        best, _ = best_trump(kept, others, o.led_two_wins, model)
-        _, mine = best_trump(kept, others, o.led_two_wins, model, 1 << trump)
-        assert self.bid_floor is not None
-        w = _normal_cdf((model.const + mine - self.bid_floor + KEPT_SLACK) / KEPT_SPREAD)
-        return w if best == trump else w * self.mismatch
 
     # -- the sample as an engine state ---------------------------------------------------
 
@@ -405,18 +387,6 @@ class Knowledge:
             return None
         return deal
 
-
-
-def _pulled_holder(room: list[int], capacity: dict[int, int], bidder: int | None,
-                   rng: random.Random) -> int:
-    """A holder of ``room`` by its room left, the bidder's ``TRUMP_PULL`` times as much."""
-    shares = [capacity[h] * (TRUMP_PULL if h == bidder else 1.0) for h in room]
-    pick = rng.random() * sum(shares)
-    for h, share in zip(room, shares, strict=True):
-        pick -= share
-        if pick < 0:
-            return h
-    return room[-1]
 
 
 def _auction_decisions(k: Knowledge) -> list[tuple[int, list[tuple[list[int], int | None]]]]:

@@ -94,8 +94,8 @@ class SearchSettings:
     infer_call: bool = False
     # After the auction, the bidder's samples are weighed as easy's kept hands are: the
     # trump it named is the suit its hand plays best, and the hand reads about its bid
-    # there (sampling.Knowledge._kept_hand), rather than only not far below it, and drawn
-    # with more trumps (sampling.TRUMP_PULL); measured +0.07 +- 0.10 a deal (750 deals, 267
+    # there (kept_hand.py), rather than only not far below it, and drawn
+    # with more trumps (kept_hand.TRUMP_PULL); measured +0.07 +- 0.10 a deal (750 deals, 267
     # differ; docs/history/bots-measurements.md, fifteenth pass): off, kept for such runs.
     bidder_model: bool = False
 

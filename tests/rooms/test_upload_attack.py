@@ -21,6 +21,7 @@ bots.  Counted by events only, never by how long anything took:
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from collections import Counter
@@ -184,7 +185,11 @@ def test_uploads_from_one_address_do_not_stall_another_clients_table(
                                          source_address=(HOLDER, 0)) for _ in range(SOCKETS)]
         try:
             for s in held:
-                s.sendall(head + body[:-1])
+                # A refused upload's connection may be closed before its body is all
+                # sent (on a busy machine the server answered first): that is the
+                # refusal, not a failure; the two admitted are counted below.
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    s.sendall(head + body[:-1])
             wait_until("two held uploads are admitted",
                        lambda: replays_open(victim_http, base) == 2)
             rss_held = rss_mib(server.pid)

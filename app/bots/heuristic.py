@@ -110,7 +110,11 @@ def bid_for(estimate: float, sigma: float, values: list[int], rules: RuleSet) ->
 
 def chance_at_least(estimate: float, sigma: float, tricks: int) -> float:
     """P(side tricks >= tricks) for a normal spread around the estimate."""
-    z = (estimate - (tricks - 0.5)) / sigma
+    return normal_cdf((estimate - (tricks - 0.5)) / sigma)
+
+
+def normal_cdf(z: float) -> float:
+    """P(Z <= z) for a standard normal Z."""
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 

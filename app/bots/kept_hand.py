@@ -11,12 +11,12 @@ gives the bidder each unseen trump ``TRUMP_PULL`` times as likely
 
 from __future__ import annotations
 
-import math
 import random
 
 from app.rules import RuleSet
 
 from .hand_eval import Model, best_trump
+from .heuristic import normal_cdf
 
 # How far below its bid (in tricks of hand_eval's estimate, ``const`` included) the hand
 # an easy bidder kept after the kitty may read, and how sharply that bound falls: its true
@@ -35,10 +35,10 @@ def kept_hand_weight(kept: int, trump: int, bid: int, rules: RuleSet, model: Mod
     (else ``mismatch`` times as likely), and the hand reads about its bid in that suit."""
     o = rules.options
     others = rules.shape.deck & ~kept
-    best, _ = best_trump(kept, others, o.led_two_wins, model)
-    _, mine = best_trump(kept, others, o.led_two_wins, model, 1 << trump)
-    z = (model.const + mine - bid + KEPT_SLACK) / KEPT_SPREAD
-    w = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+    best, mine = best_trump(kept, others, o.led_two_wins, model)
+    if best != trump:  # (else the best suit's reading is the trump's)
+        _, mine = best_trump(kept, others, o.led_two_wins, model, 1 << trump)
+    w = normal_cdf((model.const + mine - bid + KEPT_SLACK) / KEPT_SPREAD)
     return w if best == trump else w * mismatch
 
 

@@ -31,7 +31,7 @@ from app.rules.cards import JOKER1, SUIT_MASKS, cards_of
 from app.rules.phases import Phase
 
 from .hand_eval import best_trump, model_for
-from .heuristic import bid_for
+from .heuristic import bid_for, normal_cdf
 from .kept_hand import kept_hand_weight, pulled_holder
 from .play_inference import call_not_held, not_held
 from .play_replay import replay, replay_counting
@@ -323,7 +323,7 @@ class Knowledge:
             if trump is None:
                 _, mine = best_trump(dealt, rules.shape.deck & ~dealt, o.led_two_wins, model,
                                      self.bid_suits)
-                w *= _normal_cdf((model.const + mine - self.bid_floor + 2.0) / model.sigma)
+                w *= normal_cdf((model.const + mine - self.bid_floor + 2.0) / model.sigma)
             else:
                 w *= kept_hand_weight(dealt, trump, self.bid_floor, rules, model,
                                       self.mismatch)
@@ -404,10 +404,6 @@ def _auction_decisions(k: Knowledge) -> list[tuple[int, list[tuple[list[int], in
         if isinstance(value, int):
             high = value
     return list(out.items())
-
-
-def _normal_cdf(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
 __all__ = ["MISMATCH", "PILE", "TRIES", "Knowledge"]

@@ -1,0 +1,158 @@
+"""Where a command's CPU time goes, by kind of process: the test suite's, typically.
+
+    python3 benchmarks/suite_cpu.py [--every 0.3] -- bash scripts/test.sh
+
+It runs the command, becomes the subreaper of everything it starts (so a process that
+detaches, as a browser's helpers do, still counts as the command's), reads each
+descendant's CPU time from ``/proc`` every ``--every`` seconds, and at the end prints
+the CPU seconds by kind (``KINDS``: Chromium by process type, the pytest workers, the
+servers, the search workers...) with their shares, beside the wall time. A process is
+counted at its last reading, so one that lives less than ``--every`` is partly missed.
+Linux only. Its exit status is the command's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from procstat import cpu_seconds
+
+PR_SET_CHILD_SUBREAPER = 36
+
+# (kind, a pattern of the command line), the first that matches names a process's kind.
+KINDS: tuple[tuple[str, str], ...] = (
+    ("pytest worker", r"exec\(eval\(sys\.stdin"),  # execnet's bootstrap: pytest-xdist
+    ("search worker", r"multiprocessing"),          # spawned: the search and replay pools
+    ("server", r"app\.cli serve|amerikaner serve"),
+    ("pytest", r"pytest"),
+    ("mypy", r"mypy"),
+    ("ruff", r"ruff"),
+    ("Playwright driver", r"playwright.*run-driver"),
+    ("node (tsc, node --test)", r"\bnode\b|tsc"),
+    ("postgres", r"postgres"),
+    ("nginx", r"nginx"),
+    ("prometheus", r"prometheus"),
+    ("benchmark", r"benchmarks/"),
+    ("python, other", r"python"),
+)
+CHROMIUM_TYPE = re.compile(r"--type=([a-z-]+)")
+
+
+def kind_of(command_line: str, name: str) -> str:
+    """A process's kind, from its command line and its name (``/proc/PID/comm``).
+    Chromium writes its arguments back as one string, so its type is searched for."""
+    if "chrom" in name:
+        found = CHROMIUM_TYPE.search(command_line)
+        return f"Chromium {found.group(1) if found else 'browser'}"
+    for kind, pattern in KINDS:
+        if re.search(pattern, command_line):
+            return kind
+    return f"other ({name})"
+
+
+def descendants(root: int) -> dict[tuple[int, int], tuple[str | None, float]]:
+    """The processes under ``root`` now, by pid and start time (a pid is used again),
+    each with its kind and its CPU seconds so far.  The kind is read anew each time: a
+    process first seen between its fork and its exec has its parent's command line; an
+    ended one not yet reaped has none (None)."""
+    parents: dict[int, int] = {}
+    started: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # it ended while we looked
+            parents[int(entry)], started[int(entry)] = int(fields[1]), int(fields[19])
+    under: dict[tuple[int, int], tuple[str | None, float]] = {}
+    for pid in parents:
+        ancestor = pid
+        while ancestor > 1 and ancestor != root:
+            ancestor = parents.get(ancestor, 0)
+        if ancestor == root and pid != root:
+            try:
+                raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+                name = Path(f"/proc/{pid}/comm").read_text().strip()
+                seconds = cpu_seconds(pid)
+            except OSError:
+                continue
+            line = raw.replace(b"\0", b" ").decode(errors="replace")
+            under[pid, started[pid]] = (kind_of(line, name) if line else None), seconds
+    return under
+
+
+def watch(command: list[str], every: float,
+          grace: float) -> tuple[int, float, dict[str, float], int]:
+    """Run ``command``; its exit status, its wall time, the CPU seconds by kind, and how
+    many of its processes were still running ``grace`` seconds after it ended (they are
+    counted until then: a test suite's server still stopping is the suite's)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    me = os.getpid()
+    last: dict[tuple[int, int], tuple[str, float]] = {}  # each process's last reading
+    start = time.monotonic()
+    child = subprocess.Popen(command)
+    status: int | None = None
+    ended = 0.0
+    while True:
+        now = descendants(me)
+        for key, (kind, seconds) in now.items():
+            last[key] = (kind or last.get(key, ("other", 0.0))[0]), seconds
+        if status is None:
+            status = child.poll()
+            ended = time.monotonic()
+        while True:  # orphans are ours to reap now
+            try:
+                reaped, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if reaped == 0:
+                break
+        if status is not None and (not now or time.monotonic() - ended > grace):
+            break
+        time.sleep(every)
+    assert status is not None
+    totals: dict[str, float] = {}
+    for kind, seconds in last.values():
+        totals[kind] = totals.get(kind, 0.0) + seconds
+    return status, ended - start, totals, len(now)
+
+
+def report(wall: float, totals: dict[str, float]) -> str:
+    whole = sum(totals.values())
+    lines = [f"wall {wall:.1f} s, CPU {whole:.1f} s"
+             f" ({whole / max(wall, 1e-9):.2f} cores on average)"]
+    for kind, seconds in sorted(totals.items(), key=lambda item: -item[1]):
+        lines.append(f"  {seconds:8.1f} s  {100 * seconds / max(whole, 1e-9):5.1f} %  {kind}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--every", type=float, default=0.3, help="seconds between readings")
+    parser.add_argument("--grace", type=float, default=10.0,
+                        help="seconds to go on counting what the command left running")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the command to run")
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("name the command to run after --")
+    status, wall, totals, left = watch(command, args.every, args.grace)
+    print(report(wall, totals), file=sys.stderr)
+    if left:
+        print(f"  still running {args.grace:g} s after the command ended: {left}",
+              file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

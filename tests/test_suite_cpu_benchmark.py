@@ -1,0 +1,53 @@
+"""benchmarks/suite_cpu.py counts the CPU of everything a command starts, a process that
+detached itself included, by kind, and hands back the command's exit status.
+
+Nothing here is timed: the busy processes spin until they have used a set amount of CPU
+time (``time.process_time``), however long that takes on a busy machine, and the
+readings are compared with those amounts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import suite_cpu  # noqa: E402
+
+SPIN = ("import time\nstart = time.process_time()\n"
+        "while time.process_time() - start < {seconds}: pass\n")
+
+
+def test_a_detached_process_is_counted_and_the_status_comes_back() -> None:
+    # the shell runs one spinner itself and leaves another in a session of its own,
+    # orphaned when the shell exits: the subreaper still counts it
+    script = (f"{sys.executable} -c '{SPIN.format(seconds=0.4)}'\n"
+              f"(setsid {sys.executable} -c '{SPIN.format(seconds=0.6)}' &)\n"
+              "exit 3\n")
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "suite_cpu.py"),
+                           "--every", "0.05", "--", "bash", "-c", script],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 3, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    rows = {line.split("%", 1)[1].strip(): float(line.split()[0])
+            for line in proc.stderr.splitlines()[1:]}
+    # each spinner is read at most one interval (0.05 s of the wall) before it ends
+    assert 0.9 <= rows["python, other"] <= 1.5, proc.stderr
+    assert first.startswith("wall "), first
+
+
+def test_the_kinds_of_the_suites_processes() -> None:
+    renderer = "/usr/lib/chromium/chromium --type=renderer --lang=en-US --no-sandbox"
+    assert suite_cpu.kind_of(renderer, "chromium") == "Chromium renderer"
+    assert suite_cpu.kind_of("/usr/lib/chromium/chromium --headless", "chromium") \
+        == "Chromium browser"
+    worker = "/x/.venv/bin/python -u -c import sys;exec(eval(sys.stdin.readline()))"
+    assert suite_cpu.kind_of(worker, "python") == "pytest worker"
+    spawned = ("/x/.venv/bin/python -B -c from multiprocessing.spawn import spawn_main; "
+               "spawn_main(tracker_fd=8, pipe_handle=12) --multiprocessing-fork")
+    assert suite_cpu.kind_of(spawned, "python") == "search worker"
+    assert suite_cpu.kind_of("/x/.venv/bin/python -m app.cli serve --port 2", "python") \
+        == "server"
+    assert suite_cpu.kind_of("/usr/bin/sleep 1", "sleep") == "other (sleep)"

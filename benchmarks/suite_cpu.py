@@ -6,9 +6,10 @@ It runs the command, becomes the subreaper of everything it starts (so a process
 detaches, as a browser's helpers do, still counts as the command's), reads each
 descendant's CPU time from ``/proc`` every ``--every`` seconds, and at the end prints
 the CPU seconds by kind (``KINDS``: Chromium by process type, the pytest workers, the
-servers, the search workers...) with their shares, beside the wall time. A process is
-counted at its last reading, so one that lives less than ``--every`` is partly missed.
-Linux only. Its exit status is the command's.
+servers, the search workers...) with their shares, beside the wall time. A process
+the script reaps (the command, and whatever was left to it) is read once more as it
+ends; one reaped by its own parent is counted at the script's last reading, so of one
+that lives less than ``--every`` a part is missed. Linux only. Its exit status is the command's.
 """
 
 from __future__ import annotations
@@ -91,11 +92,36 @@ def descendants(root: int) -> dict[tuple[int, int], tuple[str | None, float]]:
     return under
 
 
+def reap(last: dict[tuple[int, int], tuple[str, float]], command: int) -> int | None:
+    """Reap every child that has ended, each read once more first: an ended process
+    keeps its ``/proc`` entry, its CPU time final, until it is reaped. The command's exit
+    status if it was one of them."""
+    status = None
+    while True:
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return status
+        if ended is None:
+            return status
+        pid = ended.si_pid
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                started = int(f.read().rsplit(")", 1)[1].split()[19])
+            last[pid, started] = last.get((pid, started), ("other", 0.0))[0], cpu_seconds(pid)
+        except OSError:
+            pass
+        _, wait_status = os.waitpid(pid, 0)
+        if pid == command:
+            status = os.waitstatus_to_exitcode(wait_status)
+
+
 def watch(command: list[str], every: float,
           grace: float) -> tuple[int, float, dict[str, float], int]:
-    """Run ``command``; its exit status, its wall time, the CPU seconds by kind, and how
-    many of its processes were still running ``grace`` seconds after it ended (they are
-    counted until then: a test suite's server still stopping is the suite's)."""
+    """Run ``command``; its exit status, the wall time until it and all it started ended
+    (or ``grace`` seconds after it ended), the CPU seconds by kind, and how many of its
+    processes were still running then (a test suite's server still stopping is the
+    suite's)."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     me = os.getpid()
     last: dict[tuple[int, int], tuple[str, float]] = {}  # each process's last reading
@@ -107,24 +133,17 @@ def watch(command: list[str], every: float,
         now = descendants(me)
         for key, (kind, seconds) in now.items():
             last[key] = (kind or last.get(key, ("other", 0.0))[0]), seconds
-        if status is None:
-            status = child.poll()
-            ended = time.monotonic()
-        while True:  # orphans are ours to reap now
-            try:
-                reaped, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if reaped == 0:
-                break
+        reaped = reap(last, child.pid)
+        if reaped is not None:
+            status, ended = reaped, time.monotonic()
+            child.returncode = status  # reaped here, not by Popen
         if status is not None and (not now or time.monotonic() - ended > grace):
             break
         time.sleep(every)
-    assert status is not None
     totals: dict[str, float] = {}
     for kind, seconds in last.values():
         totals[kind] = totals.get(kind, 0.0) + seconds
-    return status, ended - start, totals, len(now)
+    return status, time.monotonic() - start, totals, len(now)
 
 
 def report(wall: float, totals: dict[str, float]) -> str:

@@ -113,14 +113,22 @@ class NginxServer:
         self.stop()
         raise RuntimeError(f"nginx did not start:\n{log}")
 
+    def access_log(self) -> list[str]:
+        """nginx's access log so far, a line a request: method, path, status and
+        ``$upstream_addr`` (``tried``)."""
+        return (self.root / "access.log").read_text().splitlines()
+
     def tried(self) -> list[tuple[str, str, int, list[int]]]:
         """Every request nginx answered so far: method, path, status and the ports of
         the processes it passed the request to, in order (the first: where the hash of
-        a room's code points)."""
+        a room's code points).  When nginx found no process left to try, it logs the
+        upstream group's name in place of an address: that is left out here (the line
+        in ``access_log`` keeps it)."""
         out = []
-        for line in (self.root / "access.log").read_text().splitlines():
+        for line in self.access_log():
             method, uri, status, *upstreams = line.replace(",", " ").replace(" : ", " ").split()
-            ports = [int(u.rsplit(":", 1)[1]) for u in upstreams if u != "-"]
+            ports = [int(u.rsplit(":", 1)[1]) for u in upstreams
+                     if u.rsplit(":", 1)[-1].isdigit()]
             out.append((method, uri, int(status), ports))
         return out
 

@@ -11,8 +11,6 @@ gives the bidder each unseen trump ``TRUMP_PULL`` times as likely
 
 from __future__ import annotations
 
-import random
-
 from app.rules import RuleSet
 
 from .hand_eval import Model, best_trump
@@ -42,17 +40,4 @@ def kept_hand_weight(kept: int, trump: int, bid: int, rules: RuleSet, model: Mod
     return w if best == trump else w * mismatch
 
 
-def pulled_holder(room: list[int], capacity: dict[int, int], bidder: int | None,
-                  rng: random.Random) -> int:
-    """A holder of ``room`` for one of the named trumps, by its room left, the bidder's
-    ``TRUMP_PULL`` times as much."""
-    shares = [capacity[h] * (TRUMP_PULL if h == bidder else 1.0) for h in room]
-    pick = rng.random() * sum(shares)
-    for h, share in zip(room, shares, strict=True):
-        pick -= share
-        if pick < 0:
-            return h
-    return room[-1]
-
-
-__all__ = ["KEPT_SLACK", "KEPT_SPREAD", "TRUMP_PULL", "kept_hand_weight", "pulled_holder"]
+__all__ = ["KEPT_SLACK", "KEPT_SPREAD", "TRUMP_PULL", "kept_hand_weight"]

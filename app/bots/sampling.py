@@ -32,7 +32,7 @@ from app.rules.phases import Phase
 
 from .hand_eval import best_trump, model_for
 from .heuristic import bid_for, normal_cdf
-from .kept_hand import kept_hand_weight, pulled_holder
+from .kept_hand import TRUMP_PULL, kept_hand_weight
 from .play_inference import call_not_held, not_held
 from .play_replay import replay, replay_counting
 from .table_facts import plays_in_order, seen_play
@@ -243,15 +243,15 @@ class Knowledge:
             room = [h for h in holders if capacity[h] > 0]
             if not room:
                 return None
-            if pulled >> c & 1:
-                h = pulled_holder(room, capacity, bidder, rng)
-            else:
-                total = sum(capacity[h] for h in room)
-                pick = rng.random() * total
-                for h in room:
-                    pick -= capacity[h]
-                    if pick < 0:
-                        break
+            # by each holder's room left; one of the bidder's named trumps (bidder_model)
+            # goes to the bidder TRUMP_PULL times as likely
+            pull = bidder if pulled >> c & 1 else None
+            total = sum(capacity[h] * (TRUMP_PULL if h == pull else 1) for h in room)
+            pick = rng.random() * total
+            for h in room:
+                pick -= capacity[h] * (TRUMP_PULL if h == pull else 1)
+                if pick < 0:
+                    break
             capacity[h] -= 1
             if h == PILE:
                 pile |= 1 << c

@@ -18,8 +18,19 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
+def stat_fields(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (which may hold spaces
+    and parentheses): ``[0]`` the state, ``[1]`` the parent's pid, ``[19]`` the start
+    time, as proc(5) numbers them less 3."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_of(fields: list[str]) -> float:
+    """User plus system CPU time from a process's ``stat_fields``."""
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+    return cpu_of(stat_fields(pid))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from procstat import cpu_seconds
+from procstat import cpu_of, stat_fields
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -65,30 +65,26 @@ def descendants(root: int) -> dict[tuple[int, int], tuple[str | None, float]]:
     each with its kind and its CPU seconds so far.  The kind is read anew each time: a
     process first seen between its fork and its exec has its parent's command line; an
     ended one not yet reaped has none (None)."""
-    parents: dict[int, int] = {}
-    started: dict[int, int] = {}
+    stats: dict[int, list[str]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
+                stats[int(entry)] = stat_fields(int(entry))
             except OSError:
                 continue  # it ended while we looked
-            parents[int(entry)], started[int(entry)] = int(fields[1]), int(fields[19])
     under: dict[tuple[int, int], tuple[str | None, float]] = {}
-    for pid in parents:
+    for pid, fields in stats.items():
         ancestor = pid
         while ancestor > 1 and ancestor != root:
-            ancestor = parents.get(ancestor, 0)
+            ancestor = int(stats[ancestor][1]) if ancestor in stats else 0
         if ancestor == root and pid != root:
             try:
                 raw = Path(f"/proc/{pid}/cmdline").read_bytes()
                 name = Path(f"/proc/{pid}/comm").read_text().strip()
-                seconds = cpu_seconds(pid)
             except OSError:
                 continue
             line = raw.replace(b"\0", b" ").decode(errors="replace")
-            under[pid, started[pid]] = (kind_of(line, name) if line else None), seconds
+            under[pid, int(fields[19])] = (kind_of(line, name) if line else None), cpu_of(fields)
     return under
 
 
@@ -106,9 +102,9 @@ def reap(last: dict[tuple[int, int], tuple[str, float]], command: int) -> int | 
             return status
         pid = ended.si_pid
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                started = int(f.read().rsplit(")", 1)[1].split()[19])
-            last[pid, started] = last.get((pid, started), ("other", 0.0))[0], cpu_seconds(pid)
+            fields = stat_fields(pid)
+            key = pid, int(fields[19])
+            last[key] = last.get(key, ("other", 0.0))[0], cpu_of(fields)
         except OSError:
             pass
         _, wait_status = os.waitpid(pid, 0)

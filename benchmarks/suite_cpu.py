@@ -113,11 +113,11 @@ def reap(last: dict[tuple[int, int], tuple[str, float]], command: int) -> int | 
 
 
 def watch(command: list[str], every: float,
-          grace: float) -> tuple[int, float, dict[str, float], int]:
+          grace: float) -> tuple[int, float, dict[str, tuple[float, int]], int]:
     """Run ``command``; its exit status, the wall time until it and all it started ended
-    (or ``grace`` seconds after it ended), the CPU seconds by kind, and how many of its
-    processes were still running then (a test suite's server still stopping is the
-    suite's)."""
+    (or ``grace`` seconds after it ended), the CPU seconds and the number of processes by
+    kind, and how many of its processes were still running then (a test suite's server
+    still stopping is the suite's)."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     me = os.getpid()
     last: dict[tuple[int, int], tuple[str, float]] = {}  # each process's last reading
@@ -136,18 +136,22 @@ def watch(command: list[str], every: float,
         if status is not None and (not now or time.monotonic() - ended > grace):
             break
         time.sleep(every)
-    totals: dict[str, float] = {}
+    totals: dict[str, tuple[float, int]] = {}
     for kind, seconds in last.values():
-        totals[kind] = totals.get(kind, 0.0) + seconds
+        before, count = totals.get(kind, (0.0, 0))
+        totals[kind] = before + seconds, count + 1
     return status, time.monotonic() - start, totals, len(now)
 
 
-def report(wall: float, totals: dict[str, float]) -> str:
-    whole = sum(totals.values())
+def report(wall: float, totals: dict[str, tuple[float, int]]) -> str:
+    """The CPU seconds by kind, the largest first, with each kind's share and number of
+    processes (a server's or a browser's start is a cost of its own)."""
+    whole = sum(seconds for seconds, _ in totals.values())
     lines = [f"wall {wall:.1f} s, CPU {whole:.1f} s"
              f" ({whole / max(wall, 1e-9):.2f} cores on average)"]
-    for kind, seconds in sorted(totals.items(), key=lambda item: -item[1]):
-        lines.append(f"  {seconds:8.1f} s  {100 * seconds / max(whole, 1e-9):5.1f} %  {kind}")
+    for kind, (seconds, count) in sorted(totals.items(), key=lambda item: -item[1][0]):
+        lines.append(f"  {seconds:8.1f} s  {100 * seconds / max(whole, 1e-9):5.1f} %"
+                     f"  {count:5d}  {kind}")
     return "\n".join(lines)
 
 

@@ -25,6 +25,9 @@ from .runtime import allocator
 from .settings import Settings, SettingsError
 
 WS_MAX_SIZE = 64 * 1024
+# An idle HTTP connection is closed after this (uvicorn's own default, said here because a
+# proxy's idle upstream connections must close before it: deploy/nginx.conf, 4 s).
+KEEP_ALIVE_SECONDS = 5
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -65,7 +68,7 @@ def run_serve(args: argparse.Namespace) -> int:
         app, host=settings.host, port=settings.port, **logs,
         ws=LeanWebSocketProtocol, ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
         log_level=settings.log_level.lower(), proxy_headers=False, server_header=False,
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=5, timeout_keep_alive=KEEP_ALIVE_SECONDS,
         http=guarded_protocol(settings.request_deadline, settings.connections_per_address,
                               trusted))
     server = DrainingServer(config, lambda: drain(app))  # SIGTERM hands the rooms over

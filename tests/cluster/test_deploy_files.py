@@ -178,3 +178,19 @@ def test_nginx_has_the_settings_failover_needs() -> None:
     # a process that is stopping answers 503 (it creates nothing): the POST goes on
     assert {"http_503", "non_idempotent"} <= set(
         effective("proxy_next_upstream", server, create))
+
+
+def test_nginx_closes_an_idle_upstream_connection_before_the_app_does() -> None:
+    # A request nginx sends on a kept connection that the app is closing for idleness at
+    # that moment is reset: a 502. So each upstream that keeps connections (every one
+    # here) lets them go first, with a second to spare for a busy machine.
+    from app.serve import KEEP_ALIVE_SECONDS
+
+    top = parse_nginx((ROOT / "deploy" / "nginx.conf").read_text())
+    upstreams = find(top, "upstream")
+    assert len(upstreams) == 2
+    for _, (name, *_), body in upstreams:
+        assert body is not None
+        assert find(body, "keepalive"), name
+        (_, (idle,), _), = find(body, "keepalive_timeout")
+        assert seconds(idle) <= KEEP_ALIVE_SECONDS - 1, name

@@ -4,7 +4,8 @@ process the database; deploy/nginx.conf lists exactly those app processes in bot
 upstreams and routes every room path by the room code; and the nginx file has the settings
 failover needs (read by a parser of nginx's syntax, not by pattern): the consistent hash,
 ``max_fails=0`` on every room process, a 503 or a dead process moving any request on
-along the ring, timeouts that let it reach the end, WebSockets kept open."""
+along the ring, timeouts that let it reach the end, WebSockets kept open, idle connections
+to the processes closed by nginx before the processes close them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import yaml  # type: ignore[import-untyped]  # (PyYAML comes with uvicorn[standard])
+
+from app.serve import KEEP_ALIVE_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -184,8 +187,6 @@ def test_nginx_closes_an_idle_upstream_connection_before_the_app_does() -> None:
     # A request nginx sends on a kept connection that the app is closing for idleness at
     # that moment is reset: a 502. So each upstream that keeps connections (every one
     # here) lets them go first, with a second to spare for a busy machine.
-    from app.serve import KEEP_ALIVE_SECONDS
-
     top = parse_nginx((ROOT / "deploy" / "nginx.conf").read_text())
     upstreams = find(top, "upstream")
     assert len(upstreams) == 2

@@ -51,7 +51,7 @@ class SearchSettings:
     settle: int = 0
     # The samples' auction inference (sampling.Knowledge): rejected draws before the
     # most likely one tried is taken, and how much less likely a draw is per auction
-    # choice easy would not have made with it.
+    # choice easy would not have made with it (strong: 32 and 0.1, __init__.py).
     tries: int = TRIES
     mismatch: float = MISMATCH
     # The first lead and call compare every suit, and a high lead calling the second
@@ -95,8 +95,9 @@ class SearchSettings:
     # After the auction, the bidder's samples are weighed as easy's kept hands are: the
     # trump it named is the suit its hand plays best, and the hand reads about its bid
     # there (kept_hand.py), rather than only not far below it, and drawn
-    # with more trumps (kept_hand.TRUMP_PULL); measured +0.07 +- 0.10 a deal (750 deals, 267
-    # differ; docs/history/bots-measurements.md, fifteenth pass): off, kept for such runs.
+    # with more trumps (kept_hand.TRUMP_PULL); measured +0.07 +- 0.10 a deal alone (750
+    # deals, 267 differ; docs/history/bots-measurements.md, fifteenth pass); strong reads
+    # it with the other readings (``STRONG`` in __init__.py says what they measured).
     bidder_model: bool = False
 
 

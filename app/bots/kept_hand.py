@@ -19,7 +19,11 @@ from .heuristic import normal_cdf
 # How far below its bid (in tricks of hand_eval's estimate, ``const`` included) the hand
 # an easy bidder kept after the kitty may read, and how sharply that bound falls: its true
 # kept hands read 0.13 +- 0.71 above the bid (5 % below -0.92), the unweighted samples
-# -1.90 +- 0.88 (2026-12-07, 19 deals' bidders and 308 samples, seed 73).
+# -1.90 +- 0.88 (2026-12-07, 19 deals' bidders and 308 samples, seed 73).  A tighter
+# bound reads the samples closer to the truth (a partner's: -0.47 tricks with 1.0, -0.33
+# with 0.5, -0.13 with 0) but the play gained nothing measurable for the CPU of the draws
+# it rejects: +0.03 +- 0.10 and +0.03 +- 0.12 a deal, 9 and 16 % more CPU at fixed
+# samples (docs/history/bots-measurements.md, issue 40's eighteenth pass).
 KEPT_SLACK = 1.0
 KEPT_SPREAD = 0.4
 # How many times as likely the quick deal gives the bidder each unseen trump.

@@ -40,14 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "rooms"))
 
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from network_log import FAST_3G, NetworkLog  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from rooms_harness import create_room  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 BASELINE = "472b7e2"  # main before this work: no compression, no caching headers
 USABLE = "#join-name"
 FIGURES = ("cold s", "cold files", "cold KiB", "reload s", "reload files", "reload KiB")
@@ -112,7 +110,7 @@ def main() -> None:
             for server in servers.values():
                 server.start()
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for _ in range(args.rounds):
                     for side, server in servers.items():
                         runs[side].append(measure(browser, server.base))

@@ -4,13 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the tests drive for real: Chromium (browser tests), PostgreSQL and nginx
+# Debian packages the tests drive for real: Chromium's headless shell (browser tests,
+# tests/chromium.py: the full browser is not needed), PostgreSQL and nginx
 # (the cluster tests start their own servers on loopback: no system service is used),
 # Prometheus (scrapes a real server's /metrics: tests/test_prometheus.py, again its own
 # process, not the package's service), and Node.js for the client's type check and unit tests.
 install_packages() {
   local need=()
-  [ -x /usr/bin/chromium ] || need+=(chromium)
+  [ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)
   command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm)
   [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx-light)
   compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)

@@ -1,4 +1,5 @@
-"""Browser tests: a real ``amerikaner serve`` process and Debian's Chromium via Playwright.
+"""Browser tests: a real ``amerikaner serve`` process and Debian's Chromium (its headless
+shell, tests/chromium.py) via Playwright.
 
 The server runs once per session on a free loopback port with a temporary data folder
 and bots that act almost at once.  Every page a test opens records console errors and
@@ -7,12 +8,12 @@ uncaught exceptions; a test fails if any appear.  Screenshots go to test-artifac
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from serve_process import ServeProcess as BaseServeProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -20,9 +21,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 # generous bound that only a hang reaches (actions have the contexts' 15 s)
 sync_api.expect.set_options(timeout=30_000)
 
-CHROMIUM = os.environ.get("AMERIKANER_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 900}

@@ -6,7 +6,9 @@ deal, in the decisions ``--peek`` names.
         --pairs strong+budget=1e9+contract_budget=1e9+samples=34:easy --diffs peek_play.txt
 
 ``--peek play``: only in the trick play; ``contract``: only before it (the bids, the
-kitty); ``all``: everywhere.  Two partial peeks, in the trick play, keep the samples but
+kitty, the first lead and call); ``auction``, ``discard``, ``lead``: only in that one of
+the contract's phases (which of them the contract's peek comes from); ``all``:
+everywhere.  Two partial peeks, in the trick play, keep the samples but
 fix one hidden fact in them: ``bidder``, the bidder's hand (for every other seat);
 ``partner``, who holds the called card (for the seats that do not know).  The other
 arguments are bots.py's.  Paired deal by deal
@@ -31,7 +33,8 @@ import app.bots.search as search
 from app.bots.sampling import Knowledge
 from app.rules import DealState, Phase, SeatView
 
-WHERE = ("play", "contract", "all", "bidder", "partner")
+PHASES = {"auction": Phase.AUCTION, "discard": Phase.DISCARD, "lead": Phase.LEAD}
+WHERE = ("play", "contract", "all", "bidder", "partner", *PHASES)
 PARTIAL = ("bidder", "partner")
 
 
@@ -45,6 +48,8 @@ def peeking(where: str) -> type[Knowledge]:
             in_play = view.phase == Phase.PLAY
             self.true: DealState | None = view._deal  # (see the docstring)
             self.peek = where == "all" or (where == "play") == in_play
+            if where in PHASES:
+                self.peek = view.phase == PHASES[where]
             if where in PARTIAL:
                 self.peek = False
                 if in_play and self.true is not None:

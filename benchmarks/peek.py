@@ -10,7 +10,8 @@ kitty, the first lead and call); ``auction``, ``discard``, ``lead``: only in tha
 the contract's phases (which of them the contract's peek comes from); ``all``:
 everywhere.  Two partial peeks, in the trick play, keep the samples but
 fix one hidden fact in them: ``bidder``, the bidder's hand (for every other seat);
-``partner``, who holds the called card (for the seats that do not know).  The other
+``partner``, who holds the called card (for the seats that do not know); and in the
+bids, ``kitty``, which cards the kitty holds.  The other
 arguments are bots.py's.  Paired deal by deal
 with the same command's bots.py run (``pair_diffs.py``), the difference bounds what any
 better inference of the hidden cards could add in those decisions, the search itself
@@ -30,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bots
 
 import app.bots.search as search
-from app.bots.sampling import Knowledge
+from app.bots.sampling import PILE, Knowledge
 from app.rules import DealState, Phase, SeatView
 
 PHASES = {"auction": Phase.AUCTION, "discard": Phase.DISCARD, "lead": Phase.LEAD}
-WHERE = ("play", "contract", "all", "bidder", "partner", *PHASES)
-PARTIAL = ("bidder", "partner")
+PARTIAL = ("bidder", "partner", "kitty")
+WHERE = ("play", "contract", "all", *PARTIAL, *PHASES)
 
 
 def peeking(where: str) -> type[Knowledge]:
@@ -52,7 +53,8 @@ def peeking(where: str) -> type[Knowledge]:
                 self.peek = view.phase == PHASES[where]
             if where in PARTIAL:
                 self.peek = False
-                if in_play and self.true is not None:
+                when = Phase.AUCTION if where == "kitty" else Phase.PLAY
+                if view.phase == when and self.true is not None:
                     self._pin(where, self.true)
 
         def _pin(self, what: str, true: DealState) -> None:
@@ -60,8 +62,12 @@ def peeking(where: str) -> type[Knowledge]:
             ``what`` fixes it (the true deal meets every other constraint, so a sample
             still exists)."""
             bidder = self.bidder
-            assert bidder is not None
-            if what == "bidder":
+            if what == "kitty":
+                kitty = true.kitty
+                pin = {c: [PILE] if kitty >> c & 1 else [s for s in h if s != PILE]
+                       for c, h in self.allowed.items()}
+            elif what == "bidder":
+                assert bidder is not None
                 if self.seat == bidder:
                     return
                 held = true.hands[bidder]

@@ -7,16 +7,15 @@ deal, in the decisions ``--peek`` names.
 
 ``--peek play``: only in the trick play; ``contract``: only before it (the bids, the
 kitty, the first lead and call); ``auction``, ``discard``, ``lead``: only in that one of
-the contract's phases (which of them the contract's peek comes from); ``all``:
-everywhere.  Two partial peeks, in the trick play, keep the samples but
-fix one hidden fact in them: ``bidder``, the bidder's hand (for every other seat);
-``partner``, who holds the called card (for the seats that do not know); and in the
-bids, ``kitty``, which cards the kitty holds.  The other
-arguments are bots.py's.  Paired deal by deal
-with the same command's bots.py run (``pair_diffs.py``), the difference bounds what any
-better inference of the hidden cards could add in those decisions, the search itself
-unchanged.  No bot may look: the true deal is read here through ``SeatView``'s private
-field, which only a benchmark that holds the match itself can reach.
+the contract's phases; ``all``: everywhere. Three partial peeks keep the samples but fix
+one hidden fact in them: in the trick play, ``bidder``, the bidder's hand (for every
+other seat), and ``partner``, who holds the called card (for the seats that do not
+know); in the bids, ``kitty``, which cards the kitty holds. The other arguments are
+bots.py's. Paired deal by deal with the same command's bots.py run (``pair_diffs.py``),
+the difference bounds what any better inference of the hidden cards could add in those
+decisions, the search itself unchanged. No bot may look: the true deal is read here
+through ``SeatView``'s private field, which only a benchmark that holds the match itself
+can reach.
 """
 
 from __future__ import annotations

@@ -51,7 +51,9 @@ class SearchSettings:
     settle: int = 0
     # The samples' auction inference (sampling.Knowledge): rejected draws before the
     # most likely one tried is taken, and how much less likely a draw is per auction
-    # choice easy would not have made with it (strong: 32 and 0.1, __init__.py).
+    # choice easy would not have made with it (strong: 32 and 0.1, __init__.py; nearly
+    # exact, 64 and 0.02, measured -0.05 +- 0.14 a deal against them: 750 deals, 440
+    # differ; docs/history/bots-measurements.md, twentieth pass).
     tries: int = TRIES
     mismatch: float = MISMATCH
     # The first lead and call compare every suit, and a high lead calling the second

@@ -33,8 +33,10 @@ import app.bots.search as search
 from app.bots.sampling import PILE, Knowledge
 from app.rules import DealState, Phase, SeatView
 
+# The whole deal seen in one phase of the contract alone.
 PHASES = {"auction": Phase.AUCTION, "discard": Phase.DISCARD, "lead": Phase.LEAD}
-PARTIAL = ("bidder", "partner", "kitty")
+# One hidden fact pinned to the truth (``_pin``), and the phase where it is.
+PARTIAL = {"bidder": Phase.PLAY, "partner": Phase.PLAY, "kitty": Phase.AUCTION}
 WHERE = ("play", "contract", "all", *PARTIAL, *PHASES)
 
 
@@ -45,16 +47,16 @@ def peeking(where: str) -> type[Knowledge]:
     class Peek(Knowledge):
         def __init__(self, view: SeatView, *args: object, **kwargs: object) -> None:
             super().__init__(view, *args, **kwargs)  # type: ignore[arg-type]
-            in_play = view.phase == Phase.PLAY
+            phase = view.phase
             self.true: DealState | None = view._deal  # (see the docstring)
-            self.peek = where == "all" or (where == "play") == in_play
-            if where in PHASES:
-                self.peek = view.phase == PHASES[where]
             if where in PARTIAL:
                 self.peek = False
-                when = Phase.AUCTION if where == "kitty" else Phase.PLAY
-                if view.phase == when and self.true is not None:
+                if phase == PARTIAL[where] and self.true is not None:
                     self._pin(where, self.true)
+            elif where in PHASES:
+                self.peek = phase == PHASES[where]
+            else:
+                self.peek = where == "all" or (where == "play") == (phase == Phase.PLAY)
 
         def _pin(self, what: str, true: DealState) -> None:
             """The holders each unseen card may have, narrowed to the true one where

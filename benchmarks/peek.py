@@ -64,16 +64,12 @@ def peeking(where: str) -> type[Knowledge]:
             still exists)."""
             bidder = self.bidder
             if what == "kitty":
-                kitty = true.kitty
-                pin = {c: [PILE] if kitty >> c & 1 else [s for s in h if s != PILE]
-                       for c, h in self.allowed.items()}
+                pin = self._held_by(PILE, true.kitty)
             elif what == "bidder":
                 assert bidder is not None
                 if self.seat == bidder:
                     return
-                held = true.hands[bidder]
-                pin = {c: [bidder] if held >> c & 1 else [s for s in h if s != bidder]
-                       for c, h in self.allowed.items()}
+                pin = self._held_by(bidder, true.hands[bidder])
             else:
                 called = self.called
                 if called is None or called not in self.allowed:
@@ -82,6 +78,11 @@ def peeking(where: str) -> type[Knowledge]:
                 pin = dict(self.allowed)
                 pin[called] = [holder]
             self.allowed = self.base_allowed = pin
+
+        def _held_by(self, holder: int, held: int) -> dict[int, list[int]]:
+            """The holders each unseen card may have, with exactly ``held`` at ``holder``."""
+            return {c: [holder] if held >> c & 1 else [s for s in h if s != holder]
+                    for c, h in self.allowed.items()}
 
         def sample(self, rng: random.Random) -> tuple[list[int], int]:
             return ([], 0) if self.peek else super().sample(rng)

@@ -86,7 +86,8 @@ VIRTUAL_ENV="$(cd "$VENV" && pwd)"; export VIRTUAL_ENV; export PATH="$VIRTUAL_EN
 # processes (`amerikaner serve`, the benchmarks, the commands), each importing the app,
 # and where PYTHONDONTWRITEBYTECODE is set none writes it, so each compiled every module
 # from source again: 0.4 s of a server's 2 s start (2026-12-05: launch to /healthz,
-# tests/serve_process.py, an app/ with and without its bytecode, alternated).
+# tests/serve_process.py, an app/ with and without its bytecode, alternated). The
+# packages' bytecode is written once, when scripts/venv.sh makes the environment.
 "$py" -m compileall -q app tests benchmarks scripts >/dev/null
 
 python_checks() {
